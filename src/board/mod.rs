@@ -1,0 +1,1 @@
+//! The legal-move core.

@@ -1,0 +1,2 @@
+//! Jiangjun (将军): a xiangqi engine speaking UCCI and UCI.
+pub mod board;
