@@ -1,1 +1,27 @@
-//! The legal-move core.
+//! The legal-move core: squares, pieces, moves, bitboards, attack tables, positions, FEN, move
+//! generation, Zobrist keys and perft. No I/O and no dependency on the rest of the engine.
+//!
+//! Representation: a 90-entry board array (what is on a square) plus `u128` bitboards per
+//! colour and kind (where the pieces are), an occupancy board and a transposed occupancy board
+//! so that both rank and file lookups for sliders are a shift and a mask. See [`attacks`] for
+//! why this beats magic bitboards on a 9x10 board.
+
+pub mod attacks;
+pub mod bitboard;
+pub mod fen;
+pub mod move_;
+pub mod movegen;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod reference;
+pub mod square;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use fen::{FenError, START_FEN};
+pub use move_::Move;
+pub use movegen::{MoveError, MoveList, MAX_MOVES};
+pub use piece::{Color, Piece, PieceKind};
+pub use position::{PlacementError, Position, StateInfo};
+pub use square::Square;

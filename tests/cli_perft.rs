@@ -1,0 +1,65 @@
+//! The `jiangjun perft` subcommand, run as a user runs it.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+        .args(args)
+        .output()
+        .expect("binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn perft_prints_nodes_last() {
+    let (code, out, _) = run(&["perft", "3"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.last(), Some(&"nodes 79666"));
+    assert!(lines[lines.len() - 2].contains("nps"));
+}
+
+#[test]
+fn perft_divide_lists_root_moves() {
+    let fen = "3k5/9/9/9/9/9/9/9/3R5/4K4 b - - 0 1";
+    let (code, out, _) = run(&["perft", "2", "--fen", fen, "--divide"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().last(), Some("nodes 0"));
+    let (code, out, _) = run(&["perft", "2", "--divide"]);
+    assert_eq!(code, 0);
+    let moves: Vec<&str> = out
+        .lines()
+        .filter(|l| l.len() > 4 && !l.starts_with("nodes") && !l.starts_with("time"))
+        .collect();
+    assert_eq!(moves.len(), 44);
+    let sum: u64 = moves
+        .iter()
+        .map(|l| l.split(' ').nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 1920);
+    assert_eq!(out.lines().last(), Some("nodes 1920"));
+}
+
+#[test]
+fn bad_input_exits_2_with_a_message() {
+    for args in [
+        vec!["perft"],
+        vec!["perft", "x"],
+        vec!["perft", "-1"],
+        vec!["perft", "99"],
+        vec!["perft", "2", "--fen"],
+        vec!["perft", "2", "--fen", "rubbish"],
+        vec!["perft", "2", "--fen", "4k4/9/9/9/9/9/9/9/9/4K4 w"],
+        vec!["nonsense"],
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty(), "{args:?}");
+        assert!(!err.is_empty(), "{args:?}");
+        assert!(!err.contains("panicked"), "{args:?}");
+    }
+}
