@@ -10,7 +10,8 @@ pub const USAGE: &str = "\
 usage:
   jiangjun                         speak UCCI/UCI on stdin/stdout (chosen by the first command)
   jiangjun perft <depth> [--fen \"<FEN>\"] [--divide]
-                                   count the leaf nodes of the legal-move tree";
+                                   count the leaf nodes of the legal-move tree
+  jiangjun bench [depth]           search fixed positions; last line: <nodes> nodes <nps> nps";
 
 /// Runs the subcommand in `args` (without the program name). `None` means: no subcommand,
 /// run the protocol loop.
@@ -18,6 +19,7 @@ pub fn run(args: &[String]) -> Option<i32> {
     let first = args.first()?;
     Some(match first.as_str() {
         "perft" => perft_cmd(&args[1..]),
+        "bench" => bench_cmd(&args[1..]),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             0
@@ -109,6 +111,25 @@ fn perft_inner(args: &[String]) -> Result<(), String> {
     );
     let _ = writeln!(out, "nodes {nodes}");
     Ok(())
+}
+
+fn bench_cmd(args: &[String]) -> i32 {
+    let depth = match args {
+        [] => crate::search::bench::DEFAULT_DEPTH,
+        [d] => match d.parse::<i32>() {
+            Ok(d) if (1..=30).contains(&d) => d,
+            _ => {
+                eprintln!("jiangjun bench: depth '{d}' must be a whole number from 1 to 30");
+                return 2;
+            }
+        },
+        _ => {
+            eprintln!("jiangjun bench: too many arguments\n{USAGE}");
+            return 2;
+        }
+    };
+    crate::search::bench::run(depth, |line| println!("{line}"));
+    0
 }
 
 /// The protocol loop on stdin/stdout. Until the UCCI front end lands, it says so.

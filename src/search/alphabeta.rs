@@ -1,0 +1,838 @@
+//! The search: iterative deepening over a principal-variation alpha-beta search with
+//! aspiration windows, a quiescence search over captures (and evasions when in check), and
+//! the standard pruning and reduction tools of strong engines, each guarded where xiangqi
+//! makes it unsafe.
+//!
+//! Repetitions found inside the tree are scored by [`crate::search::repetition`]: a side that
+//! keeps up a forbidden cycle loses (`±(RULE_WIN - ply)`), anything else is a draw. Those scores
+//! depend on the path, so they are never stored in the transposition table as values.
+//!
+//! One [`Worker`] runs per thread; they share the table and the stop flag (lazy SMP). With
+//! one thread and a node limit the search is deterministic.
+
+use super::eval;
+use super::repetition;
+use super::score::*;
+use super::tt::{Bound, TranspositionTable};
+use crate::board::{Move, MoveList, PieceKind, Position};
+use arrayvec::ArrayVec;
+use once_cell::sync::Lazy;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Deepest ply the search reaches (including quiescence).
+pub const MAX_PLY: usize = 120;
+/// Deepest iteration.
+pub const MAX_DEPTH: i32 = 100;
+
+/// What to search for, as the protocol asked; times are milliseconds from the start.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    /// Stop starting new iterations after this.
+    pub soft_ms: Option<u64>,
+    /// Stop at once after this.
+    pub hard_ms: Option<u64>,
+    /// Run until told to stop (`go infinite`); also implied while pondering.
+    pub infinite: bool,
+}
+
+/// State shared by all threads of one search.
+pub struct Shared {
+    pub stop: AtomicBool,
+    /// True while pondering: time limits do not apply yet.
+    pub pondering: AtomicBool,
+    pub start: Instant,
+    /// Deadlines in ms from `start`; `u64::MAX` = none. Changed by `ponderhit`.
+    pub soft_ms: AtomicU64,
+    pub hard_ms: AtomicU64,
+    /// Nodes searched by all threads (updated in batches).
+    pub nodes: AtomicU64,
+    pub tt: Arc<TranspositionTable>,
+}
+
+impl Shared {
+    pub fn new(tt: Arc<TranspositionTable>, limits: &Limits, pondering: bool) -> Shared {
+        Shared {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            start: Instant::now(),
+            soft_ms: AtomicU64::new(limits.soft_ms.unwrap_or(u64::MAX)),
+            hard_ms: AtomicU64::new(limits.hard_ms.unwrap_or(u64::MAX)),
+            nodes: AtomicU64::new(0),
+            tt,
+        }
+    }
+
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+}
+
+/// One line of progress (the protocol prints it as `info`).
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: i32,
+    pub seldepth: i32,
+    pub score: i32,
+    pub bound: Bound,
+    pub nodes: u64,
+    pub time_ms: u64,
+    pub nps: u64,
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+/// The search result.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: i32,
+    /// Number of legal, unbanned root moves.
+    pub root_moves: usize,
+}
+
+static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
+    let mut t = [[0; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
+        }
+    }
+    t
+});
+
+#[derive(Clone)]
+struct RootMove {
+    mv: Move,
+    score: i32,
+    pv: Vec<Move>,
+}
+
+/// A search thread.
+pub struct Worker {
+    pub pos: Position,
+    /// `checks[i]`: did move `i` of the history give check? Maintained along the tree.
+    checks: Vec<bool>,
+    id: usize,
+    shared: Arc<Shared>,
+    limits: Limits,
+    nodes: u64,
+    flushed: u64,
+    seldepth: usize,
+    stopped: bool,
+    killers: [[Option<Move>; 2]; MAX_PLY + 2],
+    history: Box<[[i32; 90]; 14]>,
+    counter: Box<[[Option<Move>; 90]; 14]>,
+    pv: Vec<ArrayVec<Move, MAX_PLY>>,
+    evals: [i32; MAX_PLY + 2],
+    root_moves: Vec<RootMove>,
+    root_depth: i32,
+}
+
+impl Worker {
+    /// `checks` gives, for every move of the position's history, whether it gave check.
+    pub fn new(
+        pos: Position,
+        checks: Vec<bool>,
+        banned: &[Move],
+        id: usize,
+        shared: Arc<Shared>,
+        limits: Limits,
+    ) -> Worker {
+        let root_moves = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| !banned.contains(m))
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITE,
+                pv: vec![mv],
+            })
+            .collect();
+        Worker {
+            pos,
+            checks,
+            id,
+            shared,
+            limits,
+            nodes: 0,
+            flushed: 0,
+            seldepth: 0,
+            stopped: false,
+            killers: [[None; 2]; MAX_PLY + 2],
+            history: Box::new([[0; 90]; 14]),
+            counter: Box::new([[None; 90]; 14]),
+            pv: vec![ArrayVec::new(); MAX_PLY + 2],
+            evals: [0; MAX_PLY + 2],
+            root_moves,
+            root_depth: 0,
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Runs iterative deepening until a limit or the stop flag; `on_info` gets one report per
+    /// completed iteration (main thread only).
+    pub fn run(&mut self, mut on_info: impl FnMut(&Info)) -> Outcome {
+        let n_root = self.root_moves.len();
+        if n_root == 0 {
+            return Outcome {
+                best: None,
+                ponder: None,
+                score: -MATE,
+                depth: 0,
+                root_moves: 0,
+            };
+        }
+        let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut best = self.root_moves[0].clone();
+        let mut best_depth = 0;
+        let mut last_score = 0;
+        let mut stable = 0;
+        let mut depth = 1 + (self.id % 2) as i32;
+        while depth <= max_depth {
+            self.root_depth = depth;
+            self.seldepth = 0;
+            let score = self.aspiration(depth, last_score);
+            if self.stopped && depth > 1 {
+                // An interrupted iteration still improves the result when its first move
+                // (searched with a full window) has been scored.
+                if self.root_moves[0].score > -INFINITE
+                    && self.root_moves[0].mv != best.mv
+                    && self.root_moves[0].score > best.score
+                {
+                    best = self.root_moves[0].clone();
+                }
+                break;
+            }
+            if self.root_moves[0].mv == best.mv {
+                stable += 1;
+            } else {
+                stable = 0;
+            }
+            best = self.root_moves[0].clone();
+            best_depth = depth;
+            let drop = last_score - score;
+            last_score = score;
+            if self.id == 0 {
+                self.flush_nodes();
+                let info = self.info(depth, score, &best.pv);
+                on_info(&info);
+                if self.soft_time_up(stable, drop, n_root) {
+                    break;
+                }
+            }
+            if is_mate(score) && depth > 10 && (MATE - score.abs()) < depth {
+                // A proven mate shorter than the depth: deeper iterations will not change it.
+                if self.limits.depth.is_none() && !self.limits.infinite {
+                    break;
+                }
+            }
+            depth += 1;
+        }
+        self.flush_nodes();
+        let ponder = best
+            .pv
+            .get(1)
+            .copied()
+            .or_else(|| self.ponder_from_tt(best.mv));
+        Outcome {
+            best: Some(best.mv),
+            ponder,
+            score: best.score,
+            depth: best_depth,
+            root_moves: n_root,
+        }
+    }
+
+    fn ponder_from_tt(&mut self, best: Move) -> Option<Move> {
+        self.pos.make_move(best);
+        let m = self
+            .shared
+            .tt
+            .probe(self.pos.key(), 0)
+            .and_then(|e| e.mv)
+            .filter(|&m| self.pos.is_legal(m));
+        self.pos.unmake_move();
+        m
+    }
+
+    fn info(&self, depth: i32, score: i32, pv: &[Move]) -> Info {
+        let time_ms = self.shared.elapsed_ms();
+        let nodes = self.shared.nodes.load(Ordering::Relaxed);
+        Info {
+            depth,
+            seldepth: self.seldepth as i32,
+            score,
+            bound: Bound::Exact,
+            nodes,
+            time_ms,
+            nps: nodes * 1000 / time_ms.max(1),
+            hashfull: self.shared.tt.hashfull(),
+            pv: pv.to_vec(),
+        }
+    }
+
+    /// Decide after an iteration whether starting another is worth it.
+    fn soft_time_up(&self, stable: i32, drop: i32, n_root: usize) -> bool {
+        if self.limits.infinite || self.shared.pondering.load(Ordering::Relaxed) {
+            return false;
+        }
+        if n_root == 1 && self.root_depth >= 1 {
+            return true; // only move: play it at once
+        }
+        let soft = self.shared.soft_ms.load(Ordering::Relaxed);
+        if soft == u64::MAX {
+            return false;
+        }
+        // Spend less when the best move is stable, more when it changes or the score drops.
+        let mut scale = match stable {
+            0 => 1.4,
+            1 => 1.1,
+            2..=3 => 0.9,
+            _ => 0.7,
+        };
+        if drop > 40 {
+            scale *= 1.4;
+        } else if drop > 15 {
+            scale *= 1.15;
+        }
+        let budget = (soft as f64 * scale) as u64;
+        let hard = self.shared.hard_ms.load(Ordering::Relaxed);
+        self.shared.elapsed_ms() >= budget.min(hard)
+    }
+
+    fn aspiration(&mut self, depth: i32, prev: i32) -> i32 {
+        let mut delta = 30;
+        let (mut alpha, mut beta) = if depth >= 5 && !is_decisive(prev) {
+            (prev - delta, prev + delta)
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.root_search(alpha, beta, depth);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+            } else {
+                return score;
+            }
+            delta += delta / 2;
+            if delta > 1000 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    fn root_search(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        let mut best = -INFINITE;
+        self.pv[0].clear();
+        let in_check = self.pos.in_check();
+        for i in 0..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            let gives = self.pos.gives_check(m);
+            self.make(m, gives);
+            let new_depth = depth - 1;
+            let mut score;
+            if i == 0 {
+                score = -self.search(-beta, -alpha, new_depth, 1, false);
+            } else {
+                let quiet = self
+                    .pos
+                    .history()
+                    .last()
+                    .is_some_and(|s| s.captured.is_none());
+                let r = if depth >= 3 && quiet && !gives && !in_check {
+                    (LMR[depth.min(63) as usize][i.min(63)] - 1).max(0)
+                } else {
+                    0
+                };
+                score = -self.search(-alpha - 1, -alpha, new_depth - r, 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.search(-alpha - 1, -alpha, new_depth, 1, true);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(-beta, -alpha, new_depth, 1, false);
+                }
+            }
+            self.unmake();
+            if self.stopped {
+                return best.max(alpha);
+            }
+            if i == 0 || score > alpha {
+                let mut pv = vec![m];
+                pv.extend(self.pv[1].iter().copied());
+                let rm = &mut self.root_moves[i];
+                rm.score = score;
+                rm.pv = pv;
+            } else {
+                self.root_moves[i].score = -INFINITE;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    // Keep the best move first so that an interrupted iteration can use it.
+                    let rm = self.root_moves.remove(i);
+                    self.root_moves.insert(0, rm);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if !self.stopped && !is_rule(best) {
+            let m = self.root_moves[0].mv;
+            self.shared
+                .tt
+                .store(self.pos.key(), 0, Some(m), best, 0, depth, Bound::Exact);
+        }
+        best
+    }
+
+    #[inline]
+    fn make(&mut self, m: Move, gives_check: bool) {
+        self.pos.make_move(m);
+        self.checks.push(gives_check);
+    }
+
+    #[inline]
+    fn unmake(&mut self) {
+        self.pos.unmake_move();
+        self.checks.pop();
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    /// Counts a node and checks the limits now and then.
+    #[inline]
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if let Some(limit) = self.limits.nodes {
+            // Exact per-thread check keeps single-threaded node-limited runs deterministic.
+            if self.nodes >= limit {
+                self.stopped = true;
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            self.flush_nodes();
+            if self.shared.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            } else if self.id == 0 && !self.shared.pondering.load(Ordering::Relaxed) {
+                let hard = self.shared.hard_ms.load(Ordering::Relaxed);
+                if hard != u64::MAX && self.shared.elapsed_ms() >= hard {
+                    self.stopped = true;
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+
+    fn search(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv[ply].clear();
+        let in_check = self.checks.last().copied().unwrap_or(false);
+        if in_check && ply < 2 * self.root_depth as usize + 8 {
+            depth += 1; // check extension: evasions are forced
+        }
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply);
+        }
+        self.tick();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        // Repetitions and the natural limit (2011 rules 23-26, 4.2.4).
+        if let Some(v) = repetition::score(&self.pos, &self.checks, ply) {
+            return v;
+        }
+        if self.pos.halfmove_clock() >= repetition::NATURAL_LIMIT_PLIES {
+            return if self.pos.has_legal_move() {
+                0
+            } else {
+                -MATE + ply as i32
+            };
+        }
+        if ply >= MAX_PLY {
+            return eval::evaluate(&self.pos);
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = self.pos.key();
+        let tt = self.shared.tt.probe(key, ply);
+        let tt_move = tt.and_then(|e| e.mv).filter(|&m| self.pos.is_legal(m));
+        if let Some(e) = tt {
+            if !pv_node && e.depth >= depth && !is_rule(e.score) {
+                let cutoff = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                    Bound::None => false,
+                };
+                if cutoff {
+                    return e.score;
+                }
+            }
+        }
+
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            match tt {
+                Some(e) if e.bound != Bound::None || e.eval != 0 => e.eval,
+                _ => eval::evaluate(&self.pos),
+            }
+        };
+        self.evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+
+        if !pv_node && !in_check {
+            // Reverse futility pruning.
+            if depth <= 6
+                && static_eval - 90 * depth + if improving { 40 } else { 0 } >= beta
+                && !is_decisive(beta)
+            {
+                return static_eval;
+            }
+            // Null move: skipped in check, after a null move, and without attacking pieces
+            // (where zugzwang is real: pawn and defender endings).
+            let us = self.pos.side_to_move();
+            let attackers = self.pos.pieces(us, PieceKind::Rook).count()
+                + self.pos.pieces(us, PieceKind::Horse).count()
+                + self.pos.pieces(us, PieceKind::Cannon).count();
+            let last_null = self.pos.history().last().is_some_and(|s| s.mv.is_none());
+            if depth >= 3
+                && static_eval >= beta
+                && attackers > 0
+                && !last_null
+                && !is_decisive(beta)
+            {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                self.pos.make_null_move();
+                self.checks.push(false);
+                let score = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut);
+                self.unmake();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if is_decisive(score) { beta } else { score };
+                }
+            }
+        }
+        // Internal iterative reduction: without a table move this node is probably not critical.
+        if tt_move.is_none() && depth >= 4 && (pv_node || cut) {
+            depth -= 1;
+        }
+
+        let moves = self.pos.legal_moves();
+        if moves.is_empty() {
+            // Checkmate and stalemate both lose (2011 rules 4.1).
+            return -MATE + ply as i32;
+        }
+        let mut scored = self.score_moves(&moves, tt_move, ply);
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
+        let orig_alpha = alpha;
+        let mut count = 0usize;
+        while let Some((m, mscore)) = pick(&mut scored) {
+            let capture = self.pos.piece_at(m.to()).is_some();
+            let gives = self.pos.gives_check(m);
+            let quiet = !capture;
+            // Shallow pruning of late quiet moves.
+            if !pv_node && !in_check && quiet && !gives && best > -RULE_BOUND && count > 0 {
+                if depth <= 5 && count as i32 >= 4 + depth * depth {
+                    continue;
+                }
+                if depth <= 5 && static_eval + 120 + 110 * depth <= alpha {
+                    continue;
+                }
+            }
+            // Losing captures at shallow depth.
+            if !pv_node
+                && !in_check
+                && capture
+                && depth <= 4
+                && count > 0
+                && mscore < 0
+                && !self.pos.see_ge(m, -100 * depth)
+            {
+                continue;
+            }
+            self.make(m, gives);
+            count += 1;
+            let new_depth = depth - 1;
+            let mut score;
+            if count == 1 {
+                score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && quiet && !gives && !in_check {
+                    r = LMR[depth.min(63) as usize][count.min(63)];
+                    if !pv_node {
+                        r += 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    if mscore >= 800_000 {
+                        r -= 1; // killers and counter-moves
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut);
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            self.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        let line = &mut head[ply];
+                        line.clear();
+                        line.push(m);
+                        for &x in tail[0].iter().take(MAX_PLY - 1) {
+                            line.push(x);
+                        }
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.reward_quiet(m, ply, depth, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && quiets_tried.len() < 64 {
+                quiets_tried.push(m);
+            }
+        }
+        if count == 0 {
+            // Everything pruned: fall back to a fail-low at the static evaluation.
+            return alpha;
+        }
+        if !is_rule(best) {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best_move.is_some() && best > orig_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let e = if in_check { 0 } else { static_eval };
+            self.shared
+                .tt
+                .store(key, ply, best_move, best, e, depth, bound);
+        }
+        best
+    }
+
+    fn reward_quiet(&mut self, m: Move, ply: usize, depth: i32, tried: &[Move]) {
+        if self.killers[ply][0] != Some(m) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(m);
+        }
+        let bonus = (depth * depth).min(400);
+        let Some(p) = self.pos.piece_at(m.from()) else {
+            return;
+        };
+        update_history(&mut self.history[p.index()][m.to().index()], bonus);
+        for &q in tried {
+            if let Some(qp) = self.pos.piece_at(q.from()) {
+                update_history(&mut self.history[qp.index()][q.to().index()], -bonus);
+            }
+        }
+        if let Some(prev) = self.pos.history().last().and_then(|s| s.mv) {
+            if let Some(pp) = self.pos.piece_at(prev.to()) {
+                self.counter[pp.index()][prev.to().index()] = Some(m);
+            }
+        }
+    }
+
+    fn score_moves(
+        &self,
+        moves: &MoveList,
+        tt_move: Option<Move>,
+        ply: usize,
+    ) -> ArrayVec<(Move, i32), 128> {
+        let counter = self
+            .pos
+            .history()
+            .last()
+            .and_then(|s| s.mv)
+            .and_then(|prev| {
+                self.pos
+                    .piece_at(prev.to())
+                    .and_then(|pp| self.counter[pp.index()][prev.to().index()])
+            });
+        moves
+            .iter()
+            .map(|&m| {
+                let s = if Some(m) == tt_move {
+                    2_000_000_000
+                } else if let Some(victim) = self.pos.piece_at(m.to()) {
+                    let attacker = self
+                        .pos
+                        .piece_at(m.from())
+                        .map_or(0, |p| eval::piece_value(p.kind()));
+                    let mvv = eval::piece_value(victim.kind()) * 16 - attacker / 16;
+                    if self.pos.see_ge(m, 0) {
+                        1_000_000 + mvv
+                    } else {
+                        -1_000_000 + mvv
+                    }
+                } else if self.killers[ply][0] == Some(m) {
+                    900_000
+                } else if self.killers[ply][1] == Some(m) {
+                    850_000
+                } else if counter == Some(m) {
+                    800_000
+                } else {
+                    self.pos
+                        .piece_at(m.from())
+                        .map_or(0, |p| self.history[p.index()][m.to().index()])
+                };
+                (m, s)
+            })
+            .collect()
+    }
+
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.tick();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.checks.last().copied().unwrap_or(false);
+        if ply >= MAX_PLY {
+            return if in_check {
+                0
+            } else {
+                eval::evaluate(&self.pos)
+            };
+        }
+        let mut best;
+        let moves;
+        let stand;
+        if in_check {
+            moves = self.pos.evasions();
+            if moves.is_empty() {
+                return -MATE + ply as i32;
+            }
+            best = -INFINITE;
+            stand = -INFINITE;
+        } else {
+            stand = eval::evaluate(&self.pos);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+            moves = self.pos.legal_captures();
+        }
+        let mut scored: ArrayVec<(Move, i32), 128> = moves
+            .iter()
+            .map(|&m| {
+                let v = self
+                    .pos
+                    .piece_at(m.to())
+                    .map_or(0, |p| eval::piece_value(p.kind()));
+                let a = self
+                    .pos
+                    .piece_at(m.from())
+                    .map_or(0, |p| eval::piece_value(p.kind()));
+                (m, v * 16 - a / 16)
+            })
+            .collect();
+        while let Some((m, _)) = pick(&mut scored) {
+            if !in_check {
+                let victim = self
+                    .pos
+                    .piece_at(m.to())
+                    .map_or(0, |p| eval::piece_value(p.kind()));
+                // Delta pruning: even winning the piece cannot reach alpha.
+                if stand + victim + 200 <= alpha {
+                    continue;
+                }
+                if !self.pos.see_ge(m, 0) {
+                    continue;
+                }
+            }
+            let gives = self.pos.gives_check(m);
+            self.make(m, gives);
+            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            self.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+#[inline]
+fn update_history(h: &mut i32, bonus: i32) {
+    *h += bonus * 32 - *h * bonus.abs() / 512;
+}
+
+/// Takes the highest-scored move out of the list (selection sort, one step at a time: most
+/// nodes cut off after a few moves).
+#[inline]
+fn pick(list: &mut ArrayVec<(Move, i32), 128>) -> Option<(Move, i32)> {
+    let (i, _) = list.iter().enumerate().max_by_key(|(_, &(_, s))| s)?;
+    Some(list.swap_remove(i))
+}

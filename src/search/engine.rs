@@ -1,0 +1,337 @@
+//! The façade between the protocol and the search: the protocol layer calls only this.
+//!
+//! It owns the game (a [`Position`] whose history holds every move since the set-up position,
+//! which the repetition rules need), the banned root moves, the transposition table and the
+//! thread settings. `go` starts the search on a background thread and returns at once, so the
+//! protocol loop keeps reading commands (`stop`, `ponderhit`, `isready`) while it thinks; the
+//! result comes back through the `report` callback, exactly once per `go`.
+
+use super::alphabeta::{Info, Limits, Outcome, Shared, Worker};
+use super::tt::TranspositionTable;
+use crate::board::{FenError, Move, MoveError, Position};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Default table size when the GUI does not say (`hashsize 0` also means this).
+pub const DEFAULT_HASH_MB: usize = 64;
+/// Largest table we allocate.
+pub const MAX_HASH_MB: usize = 16 * 1024;
+/// Most search threads.
+pub const MAX_THREADS: usize = 256;
+
+/// What the search reports.
+#[derive(Clone, Debug)]
+pub enum Report {
+    /// Progress after an iteration.
+    Info(Info),
+    /// The final result; always the last report of a `go`.
+    Done(Outcome),
+}
+
+/// Why `set_position` did not take the whole input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SetPositionError {
+    /// The FEN was refused; the previous position is kept.
+    Fen(FenError),
+    /// Move number `index` (0-based) of the list failed; the position after the moves before
+    /// it is kept.
+    Move {
+        index: usize,
+        text: String,
+        error: MoveError,
+    },
+}
+
+impl std::fmt::Display for SetPositionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetPositionError::Fen(e) => write!(f, "{e}; position unchanged"),
+            SetPositionError::Move { index, text, error } => {
+                let shown: String = text.chars().take(16).collect();
+                write!(
+                    f,
+                    "illegal move {shown} at ply {} ({error}); position kept after ply {index}",
+                    index + 1
+                )
+            }
+        }
+    }
+}
+
+struct Running {
+    shared: Arc<Shared>,
+    handle: JoinHandle<()>,
+}
+
+/// The engine.
+pub struct Engine {
+    tt: Option<Arc<TranspositionTable>>,
+    hash_mb: usize,
+    threads: usize,
+    pos: Position,
+    checks: Vec<bool>,
+    banned: Vec<Move>,
+    running: Option<Running>,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// A new engine at the start position. The table is allocated lazily, on the first search
+    /// or `ensure_ready`, so the protocol handshake is answered at once.
+    pub fn new() -> Engine {
+        Engine {
+            tt: None,
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            pos: Position::startpos(),
+            checks: Vec::new(),
+            banned: Vec::new(),
+            running: None,
+        }
+    }
+
+    /// Sets the table size in MB (0 = default); takes effect at the next search.
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        let mb = if mb == 0 {
+            DEFAULT_HASH_MB
+        } else {
+            mb.min(MAX_HASH_MB)
+        };
+        if mb != self.hash_mb {
+            self.hash_mb = mb;
+            self.tt = None;
+        }
+    }
+
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    /// Sets the number of search threads (0 = one per core).
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = if n == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            n
+        }
+        .clamp(1, MAX_THREADS);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Allocates the table if needed (answering `isready` may take this moment).
+    pub fn ensure_ready(&mut self) -> Arc<TranspositionTable> {
+        match &self.tt {
+            Some(tt) => tt.clone(),
+            None => {
+                let tt = Arc::new(TranspositionTable::new(self.hash_mb));
+                self.tt = Some(tt.clone());
+                tt
+            }
+        }
+    }
+
+    /// Forgets everything learned in the previous game (the table).
+    pub fn new_game(&mut self) {
+        if let Some(tt) = &self.tt {
+            tt.clear();
+        }
+    }
+
+    /// Sets the game: a FEN (or the start position) and the moves played since.
+    pub fn set_position(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[String],
+    ) -> Result<(), SetPositionError> {
+        let start = match fen {
+            Some(f) => Position::from_fen(f).map_err(SetPositionError::Fen)?,
+            None => Position::startpos(),
+        };
+        self.pos = start;
+        self.checks.clear();
+        self.banned.clear();
+        for (index, text) in moves.iter().enumerate() {
+            match self.pos.parse_move(text) {
+                Ok(m) => {
+                    self.checks.push(self.pos.gives_check(m));
+                    self.pos.make_move(m);
+                }
+                Err(error) => {
+                    return Err(SetPositionError::Move {
+                        index,
+                        text: text.clone(),
+                        error,
+                    })
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets the root moves the search must not play (`banmoves`); returns a message for each
+    /// entry that is not a legal move here (those are ignored).
+    pub fn set_banned(&mut self, moves: &[String]) -> Vec<String> {
+        self.banned.clear();
+        let mut errors = Vec::new();
+        for text in moves {
+            match self.pos.parse_move(text) {
+                Ok(m) => self.banned.push(m),
+                Err(e) => errors.push(format!("banmoves: {e}")),
+            }
+        }
+        errors
+    }
+
+    pub fn banned(&self) -> &[Move] {
+        &self.banned
+    }
+
+    /// The current game position (with its history).
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// Is a search running (including one waiting for `stop` or `ponderhit`)?
+    pub fn is_searching(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.handle.is_finished())
+    }
+
+    /// Starts a search. `ponder`: think on the opponent's time; limits apply from `ponderhit`.
+    /// `report` gets `Info`s and finally one `Done`.
+    pub fn go(
+        &mut self,
+        limits: Limits,
+        ponder: bool,
+        mut report: impl FnMut(Report) + Send + 'static,
+    ) {
+        self.stop();
+        self.wait();
+        let tt = self.ensure_ready();
+        tt.new_search();
+        let shared = Arc::new(Shared::new(tt, &limits, ponder));
+        let threads = self.threads;
+        let pos = self.pos.clone();
+        let checks = self.checks.clone();
+        let banned = self.banned.clone();
+        let sh = shared.clone();
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let outcome =
+                    search_threads(&pos, &checks, &banned, &sh, &limits, threads, &mut report);
+                // Under `go infinite` or while pondering the result waits for `stop`/`ponderhit`.
+                while !sh.stop.load(Ordering::Relaxed)
+                    && (limits.infinite || sh.pondering.load(Ordering::Relaxed))
+                {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                report(Report::Done(outcome));
+            });
+        match handle {
+            Ok(handle) => self.running = Some(Running { shared, handle }),
+            Err(_) => self.running = None,
+        }
+    }
+
+    /// Asks the running search to stop; its `Done` report follows promptly.
+    pub fn stop(&self) {
+        if let Some(r) = &self.running {
+            r.shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The opponent played the expected move: the ponder search becomes a normal one with
+    /// these limits, counted from now.
+    pub fn ponderhit(&self, soft_ms: Option<u64>, hard_ms: Option<u64>) {
+        if let Some(r) = &self.running {
+            let now = r.shared.elapsed_ms();
+            let at = |ms: Option<u64>| ms.map_or(u64::MAX, |m| now.saturating_add(m));
+            r.shared.soft_ms.store(at(soft_ms), Ordering::Relaxed);
+            r.shared.hard_ms.store(at(hard_ms), Ordering::Relaxed);
+            r.shared.pondering.store(false, Ordering::Relaxed);
+        }
+    }
+
+    /// Waits for the running search (if any) to finish and report.
+    pub fn wait(&mut self) {
+        if let Some(r) = self.running.take() {
+            let _ = r.handle.join();
+        }
+    }
+
+    /// Searches synchronously on this thread (bench, tests, scripts).
+    pub fn search_blocking(&mut self, limits: Limits, mut on_info: impl FnMut(&Info)) -> Outcome {
+        self.stop();
+        self.wait();
+        let tt = self.ensure_ready();
+        tt.new_search();
+        let shared = Arc::new(Shared::new(tt, &limits, false));
+        let mut report = |r: Report| {
+            if let Report::Info(i) = r {
+                on_info(&i)
+            }
+        };
+        search_threads(
+            &self.pos,
+            &self.checks,
+            &self.banned,
+            &shared,
+            &limits,
+            self.threads,
+            &mut report,
+        )
+    }
+}
+
+/// Runs the main worker on this thread and `threads - 1` helpers beside it (lazy SMP).
+fn search_threads(
+    pos: &Position,
+    checks: &[bool],
+    banned: &[Move],
+    shared: &Arc<Shared>,
+    limits: &Limits,
+    threads: usize,
+    report: &mut impl FnMut(Report),
+) -> Outcome {
+    std::thread::scope(|s| {
+        for id in 1..threads {
+            let mut w = Worker::new(
+                pos.clone(),
+                checks.to_vec(),
+                banned,
+                id,
+                shared.clone(),
+                limits.clone(),
+            );
+            let _ = std::thread::Builder::new()
+                .stack_size(64 << 20)
+                .spawn_scoped(s, move || {
+                    w.run(|_| {});
+                });
+        }
+        let mut main = Worker::new(
+            pos.clone(),
+            checks.to_vec(),
+            banned,
+            0,
+            shared.clone(),
+            limits.clone(),
+        );
+        let outcome = main.run(|info| report(Report::Info(info.clone())));
+        shared.stop.store(true, Ordering::Relaxed);
+        outcome
+    })
+}

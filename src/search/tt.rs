@@ -1,0 +1,218 @@
+//! The transposition table: a fixed-size hash of search results keyed by the Zobrist key,
+//! shared by all search threads without locks.
+//!
+//! Each entry is two `AtomicU64`s: the packed data and `key ^ data`. A reader accepts an entry
+//! only if `stored ^ data == key`, so an entry torn by a concurrent writer is simply a miss
+//! (the classic lockless-hashing trick). Four entries make a 64-byte bucket, one cache line.
+//! Replacement prefers the same key, then the shallowest or oldest entry. Mate scores are
+//! stored relative to the node ("mate in n from here") and converted back on probe.
+//!
+//! Rule verdicts (perpetual check/chase) depend on the path, not the position, so scores in
+//! the rule band are never stored as exact values (see `search`).
+
+use crate::board::Move;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// How a stored score bounds the true value.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Bound {
+    None = 0,
+    Upper = 1,
+    Lower = 2,
+    Exact = 3,
+}
+
+/// A decoded entry.
+#[derive(Copy, Clone, Debug)]
+pub struct TtEntry {
+    pub mv: Option<Move>,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+const BUCKET: usize = 4;
+
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    buckets: usize,
+    age: AtomicU8,
+}
+
+fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    let m = mv.map_or(0, |m| m.to_u16()) as u64;
+    let s = (score.clamp(-32767, 32767) as i16 as u16) as u64;
+    let e = (eval.clamp(-32767, 32767) as i16 as u16) as u64;
+    let d = (depth.clamp(-1, 254) + 1) as u64;
+    m | s << 16 | e << 32 | d << 48 | (bound as u64) << 56 | ((age & 0x3f) as u64) << 58
+}
+
+fn unpack(data: u64) -> (TtEntry, u8) {
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => Bound::None,
+    };
+    (
+        TtEntry {
+            mv: Move::from_u16(data as u16),
+            score: (data >> 16) as u16 as i16 as i32,
+            eval: (data >> 32) as u16 as i16 as i32,
+            depth: ((data >> 48) & 0xff) as i32 - 1,
+            bound,
+        },
+        ((data >> 58) & 0x3f) as u8,
+    )
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let bytes = mb.saturating_mul(1 << 20);
+        let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
+        let mut slots = Vec::new();
+        slots.resize_with(buckets * BUCKET, Slot::default);
+        TranspositionTable {
+            slots,
+            buckets,
+            age: AtomicU8::new(0),
+        }
+    }
+
+    /// Size in megabytes, as set.
+    pub fn size_mb(&self) -> usize {
+        (self.slots.len() * std::mem::size_of::<Slot>()) >> 20
+    }
+
+    /// Empties the table (new game).
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.check.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Called once per search so that old entries lose priority.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &[Slot] {
+        let b = ((key as u128 * self.buckets as u128) >> 64) as usize;
+        &self.slots[b * BUCKET..b * BUCKET + BUCKET]
+    }
+
+    /// The entry stored for `key`, with mate scores made relative to the root at `ply`.
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
+        for s in self.bucket(key) {
+            let data = s.data.load(Ordering::Relaxed);
+            if data != 0 && s.check.load(Ordering::Relaxed) ^ data == key {
+                let (mut e, _) = unpack(data);
+                e.score = score_from_tt(e.score, ply);
+                return Some(e);
+            }
+        }
+        None
+    }
+
+    /// Stores a result. `score` is relative to the root at `ply`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        ply: usize,
+        mv: Option<Move>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let age = self.age.load(Ordering::Relaxed) & 0x3f;
+        let bucket = self.bucket(key);
+        let same = bucket.iter().position(|s| {
+            let data = s.data.load(Ordering::Relaxed);
+            data == 0 || s.check.load(Ordering::Relaxed) ^ data == key
+        });
+        let mut mv = mv;
+        let slot = match same {
+            Some(i) => {
+                let data = bucket[i].data.load(Ordering::Relaxed);
+                if data != 0 {
+                    let (old, _) = unpack(data);
+                    // Keep a much deeper result for this position unless the new one is exact.
+                    if bound != Bound::Exact && old.depth > depth + 2 {
+                        return;
+                    }
+                    mv = mv.or(old.mv);
+                }
+                &bucket[i]
+            }
+            None => {
+                // Replace the entry that is shallowest after penalising staleness.
+                let value = |s: &Slot| {
+                    let (e, a) = unpack(s.data.load(Ordering::Relaxed));
+                    e.depth - 8 * (age.wrapping_sub(a) & 0x3f) as i32
+                };
+                bucket.iter().min_by_key(|s| value(s)).unwrap_or(&bucket[0])
+            }
+        };
+        let d = pack(mv, score_to_tt(score, ply), eval, depth, bound, age);
+        slot.data.store(d, Ordering::Relaxed);
+        slot.check.store(key ^ d, Ordering::Relaxed);
+    }
+
+    /// Permille of the first thousand buckets filled by this search (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed) & 0x3f;
+        let n = self.slots.len().min(1000 * BUCKET);
+        let used = self.slots[..n]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Ordering::Relaxed);
+                d != 0 && unpack(d).1 == age
+            })
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+use super::score::{score_from_tt, score_to_tt};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::from_u16(5 | 20 << 7);
+        tt.store(0x1234_5678_9abc_def0, 0, m, -123, 45, 7, Bound::Lower);
+        let e = tt.probe(0x1234_5678_9abc_def0, 0).unwrap();
+        assert_eq!(
+            (e.mv, e.score, e.eval, e.depth, e.bound),
+            (m, -123, 45, 7, Bound::Lower)
+        );
+        assert!(tt.probe(0x1234_5678_9abc_def1, 0).is_none());
+        tt.clear();
+        assert!(tt.probe(0x1234_5678_9abc_def0, 0).is_none());
+    }
+
+    #[test]
+    fn mate_scores_are_node_relative() {
+        use super::super::score::MATE;
+        let tt = TranspositionTable::new(1);
+        // Mate in 5 plies from the root, found at ply 3: mate in 2 from the node.
+        tt.store(42, 3, None, MATE - 5, 0, 4, Bound::Exact);
+        assert_eq!(tt.probe(42, 1).unwrap().score, MATE - 3);
+    }
+}
