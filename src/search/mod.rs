@@ -1,8 +1,10 @@
-//! Playing strength: search, evaluation, transposition table, time, the engine façade.
+//! Playing strength: search, evaluation, transposition table, time management, and the engine
+//! façade the protocol talks to.
 pub mod alphabeta;
 pub mod bench;
 pub mod engine;
 pub mod eval;
 pub mod repetition;
 pub mod score;
+pub mod time;
 pub mod tt;

@@ -1,0 +1,76 @@
+//! The UCCI and UCI protocols: from GUI text to typed commands.
+//!
+//! # Shape
+//!
+//! ```text
+//! stdin line ──parse_line(line, dialect)──▶ ParseOutcome { Result<Command, ParseError>, warnings }
+//!                                              │
+//!         engine loop (state machine, ucci.md §2) ◀──┘   errors/warnings → `info string …`
+//!              │
+//!              └─ Command::Go(p) ─ p.time_limits(dialect, usemillisec, red_to_move)
+//!                                   + overhead, ply ─▶ search::time::allocate ─▶ TimeBudget
+//! ```
+//!
+//! This layer knows nothing about the board: FENs and moves stay strings, so the parser can be
+//! finished and fuzzed before the board exists, and a bad FEN or move is reported by the layer
+//! that understands it (ucci.md §4.4, transcripts 11–13).
+//!
+//! # Choices, with their sources
+//!
+//! * **One grammar for both dialects** (ucci.md §4.3, §4.6, §9.5): GUIs mix UCCI and UCI forms,
+//!   so `setoption name X value Y`, `go movetime`, `go wtime …` are read in UCCI and
+//!   `setoption hashsize 64`, `banmoves`, `go time …` in UCI. Only the reply format (not here)
+//!   and the time unit ([`command::ucci_time_scale`], ucci.md §6) depend on the dialect.
+//! * **Dialect from the first line** ([`boot_dialect`], ucci.md §9.5): `ucci` → UCCI; `uci`,
+//!   `ucicyclone`, or a position line (`position`, bare `fen`/`startpos`, the UCI-Cyclone habit of
+//!   §9.3) → UCI. Anything else leaves the engine in its boot state, still reading (transcripts 4).
+//! * **`go` is an unordered key/value set** (§4.6, transcripts 18); bare `go` means infinite
+//!   (transcripts 22); bad numbers are clamped, never fatal (§4.6, transcripts 21).
+//! * **Lenient, never silent about it**: unknown commands and repaired arguments come back as
+//!   messages for `info string`, and the engine keeps running (§4.11, gui.md §12 item 7).
+
+pub mod command;
+
+pub use command::{
+    canonical_option_name, parse_check_value, parse_line, ucci_time_scale, Command, Dialect,
+    GoParams, ParseError, ParseOutcome, PositionSpec, START_FEN,
+};
+
+/// The dialect a session's first recognised command selects (ucci.md §9.5), or `None` if the
+/// command does not choose one (stay in the boot state and keep reading).
+///
+/// A position command as the first line means an implicit UCI-Cyclone session: the engine
+/// should switch to UCI *and* still execute the position (transcripts 40).
+pub fn boot_dialect(command: &Command) -> Option<Dialect> {
+    match command {
+        Command::Ucci => Some(Dialect::Ucci),
+        Command::Uci | Command::UciCyclone | Command::Position { .. } => Some(Dialect::Uci),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first(line: &str) -> Option<Dialect> {
+        parse_line(line, Dialect::Ucci)
+            .command()
+            .and_then(boot_dialect)
+    }
+
+    #[test]
+    fn dialect_from_first_line() {
+        assert_eq!(first("ucci"), Some(Dialect::Ucci));
+        assert_eq!(first("uci"), Some(Dialect::Uci));
+        assert_eq!(first("ucicyclone"), Some(Dialect::Uci));
+        assert_eq!(first("startpos moves h2e2"), Some(Dialect::Uci));
+        assert_eq!(first("fen 4k4/9/9/9/9/9/9/9/9/4K4 w"), Some(Dialect::Uci));
+        assert_eq!(first("position startpos"), Some(Dialect::Uci));
+        assert_eq!(first("isready"), None);
+        assert_eq!(first("go depth 3"), None);
+        assert_eq!(first("xboard"), None);
+        assert_eq!(first("help"), None);
+        assert_eq!(first(""), None);
+    }
+}

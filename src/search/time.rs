@@ -1,0 +1,594 @@
+//! Time management: how long to think about one move.
+//!
+//! This module is pure arithmetic — no clocks, no threads, no I/O — so every rule can be unit
+//! tested. The protocol layer turns a `go` line into [`TimeLimits`] (all values already in
+//! milliseconds, our side's clock picked out; see `protocol::command::GoParams::time_limits`),
+//! [`allocate`] turns that into a [`TimeBudget`], and the search checks the clock against it:
+//!
+//! * **soft** — do not start another iteration of iterative deepening once this much time has
+//!   passed. The search scales it with [`adjust`] after each iteration: an unstable best move or a
+//!   falling score earns more time, a settled position less, never beyond `hard`.
+//! * **hard** — abort the search at once. It is kept well inside the remaining clock minus the
+//!   move overhead, so that the engine never loses on time.
+//!
+//! Clock forms covered (2011 competition rules, art. 6, and the `go` modes of ucci.md §4.6):
+//!
+//! | rules | form | `go` line | how it is budgeted |
+//! |---|---|---|---|
+//! | 6.1 基本用时加秒制 | base time + increment per move | `time T increment I` / `wtime … winc …` | sudden-death share + ¾ of the increment |
+//! | 6.2 限时限着制 | N moves in a period, then a new period | `time T movestogo N` | `T / (N + ½)`, hard at most half the clock (90 % on the last move of a period) |
+//! | 6.3 限时包干制 | whole game in T, no increment | `time T` | `T / H` with a horizon `H` of 40 → 30 moves as the game goes on |
+//! | (UCI, TCHESS) | fixed time per move | `movetime M` | soft = hard = `M − overhead` |
+//!
+//! 6.4 (rapid games) and 6.5 (time odds) are special cases of the above. The opponent's clock
+//! (`opptime`) only nudges the soft limit by at most ±10 %.
+//!
+//! ElephantEye treats `go time T` with neither `movestogo` nor `increment` as "spend T on this
+//! move" (ucci.md §6). We deliberately read it as sudden death (6.3) instead: a GUI that means
+//! "T for this move" sends `movetime`, and the sudden-death reading cannot lose on time.
+//!
+//! Safety (ucci.md §6): the league emulator forfeits at flag-fall plus 200 ms and XQWizard times
+//! moves with its own coarse timer. So before the clock is divided, a fixed [`SAFETY_MS`], this
+//! move's overhead and the overhead of every later move that its increment does not pay for are
+//! kept back. The hard limit is further capped at 5 × soft and at half of what is left (90 % on
+//! the last move of a period, when fresh time follows); on tiny clocks a floor of
+//! `min(10 ms, clock / 2)` still lets the search finish one ply.
+//!
+//! All arithmetic saturates; absurd inputs (`u64::MAX` ms, zero clocks) give sane budgets.
+
+/// Extra margin, beyond the caller's move overhead, kept off every clock (ucci.md §6: "keep a
+/// safety margin of ≥ 50–100 ms plus per-move overhead").
+pub const SAFETY_MS: u64 = 50;
+
+/// Default move overhead (pipe latency + GUI timer slack) when the user sets none.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+
+/// Upper bound of the expected number of moves still to play in sudden death (6.3/6.1).
+const MAX_HORIZON: u64 = 40;
+
+/// Lower bound of that horizon: late in a game we still plan for this many moves.
+const MIN_HORIZON: u64 = 30;
+
+/// The hard limit is at most this many times the soft limit.
+const HARD_PER_SOFT: u64 = 5;
+
+/// Share of the usable clock (per mille) the hard limit may take in general…
+const HARD_SHARE_PERMILLE: u64 = 500;
+
+/// …and on the last move of a period (6.2, `movestogo 1`), when fresh time follows.
+const HARD_SHARE_LAST_MOVE_PERMILLE: u64 = 900;
+
+/// Share of the increment (per mille) spent on the move it is earned with.
+const INCREMENT_SHARE_PERMILLE: u64 = 750;
+
+/// Tiny-clock floor: the hard limit is never below this (or half the clock, if smaller), so the
+/// search can always finish a one-ply iteration.
+const TINY_FLOOR_MS: u64 = 10;
+
+/// Limits of one `go`, normalised to milliseconds and to *our* side.
+///
+/// `Default` means "no clock at all" (depth/node/infinite searches).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimeLimits {
+    /// Our remaining clock (`time`, or `wtime`/`btime` for the side to move). `None`: no clock.
+    pub remaining_ms: Option<u64>,
+    /// Our increment per move (`increment`, `winc`/`binc`), 0 if none.
+    pub increment_ms: u64,
+    /// Moves left in the current period including this one (`movestogo`); `None` or 0:
+    /// sudden death / increment play.
+    pub moves_to_go: Option<u32>,
+    /// Fixed time for this move (`movetime`).
+    pub movetime_ms: Option<u64>,
+    /// The opponent's remaining clock (`opptime`, or the other side's UCI clock).
+    pub opp_remaining_ms: Option<u64>,
+    /// The opponent's increment.
+    pub opp_increment_ms: u64,
+    /// Time lost per move outside the search (pipes, GUI timers); a user option.
+    pub move_overhead_ms: u64,
+    /// Plies played since the start of the game, if known (0 = unknown / game start). Only sets
+    /// the sudden-death horizon.
+    pub ply: u32,
+    /// `setoption ponder true`: we expect ponder hits, so we can afford 25 % more per move
+    /// (ElephantEye's policy, ucci.md §6).
+    pub ponder_expected: bool,
+}
+
+/// How long to think about the current move, in milliseconds from the moment the clock started
+/// (the `go`, or the `ponderhit` for a ponder search).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Do not start a new iteration after this (before scaling with [`adjust`]).
+    pub soft_ms: u64,
+    /// Stop searching at once after this. Always `>= soft_ms` and `>= 1`.
+    pub hard_ms: u64,
+}
+
+impl TimeBudget {
+    /// A budget whose soft limit equals its hard limit: fixed time per move, or a clock so
+    /// short that there is nothing left to redistribute. [`adjust`] leaves it alone.
+    pub fn is_fixed(&self) -> bool {
+        self.soft_ms >= self.hard_ms
+    }
+}
+
+/// Turns limits into a budget. `None` when there is neither a clock nor a movetime: the search
+/// is bounded only by depth, nodes or `stop`.
+pub fn allocate(limits: &TimeLimits) -> Option<TimeBudget> {
+    let clock = limits
+        .remaining_ms
+        .map(|remaining| clock_budget(limits, remaining));
+    let fixed = limits
+        .movetime_ms
+        .map(|movetime| movetime_budget(movetime, limits.move_overhead_ms));
+    match (clock, fixed) {
+        (Some(c), Some(f)) => Some(TimeBudget {
+            soft_ms: c.soft_ms.min(f.soft_ms),
+            hard_ms: c.hard_ms.min(f.hard_ms),
+        }),
+        (c, f) => c.or(f),
+    }
+}
+
+/// Fixed time per move: use all of it, minus the overhead.
+fn movetime_budget(movetime: u64, overhead: u64) -> TimeBudget {
+    let hard = movetime.saturating_sub(overhead);
+    let hard = hard.max(tiny_floor(movetime));
+    TimeBudget {
+        soft_ms: hard,
+        hard_ms: hard,
+    }
+}
+
+/// Budget for the clock forms of rules 6.1–6.3.
+fn clock_budget(limits: &TimeLimits, remaining: u64) -> TimeBudget {
+    let mtg = limits.moves_to_go.filter(|&m| m > 0).map(u64::from);
+    // Moves this clock must still last, this one included.
+    let moves = mtg.unwrap_or_else(|| horizon(limits.ply));
+
+    // Time we may distribute at all. Kept back: the safety margin, this move's overhead, and
+    // the overhead of every later move that its increment does not pay for.
+    let net_overhead = limits.move_overhead_ms.saturating_sub(limits.increment_ms);
+    let reserve = SAFETY_MS
+        .saturating_add(limits.move_overhead_ms)
+        .saturating_add(net_overhead.saturating_mul(moves.saturating_sub(1)));
+    let usable = remaining.saturating_sub(reserve);
+
+    // Share of the usable clock for this move: usable / (mtg + ½) in periods (the half move
+    // keeps a reserve for the period's last move), usable / horizon in sudden death.
+    let base = match mtg {
+        Some(m) => mul_div(usable, 2, m.saturating_mul(2).saturating_add(1)),
+        None => usable / moves,
+    };
+    let inc_part = mul_div(limits.increment_ms, INCREMENT_SHARE_PERMILLE, 1000);
+    let mut soft = base.saturating_add(inc_part);
+
+    if limits.ponder_expected {
+        soft = mul_div(soft, 5, 4);
+    }
+    soft = mul_div(soft, opponent_factor_permille(limits, remaining), 1000);
+
+    let share = if mtg == Some(1) {
+        HARD_SHARE_LAST_MOVE_PERMILLE
+    } else {
+        HARD_SHARE_PERMILLE
+    };
+    let mut hard = soft
+        .saturating_mul(HARD_PER_SOFT)
+        .min(mul_div(usable, share, 1000));
+
+    hard = hard.max(tiny_floor(remaining));
+    TimeBudget {
+        soft_ms: soft.clamp(1, hard),
+        hard_ms: hard,
+    }
+}
+
+/// Expected number of moves still to play in sudden death: 40 at the start, one fewer every
+/// four moves, never below 30 — xiangqi endgames are long, and a horizon that kept shrinking
+/// would spend a growing share of the clock on every move.
+fn horizon(ply: u32) -> u64 {
+    let moves_played = u64::from(ply) / 2;
+    MAX_HORIZON
+        .saturating_sub(moves_played / 4)
+        .max(MIN_HORIZON)
+}
+
+/// Think a little longer when our clock is ahead of the opponent's, a little shorter when it is
+/// behind: a quarter of the relative difference, clamped to ±10 %.
+fn opponent_factor_permille(limits: &TimeLimits, ours: u64) -> u64 {
+    let Some(theirs) = limits.opp_remaining_ms else {
+        return 1000;
+    };
+    // Compare what each side has for the rest of the game, increments included.
+    let ours = u128::from(ours) + 20 * u128::from(limits.increment_ms);
+    let theirs = u128::from(theirs) + 20 * u128::from(limits.opp_increment_ms);
+    // The opponent at 0 ms counts as "far behind".
+    let ratio = ours
+        .saturating_mul(1000)
+        .checked_div(theirs)
+        .unwrap_or(u128::MAX / 2);
+    let factor = if ratio >= 1000 {
+        1000 + (ratio - 1000) / 4
+    } else {
+        1000 - (1000 - ratio) / 4
+    };
+    // Bounded to 900..=1100, so the narrowing cast cannot truncate.
+    factor.clamp(900, 1100) as u64
+}
+
+/// Minimum hard limit: enough for a one-ply search, but at most half of what is left.
+fn tiny_floor(remaining: u64) -> u64 {
+    TINY_FLOOR_MS.min(remaining / 2).max(1)
+}
+
+/// `value * num / den` without overflow (saturating), `den` 0 treated as 1.
+fn mul_div(value: u64, num: u64, den: u64) -> u64 {
+    let r = u128::from(value) * u128::from(num) / u128::from(den.max(1));
+    u64::try_from(r).unwrap_or(u64::MAX)
+}
+
+/// The soft limit for the next iteration, scaled by how settled the search looks, and never
+/// above the hard limit.
+///
+/// * `best_move_changes`: how often the best move changed over the last few iterations. An
+///   unchanged best move needs less time (×0.75); each change adds 35 %, up to ×2.
+/// * `score_drop_cp`: how far the score fell since the previous iteration (positive = worse
+///   for us). A falling score means trouble the search has just discovered: up to ×2 for a drop
+///   of 200 cp or more. A rising score does not shorten the search further.
+///
+/// Fixed budgets ([`TimeBudget::is_fixed`], e.g. `movetime`) are returned unchanged.
+pub fn adjust(budget: TimeBudget, best_move_changes: u32, score_drop_cp: i32) -> u64 {
+    if budget.is_fixed() {
+        return budget.hard_ms;
+    }
+    let changes = u64::from(best_move_changes.min(4));
+    let stability_permille = (750 + 350 * changes).min(2000);
+    let drop = u64::try_from(score_drop_cp.clamp(0, 200)).unwrap_or(0);
+    let drop_permille = 1000 + drop * 5;
+    let scaled = mul_div(
+        mul_div(budget.soft_ms, stability_permille, 1000),
+        drop_permille,
+        1000,
+    );
+    scaled.clamp(1, budget.hard_ms)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(remaining: u64) -> TimeLimits {
+        TimeLimits {
+            remaining_ms: Some(remaining),
+            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            ..TimeLimits::default()
+        }
+    }
+
+    fn budget(limits: TimeLimits) -> TimeBudget {
+        allocate(&limits).expect("a clock was given")
+    }
+
+    fn assert_sane(b: TimeBudget, remaining: u64) {
+        assert!(b.soft_ms >= 1, "{b:?}");
+        assert!(b.soft_ms <= b.hard_ms, "{b:?}");
+        if remaining > 100 {
+            assert!(b.hard_ms < remaining, "{b:?} vs {remaining}");
+        }
+    }
+
+    #[test]
+    fn no_clock_means_no_budget() {
+        assert_eq!(allocate(&TimeLimits::default()), None);
+        let inc_only = TimeLimits {
+            increment_ms: 5000,
+            ..TimeLimits::default()
+        };
+        assert_eq!(allocate(&inc_only), None);
+    }
+
+    #[test]
+    fn sudden_death_6_3() {
+        // 5 minutes for the whole game at the start: about 1/40 of the clock.
+        let b = budget(clock(300_000));
+        assert_sane(b, 300_000);
+        assert!((6_000..9_000).contains(&b.soft_ms), "{b:?}");
+        assert!(b.hard_ms <= 150_000 && b.hard_ms >= b.soft_ms * 3, "{b:?}");
+        // Late in the game the horizon shrinks to 30 moves, never less.
+        let late = budget(TimeLimits {
+            ply: 300,
+            ..clock(300_000)
+        });
+        assert!(late.soft_ms > b.soft_ms, "{late:?}");
+        assert!(late.soft_ms <= 300_000 / 30, "{late:?}");
+    }
+
+    #[test]
+    fn transcript_19_time_only_keeps_a_margin() {
+        // `go time 5000`: sudden death, well under 5 s.
+        let b = budget(clock(5_000));
+        assert_sane(b, 5_000);
+        assert!(b.hard_ms <= 2_500, "{b:?}");
+    }
+
+    #[test]
+    fn base_plus_increment_6_1() {
+        // 60 min + 30 s per move (the rules' example).
+        let b = budget(TimeLimits {
+            increment_ms: 30_000,
+            ..clock(3_600_000)
+        });
+        assert_sane(b, 3_600_000);
+        assert!(b.soft_ms >= 3_600_000 / 40 + 20_000, "{b:?}");
+        // Transcript 16 (XQWizard Fischer, 300 s + 0): ElephantEye's target is ~15 s.
+        let b = budget(TimeLimits {
+            opp_remaining_ms: Some(300_000),
+            ..clock(300_000)
+        });
+        assert!(b.soft_ms <= 15_000 && b.hard_ms <= 150_000, "{b:?}");
+    }
+
+    #[test]
+    fn increment_larger_than_clock_stays_inside_clock() {
+        let b = budget(TimeLimits {
+            increment_ms: 30_000,
+            ..clock(2_000)
+        });
+        assert_sane(b, 2_000);
+        assert!(b.hard_ms <= 1_000, "{b:?}");
+    }
+
+    #[test]
+    fn increment_play_is_sustainable() {
+        // Play 500 moves of 1 s + 1 s using the full hard limit each time: never flag.
+        let mut remaining: u64 = 1_000;
+        for ply in 0..500u32 {
+            let b = budget(TimeLimits {
+                increment_ms: 1_000,
+                ply: ply * 2,
+                ..clock(remaining)
+            });
+            let spent = b.hard_ms + DEFAULT_MOVE_OVERHEAD_MS;
+            assert!(
+                spent < remaining,
+                "flagged at ply {ply}: {b:?} with {remaining}"
+            );
+            remaining = remaining - spent + 1_000;
+        }
+    }
+
+    #[test]
+    fn sudden_death_is_sustainable() {
+        // A 120-move game (240 plies, long for xiangqi) in 60 s: spending the soft limit on
+        // every move and the hard limit on every tenth move never runs the clock out.
+        let mut remaining: u64 = 60_000;
+        for ply in (0..240u32).step_by(2) {
+            let b = budget(TimeLimits {
+                ply,
+                ..clock(remaining)
+            });
+            let used = if ply % 20 == 0 { b.hard_ms } else { b.soft_ms };
+            let spent = used + DEFAULT_MOVE_OVERHEAD_MS;
+            assert!(
+                spent < remaining,
+                "flagged at ply {ply}: {b:?} with {remaining}"
+            );
+            remaining -= spent;
+        }
+        // Ten hard limits in a row still leave time.
+        let mut remaining: u64 = 60_000;
+        for _ in 0..10 {
+            let b = budget(clock(remaining));
+            remaining -= b.hard_ms + DEFAULT_MOVE_OVERHEAD_MS;
+        }
+        assert!(remaining > 10_000, "{remaining}");
+    }
+
+    #[test]
+    fn periods_6_2() {
+        // Transcript 17: 60 s for 10 moves → about 6 s, never the whole minute.
+        let b = budget(TimeLimits {
+            moves_to_go: Some(10),
+            opp_remaining_ms: Some(45_000),
+            ..clock(60_000)
+        });
+        assert_sane(b, 60_000);
+        assert!((5_000..=6_500).contains(&b.soft_ms), "{b:?}");
+        assert!(b.hard_ms <= 30_000, "{b:?}");
+        // The rules' example: 30 moves in 60 minutes.
+        let b = budget(TimeLimits {
+            moves_to_go: Some(30),
+            ..clock(3_600_000)
+        });
+        assert!((100_000..=125_000).contains(&b.soft_ms), "{b:?}");
+    }
+
+    #[test]
+    fn periods_spending_hard_every_move_fit_the_period() {
+        for mtg in 1..=40u32 {
+            let mut remaining: u64 = 600_000;
+            for left in (1..=mtg).rev() {
+                let b = budget(TimeLimits {
+                    moves_to_go: Some(left),
+                    ..clock(remaining)
+                });
+                let spent = b.hard_ms + DEFAULT_MOVE_OVERHEAD_MS;
+                assert!(
+                    spent < remaining,
+                    "mtg {mtg}, {left} left: {b:?} of {remaining}"
+                );
+                remaining -= spent;
+            }
+        }
+    }
+
+    #[test]
+    fn movestogo_one_uses_most_but_not_all() {
+        let b = budget(TimeLimits {
+            moves_to_go: Some(1),
+            ..clock(10_000)
+        });
+        assert_sane(b, 10_000);
+        assert!(b.soft_ms >= 5_000, "{b:?}");
+        assert!(
+            b.hard_ms <= 10_000 - DEFAULT_MOVE_OVERHEAD_MS - SAFETY_MS,
+            "{b:?}"
+        );
+    }
+
+    #[test]
+    fn movestogo_zero_is_sudden_death() {
+        let zero = budget(TimeLimits {
+            moves_to_go: Some(0),
+            ..clock(60_000)
+        });
+        assert_eq!(zero, budget(clock(60_000)));
+    }
+
+    #[test]
+    fn fixed_movetime() {
+        let b = allocate(&TimeLimits {
+            movetime_ms: Some(1_000),
+            move_overhead_ms: 30,
+            ..TimeLimits::default()
+        })
+        .expect("movetime");
+        assert_eq!(
+            b,
+            TimeBudget {
+                soft_ms: 970,
+                hard_ms: 970
+            }
+        );
+        assert!(b.is_fixed());
+        assert_eq!(adjust(b, 0, 0), 970);
+        assert_eq!(adjust(b, 5, 300), 970);
+        // Movetime together with a short clock: the clock wins.
+        let both = budget(TimeLimits {
+            movetime_ms: Some(10_000),
+            ..clock(2_000)
+        });
+        assert!(both.hard_ms <= 1_000, "{both:?}");
+    }
+
+    #[test]
+    fn zero_and_tiny_clocks() {
+        for remaining in [0u64, 1, 2, 10, 50, 79, 80, 81, 100, 150] {
+            let b = budget(clock(remaining));
+            assert!(
+                b.hard_ms >= 1 && b.soft_ms >= 1 && b.soft_ms <= b.hard_ms,
+                "{b:?}"
+            );
+            assert!(
+                b.hard_ms <= TINY_FLOOR_MS.max(remaining / 2),
+                "{remaining}: {b:?}"
+            );
+        }
+        let b = allocate(&TimeLimits {
+            movetime_ms: Some(0),
+            ..TimeLimits::default()
+        })
+        .expect("movetime");
+        assert_eq!(
+            b,
+            TimeBudget {
+                soft_ms: 1,
+                hard_ms: 1
+            }
+        );
+    }
+
+    #[test]
+    fn huge_values_saturate() {
+        let b = budget(TimeLimits {
+            remaining_ms: Some(u64::MAX),
+            increment_ms: u64::MAX,
+            moves_to_go: Some(u32::MAX),
+            movetime_ms: None,
+            opp_remaining_ms: Some(0),
+            opp_increment_ms: u64::MAX,
+            move_overhead_ms: u64::MAX,
+            ply: u32::MAX,
+            ponder_expected: true,
+        });
+        assert!(b.soft_ms >= 1 && b.soft_ms <= b.hard_ms, "{b:?}");
+        let b = budget(TimeLimits {
+            increment_ms: u64::MAX,
+            opp_remaining_ms: Some(u64::MAX),
+            ..clock(u64::MAX)
+        });
+        assert!(b.soft_ms <= b.hard_ms && b.hard_ms < u64::MAX, "{b:?}");
+        let b = allocate(&TimeLimits {
+            movetime_ms: Some(u64::MAX),
+            ..TimeLimits::default()
+        })
+        .expect("movetime");
+        assert_eq!(b.hard_ms, u64::MAX);
+        assert_eq!(adjust(b, u32::MAX, i32::MAX), u64::MAX);
+        let free = TimeBudget {
+            soft_ms: u64::MAX / 2,
+            hard_ms: u64::MAX,
+        };
+        assert_eq!(adjust(free, u32::MAX, i32::MAX), u64::MAX);
+        assert!(adjust(free, 0, i32::MIN) < free.soft_ms);
+    }
+
+    #[test]
+    fn overhead_is_respected() {
+        let b = budget(TimeLimits {
+            moves_to_go: Some(1),
+            move_overhead_ms: 1_000,
+            ..clock(3_000)
+        });
+        assert!(b.hard_ms + 1_000 < 3_000, "{b:?}");
+    }
+
+    #[test]
+    fn ponder_and_opponent_clock_nudge_soft_only_a_little() {
+        let plain = budget(clock(300_000));
+        let ponder = budget(TimeLimits {
+            ponder_expected: true,
+            ..clock(300_000)
+        });
+        assert_eq!(ponder.soft_ms, plain.soft_ms * 5 / 4);
+        let ahead = budget(TimeLimits {
+            opp_remaining_ms: Some(100_000),
+            ..clock(300_000)
+        });
+        let behind = budget(TimeLimits {
+            opp_remaining_ms: Some(900_000),
+            ..clock(300_000)
+        });
+        assert_eq!(ahead.soft_ms, plain.soft_ms * 11 / 10);
+        assert_eq!(behind.soft_ms, plain.soft_ms * 9 / 10);
+        let equal = budget(TimeLimits {
+            opp_remaining_ms: Some(300_000),
+            ..clock(300_000)
+        });
+        assert_eq!(equal, plain);
+    }
+
+    #[test]
+    fn adjust_scales_and_is_bounded() {
+        let b = TimeBudget {
+            soft_ms: 1_000,
+            hard_ms: 3_000,
+        };
+        assert_eq!(adjust(b, 0, 0), 750);
+        assert_eq!(adjust(b, 1, 0), 1_100);
+        assert_eq!(adjust(b, 2, 0), 1_450);
+        assert_eq!(adjust(b, 4, 0), 2_000);
+        assert_eq!(adjust(b, 100, 0), 2_000);
+        assert_eq!(adjust(b, 0, -500), 750);
+        assert_eq!(adjust(b, 0, 100), 1_125);
+        assert_eq!(adjust(b, 4, 200), 3_000);
+        assert_eq!(adjust(b, 4, 10_000), 3_000);
+        // Monotone in both arguments.
+        for c in 0..6 {
+            for d in [-100, 0, 20, 80, 199, 200, 201] {
+                assert!(adjust(b, c, d) <= adjust(b, c + 1, d));
+                assert!(adjust(b, c, d) <= adjust(b, c, d + 1));
+            }
+        }
+    }
+}
