@@ -1,0 +1,50 @@
+//! Tournament support: round-robin schedules, standings under the 2011
+//! Chinese Xiangqi Association competition rules, and match statistics.
+//!
+//! Pure logic with no dependency on the board, search or protocol modules,
+//! so it can drive engine gauntlets and self-play matches as well as model
+//! human events.
+//!
+//! * [`pairing`]: round-robin tables by the method of the rules' appendix
+//!   "循环赛对局秩序表" (Appendix 1; colours per 12.1), byes for odd
+//!   fields, and double or multi-cycle schedules with colours exchanged.
+//!   The generator reproduces the printed tables for 3 to 12 entrants.
+//! * [`ranking`]: game points per 13.1 (win 2, draw 1, loss 0), adjustable
+//!   per 13.3, and standings with the tie-breaks of 14.1 (one game per
+//!   pairing: 小分, 胜局, 直胜, 犯规, 后走局数, 对局时后走) or 14.2 (several
+//!   games per pairing: 场分, 局分总和, 胜局, 直胜, 犯规, 后走胜局).
+//! * [`stats`]: engine-testing statistics from win/draw/loss counts: score,
+//!   Elo with a 95% interval, likelihood of superiority and an SPRT in
+//!   logistic or normalised Elo.
+//!
+//! Entrants are numbered from 1, as in the printed tables. Bad input (an
+//! empty field, unknown entrants, invalid test parameters) is reported as
+//! an error value, never a panic.
+//!
+//! ```
+//! use jiangjun::tournament::{round_robin, standings, GameResult, Outcome, Scoring, System};
+//!
+//! let rounds = round_robin(5).unwrap(); // 5 rounds, one bye each
+//! let games: Vec<GameResult> = rounds
+//!     .iter()
+//!     .flat_map(|r| r.pairings.iter())
+//!     .map(|p| GameResult::new(p.red, p.black, Outcome::Draw))
+//!     .collect();
+//! let table = standings(5, &games, &Scoring::STANDARD, System::SingleGame).unwrap();
+//! assert!(table.iter().all(|s| s.rank == 1 && s.points == 4));
+//! ```
+
+pub mod pairing;
+pub mod ranking;
+pub mod stats;
+
+pub use pairing::{
+    double_round_robin, multi_round_robin, round_robin, Pairing, PairingError, Round,
+};
+pub use ranking::{
+    standings, Criterion, GameResult, Outcome, RankingError, Scoring, Standing, System,
+};
+pub use stats::{
+    elo_estimate, elo_from_score, los, normalized_elo, score_from_elo, EloEstimate, EloModel, Sprt,
+    SprtDecision, SprtError, SprtResult, Wdl,
+};
