@@ -1,0 +1,120 @@
+//! Search behaviour: mates found, no move when mated, banned moves respected, and the
+//! perpetual-check ban applied inside the search (tests/data/repetition_cases.json, copied from
+//! shared/data).
+
+use jiangjun::search::alphabeta::Limits;
+use jiangjun::search::engine::Engine;
+use jiangjun::search::score::{is_mate, MATE_BOUND};
+
+fn engine(fen: &str, moves: &[&str]) -> Engine {
+    let mut e = Engine::new();
+    e.set_hash_mb(8);
+    let moves: Vec<String> = moves.iter().map(|s| s.to_string()).collect();
+    e.set_position(Some(fen), &moves).expect("position");
+    e
+}
+
+fn depth(d: i32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn finds_mate_in_one() {
+    let mut e = engine("3k5/R8/9/9/9/9/9/9/9/1R3K3 w - - 0 1", &[]);
+    let out = e.search_blocking(depth(4), |_| {});
+    assert_eq!(out.best.map(|m| m.to_string()).as_deref(), Some("b0b9"));
+    assert!(out.score > MATE_BOUND, "score {}", out.score);
+}
+
+#[test]
+fn no_move_when_mated() {
+    let mut e = engine("3k5/9/9/9/9/9/9/9/3R5/4K4 b - - 0 1", &[]);
+    let out = e.search_blocking(depth(3), |_| {});
+    assert_eq!(out.best, None);
+    assert_eq!(out.root_moves, 0);
+}
+
+#[test]
+fn banned_moves_are_not_played() {
+    let mut e = engine("3k5/R8/9/9/9/9/9/9/9/1R3K3 w - - 0 1", &[]);
+    assert!(e.set_banned(&["b0b9".to_string()]).is_empty());
+    let out = e.search_blocking(depth(4), |_| {});
+    assert!(out.best.is_some());
+    assert_ne!(out.best.map(|m| m.to_string()).as_deref(), Some("b0b9"));
+    // Illegal entries are reported and ignored.
+    assert_eq!(
+        e.set_banned(&["a0a1".to_string(), "zz".to_string()]).len(),
+        2
+    );
+}
+
+#[test]
+fn node_limited_search_is_deterministic() {
+    let run = || {
+        let mut e = engine(jiangjun::board::START_FEN, &[]);
+        let out = e.search_blocking(
+            Limits {
+                nodes: Some(20_000),
+                ..Limits::default()
+            },
+            |_| {},
+        );
+        (out.best, out.score, out.depth)
+    };
+    assert_eq!(run(), run());
+}
+
+/// For each case where one side loses by perpetual check, search the position before that
+/// side's last move of the game: it must not play the move that keeps the cycle going.
+#[test]
+fn perpetual_check_is_avoided_in_search() {
+    let data: serde_json::Value =
+        serde_json::from_str(include_str!("data/repetition_cases.json")).expect("json");
+    let mut tested = 0;
+    for case in data.as_array().expect("array") {
+        let expected = case["expected"].as_str().unwrap_or("");
+        let flags = case["pyffish_verdict"]["check_flags_per_ply"]
+            .as_str()
+            .unwrap_or("");
+        let fen = case["fen"].as_str().unwrap_or("");
+        let moves: Vec<&str> = case["moves"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|m| m.as_str()).collect())
+            .unwrap_or_default();
+        let loser_red = match expected {
+            "red_loses" => true,
+            "black_loses" => false,
+            _ => continue,
+        };
+        // Only the pure perpetual-check cases: every move of the loser in the list checks.
+        let red_first = fen.split_whitespace().nth(1) != Some("b");
+        let loser_parity = if red_first == loser_red { 0 } else { 1 };
+        let loser_moves: Vec<usize> = (0..moves.len()).filter(|i| i % 2 == loser_parity).collect();
+        let all_check = loser_moves
+            .iter()
+            .all(|&i| flags.as_bytes().get(i) == Some(&b'+'));
+        if !all_check || loser_moves.is_empty() {
+            continue;
+        }
+        let last = *loser_moves.last().unwrap();
+        let mut e = engine(fen, &moves[..last]);
+        let legal = e.position().legal_moves().len();
+        if legal < 2 {
+            continue;
+        }
+        let out = e.search_blocking(depth(5), |_| {});
+        let id = case["id"].as_str().unwrap_or("?");
+        let best = out.best.map(|m| m.to_string()).unwrap_or_default();
+        assert_ne!(best, moves[last], "case {id}: kept up the perpetual check");
+        assert!(
+            !is_mate(out.score) || out.score > 0 || legal == 0,
+            "case {id}"
+        );
+        tested += 1;
+    }
+    // The data holds two pure perpetual-check cases; chase cases need the chase classifier.
+    assert!(tested >= 2, "only {tested} perpetual-check cases tested");
+}
