@@ -1,10 +1,12 @@
 //! Jiangjun (将军): a xiangqi engine speaking UCCI and UCI, following the 2011 Chinese rules.
 //!
 //! Layers only look down: [`board`] (the legal-move core) knows nothing of the others;
-//! [`search`] builds on it; [`protocol`] talks to GUIs through the [`search::engine`] façade;
-//! [`tournament`] holds match and round-robin logic (pairing, ranking, statistics).
+//! [`rules`] judges repetitions and the natural limit (2011 rules 23-26); [`search`] builds on
+//! both; [`protocol`] talks to GUIs through the [`search::engine`] façade; [`tournament`] holds
+//! match and round-robin logic (pairing, ranking, statistics).
 pub mod board;
 pub mod cli;
 pub mod protocol;
+pub mod rules;
 pub mod search;
 pub mod tournament;

@@ -1,0 +1,69 @@
+//! The repetition referee: 长将, 长捉 and the rest of 棋例 (CXA 2011, articles 23–26), plus the
+//! natural move limit (4.2.4, 22.2).
+//!
+//! # How the referee works, end to end
+//!
+//! 1. **Record every ply.** Per ply the game (and the search stack) keeps the position key,
+//!    the side that moved, whether it captured and whether it gave check. Captures and checks
+//!    also feed the natural limit ([`verdict::natural_limit`]), which is checked after mate.
+//! 2. **Find the cycle.** From the current position, walk back two plies at a time, no further
+//!    than the last capture: a capture cannot repeat, and the position it creates is the first
+//!    occurrence (23.2). Count the earlier occurrences of the current key. The game referee
+//!    rules when the count reaches [`verdict::RULING_OCCURRENCE`] (the third occurrence; fewer
+//!    is 23.3); search rules on the first repetition inside its tree. The plies between the
+//!    last two occurrences are one period of the cycle, split into red's and black's moves.
+//! 3. **Classify each move of the period** into a [`nature::MoveNatures`]: 将 (24.1), 杀 (24.2),
+//!    捉 with its targets (24.3, 24.15–24.17), or 闲 (24.4–24.8), after the special articles
+//!    26.1–26.7, 26.9 and 26.10. This is replayed on a scratch copy of the position, only when
+//!    a repetition is found.
+//! 4. **Rule.** [`verdict::adjudicate`] (game) or [`verdict::judge`] (search) sums up each side
+//!    with [`verdict::classify`] (长将, 长杀, 长捉, the mixed cycles of 24.13, or allowed) and
+//!    applies 25.1, 25.2, 25.3 and 26.8.1–26.8.4. The [`verdict::Verdict`] names the loser
+//!    (the side that must vary), the deciding clause and both patterns.
+//!
+//! The rule book is a parameter: [`verdict::RuleSet::Cxa2011`] (default) or
+//! [`verdict::RuleSet::Axf`], the Asian rules as Fairy-Stockfish/pyffish apply them; all their
+//! differences sit in one table, [`verdict::PROFILES`].
+//!
+//! # What exists now, and what waits for the board core
+//!
+//! Here now, independent of the board: the nature vocabulary ([`nature`]), the per-side
+//! classification and the verdict table for both rule sets ([`verdict`]), the repetition-count
+//! gate, and the natural limit. `CASES.md` in this folder spells out, for every case of
+//! `tests/data/repetition_cases.json`, the natures the classifier must produce and the ruling
+//! that follows; a test replays those natures through the verdict table.
+//!
+//! Waiting for the board core (positions, attacks, move generation, Zobrist keys):
+//! - the per-ply record and cycle detection of steps 1–2;
+//! - the move classifier of step 3 (attack and protection tests, legal recaptures for 假根,
+//!   exchange arithmetic for 26.5/26.6, a short mate search for 杀, stable piece ids);
+//! - search integration: the rule-score band, keeping rule verdicts out of the transposition
+//!   table (repetition.md §7.3–7.4), and the nine-round rule of 23.4.
+//!
+//! # Readings of unclear points (see also rules.md)
+//!
+//! - Both sides on 26.8.1's list: neither is singled out, so it is a draw (26.8.4) unless
+//!   26.8.2/26.8.3 apply. This is how the seed's 图3 is ruled (长捉无根子 against 长捉车: 和).
+//! - 长捉 may chase different pieces on different moves (24.11, "一子或数子").
+//! - 杀 weighs more than 捉 for 26.4; a cycle of 将, 杀 and 捉 is forbidden and on 26.8.1's list.
+//! - 少根子 and 假根 targets count as 无根子.
+//! - 26.8.2/26.8.3 compare a side that chases such a piece alone on every move with one that
+//!   chases it only jointly on every move.
+//! - 22.2 caps only the claimant's checks; each check beyond the tenth removes its round. An
+//!   automatic referee draws when either side's claim would be upheld.
+
+pub mod nature;
+pub mod verdict;
+
+#[cfg(test)]
+mod spec_tests;
+
+pub use nature::{
+    ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, NatureClass, PieceId, PieceKind,
+    Protection, Side,
+};
+pub use verdict::{
+    adjudicate, classify, judge, natural_limit, natural_limit_with, ChaseSummary, CheckScope,
+    Clause, Coverage, LimitRule, LimitStatus, Outcome, Pattern, PlyRecord, Profile, RuleSet,
+    Verdict, PROFILES, RULING_OCCURRENCE,
+};
