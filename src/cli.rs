@@ -11,7 +11,11 @@ usage:
   jiangjun                         speak UCCI/UCI on stdin/stdout (chosen by the first command)
   jiangjun perft <depth> [--fen \"<FEN>\"] [--divide]
                                    count the leaf nodes of the legal-move tree
-  jiangjun bench [depth]           search fixed positions; last line: <nodes> nodes <nps> nps";
+  jiangjun bench [depth]           search fixed positions; last line: <nodes> nodes <nps> nps
+  jiangjun book build [--out F] [--seeds F] [--depth N] [--plies N] [--positions N] [--margin CP]
+                                   grow the opening book by the engine's own analysis
+  jiangjun book probe [--book F] [--fen \"<FEN>\"] [--moves \"m1 m2 ..\"]
+                                   list the book moves of a position (our format or BOOK.DAT)";
 
 /// Runs the subcommand in `args` (without the program name). `None` means: no subcommand,
 /// run the protocol loop.
@@ -20,6 +24,7 @@ pub fn run(args: &[String]) -> Option<i32> {
     Some(match first.as_str() {
         "perft" => perft_cmd(&args[1..]),
         "bench" => bench_cmd(&args[1..]),
+        "book" => book_cmd(&args[1..]),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             0
@@ -130,6 +135,102 @@ fn bench_cmd(args: &[String]) -> i32 {
     };
     crate::search::bench::run(depth, |line| println!("{line}"));
     0
+}
+
+fn book_cmd(args: &[String]) -> i32 {
+    match book_inner(args) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("jiangjun book: {e}\n{USAGE}");
+            2
+        }
+    }
+}
+
+fn parse_num<T: std::str::FromStr>(v: Option<String>, name: &str, default: T) -> Result<T, String> {
+    match v {
+        None => Ok(default),
+        Some(s) => s
+            .parse()
+            .map_err(|_| format!("{name} '{s}' is not a valid number")),
+    }
+}
+
+fn book_inner(args: &[String]) -> Result<(), String> {
+    use crate::book::{self, builder, Book};
+    let (sub, rest) = match args.split_first() {
+        Some((s, r)) => (s.as_str(), r),
+        None => return Err("missing 'build' or 'probe'".into()),
+    };
+    match sub {
+        "build" => {
+            let (out, rest) = take_option(rest, "--out")?;
+            let (seeds, rest) = take_option(&rest, "--seeds")?;
+            let (depth, rest) = take_option(&rest, "--depth")?;
+            let (plies, rest) = take_option(&rest, "--plies")?;
+            let (positions, rest) = take_option(&rest, "--positions")?;
+            let (margin, rest) = take_option(&rest, "--margin")?;
+            if let Some(x) = rest.first() {
+                return Err(format!("unexpected argument '{x}'"));
+            }
+            let d = builder::Config::default();
+            let seeds_path = seeds.unwrap_or_else(|| "book/seeds.txt".into());
+            let seed_text = std::fs::read_to_string(&seeds_path)
+                .map_err(|e| format!("cannot read seeds {seeds_path}: {e}"))?;
+            let cfg = builder::Config {
+                depth: parse_num(depth, "--depth", d.depth)?.clamp(1, 30),
+                plies: parse_num(plies, "--plies", d.plies)?.clamp(1, 60),
+                max_positions: parse_num(positions, "--positions", d.max_positions)?,
+                margin: parse_num(margin, "--margin", d.margin)?.clamp(0, 1000),
+                seeds: builder::parse_seeds(&seed_text),
+                ..d
+            };
+            let out = out.unwrap_or_else(|| "book/jiangjun.jjb".into());
+            eprintln!("building {out} with {cfg:?}");
+            let start = Instant::now();
+            let entries = builder::build(&cfg, |line| eprintln!("{line}"))?;
+            let b = Book::from_entries(entries);
+            b.save(std::path::Path::new(&out))
+                .map_err(|e| e.to_string())?;
+            println!(
+                "wrote {out}: {} positions, {} moves, {:.0} s",
+                b.positions(),
+                b.len(),
+                start.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
+        "probe" => {
+            let (path, rest) = take_option(rest, "--book")?;
+            let (fen, rest) = take_option(&rest, "--fen")?;
+            let (moves, rest) = take_option(&rest, "--moves")?;
+            if let Some(x) = rest.first() {
+                return Err(format!("unexpected argument '{x}'"));
+            }
+            let b = match path {
+                Some(p) => Book::load(std::path::Path::new(&p)).map_err(|e| e.to_string())?,
+                None => book::load_default().ok_or("no book found (try --book)")?,
+            };
+            let mut pos = match fen {
+                Some(f) => Position::from_fen(&f).map_err(|e| e.to_string())?,
+                None => Position::startpos(),
+            };
+            for m in moves.as_deref().unwrap_or("").split_whitespace() {
+                pos.play(m).map_err(|e| e.to_string())?;
+            }
+            println!(
+                "book {} ({} positions, {} moves)",
+                b.path.display(),
+                b.positions(),
+                b.len()
+            );
+            for bm in b.probe(&pos) {
+                println!("{} weight {} score {}", bm.mv, bm.weight, bm.score);
+            }
+            Ok(())
+        }
+        other => Err(format!("unknown book command '{other}'")),
+    }
 }
 
 /// The protocol loop on stdin/stdout. Until the UCCI front end lands, it says so.

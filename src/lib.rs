@@ -5,6 +5,7 @@
 //! both; [`protocol`] talks to GUIs through the [`search::engine`] façade; [`tournament`] holds
 //! match and round-robin logic (pairing, ranking, statistics).
 pub mod board;
+pub mod book;
 pub mod cli;
 pub mod protocol;
 pub mod rules;

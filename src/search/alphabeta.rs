@@ -13,6 +13,7 @@
 use super::eval;
 use super::repetition;
 use super::score::*;
+use super::time::{self, TimeBudget};
 use super::tt::{Bound, TranspositionTable};
 use crate::board::{Move, MoveList, PieceKind, Position};
 use arrayvec::ArrayVec;
@@ -292,21 +293,18 @@ impl Worker {
         if soft == u64::MAX {
             return false;
         }
-        // Spend less when the best move is stable, more when it changes or the score drops.
-        let mut scale = match stable {
-            0 => 1.4,
-            1 => 1.1,
-            2..=3 => 0.9,
-            _ => 0.7,
-        };
-        if drop > 40 {
-            scale *= 1.4;
-        } else if drop > 15 {
-            scale *= 1.15;
-        }
-        let budget = (soft as f64 * scale) as u64;
         let hard = self.shared.hard_ms.load(Ordering::Relaxed);
-        self.shared.elapsed_ms() >= budget.min(hard)
+        // A best move that just changed, or a falling score, earns more time (time::adjust).
+        let changes = match stable {
+            0 => 2,
+            1 => 1,
+            _ => 0,
+        };
+        let budget = TimeBudget {
+            soft_ms: soft,
+            hard_ms: hard,
+        };
+        self.shared.elapsed_ms() >= time::adjust(budget, changes, drop)
     }
 
     fn aspiration(&mut self, depth: i32, prev: i32) -> i32 {
