@@ -249,6 +249,18 @@ impl Book {
         out
     }
 
+    /// How many entries are stored for this position (legal or not), for validation tools.
+    pub fn stored_count(&self, pos: &Position) -> usize {
+        match &self.source {
+            Source::Ours(entries) => {
+                let (key, _) = canonical_key(pos);
+                let start = entries.partition_point(|e| e.key < key);
+                entries[start..].iter().take_while(|e| e.key == key).count()
+            }
+            Source::ElephantEye(_) => self.probe(pos).len(),
+        }
+    }
+
     /// Writes the book in our format.
     pub fn save(&self, path: &Path) -> Result<(), BookError> {
         let Source::Ours(entries) = &self.source else {

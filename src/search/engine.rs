@@ -4,11 +4,15 @@
 //! which the repetition rules need), the banned root moves, the transposition table and the
 //! thread settings. `go` starts the search on a background thread and returns at once, so the
 //! protocol loop keeps reading commands (`stop`, `ponderhit`, `isready`) while it thinks; the
-//! result comes back through the `report` callback, exactly once per `go`.
+//! result comes back through the `report` callback, exactly once per `go`. When the opening
+//! book has a usable move, `go` answers from it at once (reporting `BookMove`s, then `Done`)
+//! on the caller's thread.
 
 use super::alphabeta::{Info, Limits, Outcome, Shared, Worker};
+use super::repetition;
 use super::tt::TranspositionTable;
 use crate::board::{FenError, Move, MoveError, Position};
+use crate::book::{self, Book, BookMove, Randomness};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -26,6 +30,9 @@ pub const MAX_THREADS: usize = 256;
 pub enum Report {
     /// Progress after an iteration.
     Info(Info),
+    /// A candidate from the opening book (printed as `info depth 0 score <weight> pv <move>`
+    /// before the book move is played).
+    BookMove { mv: Move, weight: u16 },
     /// The final result; always the last report of a `go`.
     Done(Outcome),
 }
@@ -74,6 +81,11 @@ pub struct Engine {
     checks: Vec<bool>,
     banned: Vec<Move>,
     running: Option<Running>,
+    use_book: bool,
+    /// The book in use; `None` until first needed (then the default book, if one is found).
+    book: Option<Arc<Book>>,
+    book_loaded: bool,
+    randomness: Randomness,
 }
 
 impl Default for Engine {
@@ -94,7 +106,98 @@ impl Engine {
             checks: Vec::new(),
             banned: Vec::new(),
             running: None,
+            use_book: true,
+            book: None,
+            book_loaded: false,
+            randomness: Randomness::None,
         }
+    }
+
+    /// Switches the opening book on or off (`usebook`).
+    pub fn set_use_book(&mut self, on: bool) {
+        self.use_book = on;
+    }
+
+    /// Variety of book choices (`randomness`).
+    pub fn set_randomness(&mut self, r: Randomness) {
+        self.randomness = r;
+    }
+
+    /// Loads a book file (`bookfiles`; our format or ElephantEye's BOOK.DAT). An empty path
+    /// means "no book". On error the previous book stays and the message says why.
+    pub fn set_book_file(&mut self, path: &str) -> Result<String, String> {
+        let path = path.trim();
+        if path.is_empty() {
+            self.book = None;
+            self.book_loaded = true;
+            return Ok("no book".into());
+        }
+        let b = Book::load(std::path::Path::new(path)).map_err(|e| format!("{path}: {e}"))?;
+        let msg = format!(
+            "book {path}: {} positions, {} moves",
+            b.positions(),
+            b.len()
+        );
+        self.book = Some(Arc::new(b));
+        self.book_loaded = true;
+        Ok(msg)
+    }
+
+    /// The book moves usable here: legal, not banned, not repeating a position.
+    pub fn book_moves(&mut self) -> Vec<BookMove> {
+        if !self.use_book {
+            return Vec::new();
+        }
+        if !self.book_loaded {
+            self.book = book::load_default().map(Arc::new);
+            self.book_loaded = true;
+        }
+        let Some(b) = &self.book else {
+            return Vec::new();
+        };
+        let mut pos = self.pos.clone();
+        let mut checks = self.checks.clone();
+        b.probe(&pos)
+            .into_iter()
+            .filter(|bm| !self.banned.contains(&bm.mv))
+            .filter(|bm| {
+                // Never let the book walk into a repetition (a rule loss or a needless draw).
+                checks.push(pos.gives_check(bm.mv));
+                pos.make_move(bm.mv);
+                let repeats = repetition::score(&pos, &checks, 1).is_some();
+                pos.unmake_move();
+                checks.pop();
+                !repeats
+            })
+            .collect()
+    }
+
+    /// Plays from the book if it can: reports the candidates and the choice.
+    fn try_book(&mut self, report: &mut impl FnMut(Report)) -> bool {
+        let moves = self.book_moves();
+        let Some(choice) = book::choose(&moves, self.randomness, &mut rand::thread_rng()) else {
+            return false;
+        };
+        for bm in &moves {
+            report(Report::BookMove {
+                mv: bm.mv,
+                weight: bm.weight,
+            });
+        }
+        let mut after = self.pos.clone();
+        after.make_move(choice.mv);
+        let ponder = self
+            .book
+            .as_ref()
+            .and_then(|b| b.probe(&after).first().map(|r| r.mv));
+        report(Report::Done(Outcome {
+            best: Some(choice.mv),
+            ponder,
+            score: 0,
+            depth: 0,
+            root_moves: self.pos.legal_moves().len(),
+        }));
+        true
     }
 
     /// Sets the table size in MB (0 = default); takes effect at the next search.
@@ -218,6 +321,10 @@ impl Engine {
     ) {
         self.stop();
         self.wait();
+        // The book answers timed searches; analysis (`go infinite`) and pondering search.
+        if !ponder && !limits.infinite && self.try_book(&mut report) {
+            return;
+        }
         let tt = self.ensure_ready();
         tt.new_search();
         let shared = Arc::new(Shared::new(tt, &limits, ponder));

@@ -1,0 +1,138 @@
+//! The opening book through the engine façade: usebook on/off, corrupt files, and the shipped
+//! book (book/jiangjun.jjb) checked move by move.
+
+use jiangjun::board::Position;
+use jiangjun::book::{self, Book, Entry, Randomness};
+use jiangjun::search::alphabeta::Limits;
+use jiangjun::search::engine::{Engine, Report};
+use std::sync::mpsc;
+use std::time::Duration;
+
+fn temp_book(name: &str) -> std::path::PathBuf {
+    let pos = Position::startpos();
+    let (key, mirrored) = book::canonical_key(&pos);
+    let m = pos.parse_move("b2e2").unwrap();
+    let stored = if mirrored { m.mirror_file() } else { m };
+    let b = Book::from_entries(vec![Entry {
+        key,
+        mv: stored.to_u16(),
+        weight: 7,
+        score: 0,
+    }]);
+    let path =
+        std::env::temp_dir().join(format!("jiangjun-test-{}-{name}.jjb", std::process::id()));
+    b.save(&path).unwrap();
+    path
+}
+
+fn run_go(e: &mut Engine) -> Vec<Report> {
+    let (tx, rx) = mpsc::channel();
+    e.go(
+        Limits {
+            depth: Some(2),
+            ..Limits::default()
+        },
+        false,
+        move |r| {
+            let _ = tx.send(r);
+        },
+    );
+    let mut out = Vec::new();
+    while let Ok(r) = rx.recv_timeout(Duration::from_secs(20)) {
+        let done = matches!(r, Report::Done(_));
+        out.push(r);
+        if done {
+            break;
+        }
+    }
+    e.wait();
+    out
+}
+
+#[test]
+fn book_move_is_played_and_usebook_false_never_consults_it() {
+    let path = temp_book("on-off");
+    let mut e = Engine::new();
+    e.set_hash_mb(4);
+    e.set_book_file(path.to_str().unwrap()).unwrap();
+    e.set_randomness(Randomness::None);
+    let reports = run_go(&mut e);
+    assert!(matches!(reports[0], Report::BookMove { weight: 7, .. }));
+    match reports.last() {
+        Some(Report::Done(o)) => assert_eq!(o.best.map(|m| m.to_string()).as_deref(), Some("b2e2")),
+        other => panic!("{other:?}"),
+    }
+    e.set_use_book(false);
+    let reports = run_go(&mut e);
+    assert!(reports
+        .iter()
+        .all(|r| !matches!(r, Report::BookMove { .. })));
+    assert!(reports
+        .iter()
+        .any(|r| matches!(r, Report::Info(i) if i.depth >= 1)));
+    // Banned book moves are skipped.
+    e.set_use_book(true);
+    e.set_banned(&["b2e2".to_string()]);
+    let reports = run_go(&mut e);
+    assert!(reports
+        .iter()
+        .all(|r| !matches!(r, Report::BookMove { .. })));
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn corrupt_book_is_refused_and_the_old_one_kept() {
+    let path = temp_book("corrupt");
+    let mut e = Engine::new();
+    e.set_book_file(path.to_str().unwrap()).unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes.truncate(bytes.len() - 1);
+    let bad = path.with_extension("bad");
+    std::fs::write(&bad, &bytes).unwrap();
+    let err = e.set_book_file(bad.to_str().unwrap()).unwrap_err();
+    assert!(err.contains("truncated"), "{err}");
+    assert!(e.set_book_file("/nonexistent/book.jjb").is_err());
+    assert_eq!(e.book_moves().len(), 1, "previous book still in use");
+    let _ = std::fs::remove_file(path);
+    let _ = std::fs::remove_file(bad);
+}
+
+/// Walks the shipped book from the start position: every stored move is legal where it is
+/// stored, every position is reachable, and the tree is deep enough on its main line.
+#[test]
+#[ignore = "until book/jiangjun.jjb is built and shipped"]
+fn shipped_book_is_legal_and_deep() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("book/jiangjun.jjb");
+    let b = Book::load(&path).expect("book/jiangjun.jjb loads");
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![(Position::startpos(), 0usize)];
+    let mut deepest = 0;
+    while let Some((pos, ply)) = stack.pop() {
+        if !seen.insert(book::canonical_key(&pos).0) {
+            continue;
+        }
+        let moves = b.probe(&pos);
+        assert_eq!(
+            moves.len(),
+            b.stored_count(&pos),
+            "illegal stored move in {}",
+            pos.to_fen()
+        );
+        if !moves.is_empty() {
+            deepest = deepest.max(ply + 1);
+        }
+        for bm in moves {
+            let mut child = pos.clone();
+            child.make_move(bm.mv);
+            child.clear_history();
+            stack.push((child, ply + 1));
+        }
+    }
+    let reached = seen.len();
+    assert!(
+        reached >= b.positions(),
+        "reached {reached} of {} positions",
+        b.positions()
+    );
+    assert!(deepest >= 12, "main line only {deepest} plies");
+}
