@@ -6,5 +6,6 @@ pub mod engine;
 pub mod eval;
 pub mod repetition;
 pub mod score;
+pub mod selfplay;
 pub mod time;
 pub mod tt;
