@@ -1,5 +1,7 @@
 //! The legal-move core: squares, pieces, moves, bitboards, attack tables, positions, FEN, move
-//! generation, Zobrist keys and perft. No I/O and no dependency on the rest of the engine.
+//! generation, Zobrist keys and perft, plus the notations people and files use for moves
+//! ([`notation`]: Chinese of rules 7.5 and WXF; [`pgn`]). No I/O and no dependency on the rest
+//! of the engine.
 //!
 //! Representation: a 90-entry board array (what is on a square) plus `u128` bitboards per
 //! colour and kind (where the pieces are), an occupancy board and a transposed occupancy board
@@ -11,7 +13,9 @@ pub mod bitboard;
 pub mod fen;
 pub mod move_;
 pub mod movegen;
+pub mod notation;
 pub mod perft;
+pub mod pgn;
 pub mod piece;
 pub mod position;
 pub mod reference;
