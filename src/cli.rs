@@ -233,8 +233,9 @@ fn book_inner(args: &[String]) -> Result<(), String> {
     }
 }
 
-/// The protocol loop on stdin/stdout. Until the UCCI front end lands, it says so.
+/// The protocol loop on stdin/stdout (UCCI or UCI, chosen by the first command); returns the
+/// exit status. Prints nothing before the first command and nothing to stderr, because GUIs
+/// merge stderr into the engine's output (ucci.md §1).
 pub fn run_protocol() -> i32 {
-    eprintln!("jiangjun: the UCCI loop is not built yet; try `jiangjun perft 4`");
-    2
+    crate::protocol::stdio::run()
 }

@@ -1,4 +1,10 @@
-//! The UCCI and UCI protocols: from GUI text to typed commands.
+//! The UCCI and UCI protocols: from GUI text to typed commands, and back to GUI text.
+//!
+//! Modules: [`command`] parses one line; [`session`] is the state machine (boot → idle →
+//! thinking, the queue of commands that arrive while thinking, ending); [`stdio`] is the
+//! process edge (reader thread, main loop); [`options`] announces and applies options;
+//! [`output`] words replies per dialect; [`notation`] converts 0-/1-based UCI ranks;
+//! [`verdict`] decides `draw`/`resign`.
 //!
 //! # Shape
 //!
@@ -30,6 +36,12 @@
 //!   messages for `info string`, and the engine keeps running (§4.11, gui.md §12 item 7).
 
 pub mod command;
+pub mod notation;
+pub mod options;
+pub mod output;
+pub mod session;
+pub mod stdio;
+pub mod verdict;
 
 pub use command::{
     canonical_option_name, parse_check_value, parse_line, ucci_time_scale, Command, Dialect,

@@ -10,7 +10,7 @@
 
 use super::alphabeta::{Info, Limits, Outcome, Shared, Worker};
 use super::repetition;
-use super::tt::TranspositionTable;
+use super::tt::{TranspositionTable, TtEntry};
 use crate::board::{FenError, Move, MoveError, Position};
 use crate::book::{self, Book, BookMove, Randomness};
 use std::sync::atomic::Ordering;
@@ -370,6 +370,12 @@ impl Engine {
             r.shared.hard_ms.store(at(hard_ms), Ordering::Relaxed);
             r.shared.pondering.store(false, Ordering::Relaxed);
         }
+    }
+
+    /// Looks `pos` up in the transposition table without searching (UCCI `probe`). `None`
+    /// when the table is not allocated yet or holds nothing for this position.
+    pub fn probe(&self, pos: &Position) -> Option<TtEntry> {
+        self.tt.as_ref()?.probe(pos.key(), 0)
     }
 
     /// Waits for the running search (if any) to finish and report.

@@ -1,0 +1,486 @@
+//! Engine options: what we announce, and what each `setoption` does.
+//!
+//! **Only options that act are announced** (ucci.md §5.2 lists what a full engine could
+//! announce; announcing a setting that does nothing misleads users). Everything a GUI may send
+//! is still accepted (ucci.md §4.3: setting an unannounced option is not an error):
+//!
+//! * options that act: `usemillisec`, `batch`, `debug`, `ponder`, `hashsize` (0 = auto),
+//!   `threads` (0 = auto), `moveoverhead`, `allowdraw`, `allowresign`, `repetition`, `newgame`;
+//!   in UCI `UCI_Variant` (xiangqi only), `Hash`, `Threads`, `Ponder`, `Move Overhead`,
+//!   `Rank Origin`, `Repetition`, `Clear Hash`;
+//! * options we do not implement yet (`usebook`, `bookfiles`, `promotion`, `idle`, `pruning`,
+//!   `knowledge`, `randomness`, `style`, `useegtb`, …) are accepted without effect. When the
+//!   value asks for something we do not do, an `info string` says it has no effect yet; when
+//!   the value describes what we already do (`usebook false`, `idle none`, `style normal`),
+//!   nothing is printed, so XQWizard's start-up (gui.md §1.1) stays quiet where it can;
+//! * unknown names get an `info string` and are ignored.
+//!
+//! Names are matched case-insensitively and without spaces, `_` or `-`, so `Move Overhead`,
+//! `move_overhead` and `moveoverhead` are one option; `Hash`/`Threads` are the UCCI
+//! `hashsize`/`threads` (TCHESS sends them in UCCI mode).
+//!
+//! `repetition` (`cxa2011` | `axf`) is stored for the rules layer; the search does not read it
+//! yet, and choosing `axf` says so.
+
+use super::command::{parse_check_value, Dialect};
+use super::notation::RankOrigin;
+use crate::search::engine::{DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
+use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
+
+/// Largest move overhead a user may set, in ms.
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
+
+/// Which repetition rules apply (the 2011 Chinese rules or the Asian rules).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RepetitionRules {
+    #[default]
+    Cxa2011,
+    Axf,
+}
+
+impl RepetitionRules {
+    fn name(self) -> &'static str {
+        match self {
+            RepetitionRules::Cxa2011 => "cxa2011",
+            RepetitionRules::Axf => "axf",
+        }
+    }
+}
+
+/// The session's settings (the engine keeps hash and threads itself).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// UCCI clock values are milliseconds (announced `default true`, ucci.md §6).
+    pub usemillisec: bool,
+    /// Do not read commands while thinking: queue them all (ucci.md §2 note 4).
+    pub batch: bool,
+    /// Print extra `info string` lines (budgets, positions, option changes).
+    pub debug: bool,
+    /// The GUI ponders: allocate time expecting ponder hits.
+    pub ponder: bool,
+    /// May offer and accept draws (UCCI `bestmove … draw`).
+    pub allow_draw: bool,
+    /// May resign (UCCI `bestmove … resign`).
+    pub allow_resign: bool,
+    /// Time lost per move outside the search.
+    pub move_overhead_ms: u64,
+    /// Stored for the rules layer.
+    pub repetition: RepetitionRules,
+    /// Rank numbering of moves in UCI mode.
+    pub rank_origin: RankOrigin,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            usemillisec: true,
+            batch: false,
+            debug: false,
+            ponder: false,
+            allow_draw: true,
+            allow_resign: true,
+            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            repetition: RepetitionRules::Cxa2011,
+            rank_origin: RankOrigin::Zero,
+        }
+    }
+}
+
+/// What the session must do with the engine after a `setoption`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    None,
+    HashMb(usize),
+    Threads(usize),
+    NewGame,
+}
+
+/// The result of one `setoption`: an engine action and `info string` texts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Applied {
+    pub effect: Effect,
+    pub messages: Vec<String>,
+}
+
+/// The `option` lines of the handshake, `usemillisec` first (XQWizard and the league emulator
+/// switch to milliseconds only on a line starting `option usemillisec `, ucci.md §5.2).
+pub fn announce(dialect: Dialect) -> Vec<String> {
+    let threads_max = MAX_THREADS;
+    let hash_max = MAX_HASH_MB;
+    let hash = DEFAULT_HASH_MB;
+    let overhead = DEFAULT_MOVE_OVERHEAD_MS;
+    let overhead_max = MAX_MOVE_OVERHEAD_MS;
+    let lines = match dialect {
+        Dialect::Ucci => vec![
+            "option usemillisec type check default true".to_string(),
+            "option batch type check default false".to_string(),
+            "option debug type check default false".to_string(),
+            "option ponder type check default false".to_string(),
+            format!("option hashsize type spin min 0 max {hash_max} default {hash}"),
+            format!("option threads type spin min 0 max {threads_max} default 1"),
+            format!("option moveoverhead type spin min 0 max {overhead_max} default {overhead}"),
+            "option allowdraw type check default true".to_string(),
+            "option allowresign type check default true".to_string(),
+            "option repetition type combo var cxa2011 var axf default cxa2011".to_string(),
+            "option newgame type button".to_string(),
+        ],
+        Dialect::Uci => vec![
+            "option name UCI_Variant type combo default xiangqi var xiangqi".to_string(),
+            format!("option name Hash type spin default {hash} min 1 max {hash_max}"),
+            format!("option name Threads type spin default 1 min 1 max {threads_max}"),
+            "option name Ponder type check default false".to_string(),
+            format!(
+                "option name Move Overhead type spin default {overhead} min 0 max {overhead_max}"
+            ),
+            "option name Rank Origin type combo default 0 var 0 var 1".to_string(),
+            "option name Repetition type combo default cxa2011 var cxa2011 var axf".to_string(),
+            "option name Clear Hash type button".to_string(),
+        ],
+    };
+    lines
+}
+
+/// Lower case without spaces, `_` and `-`: the key names are compared by.
+fn key(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, ' ' | '_' | '-'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// When a not-yet-implemented option's value matches what the engine already does.
+enum Neutral {
+    /// A check option whose neutral value is this.
+    Check(bool),
+    /// A combo/spin whose neutral values are these (case-insensitive).
+    Values(&'static [&'static str]),
+    /// A string option: neutral when empty.
+    Empty,
+    /// Always reported (buttons and retired options).
+    Never,
+}
+
+/// Options accepted without effect: key, neutral value, and why nothing happens.
+const NO_EFFECT: &[(&str, Neutral, &str)] = &[
+    (
+        "usebook",
+        Neutral::Check(false),
+        "there is no opening book yet",
+    ),
+    ("bookfiles", Neutral::Empty, "there is no opening book yet"),
+    ("loadbook", Neutral::Never, "there is no opening book yet"),
+    (
+        "useegtb",
+        Neutral::Check(false),
+        "there are no endgame tables",
+    ),
+    ("egtbpaths", Neutral::Empty, "there are no endgame tables"),
+    (
+        "usehash",
+        Neutral::Check(true),
+        "the hash table is always used",
+    ),
+    (
+        "promotion",
+        Neutral::Check(false),
+        "the promotion house rule is not supported",
+    ),
+    (
+        "idle",
+        Neutral::Values(&["none"]),
+        "the search always uses its threads fully",
+    ),
+    (
+        "pruning",
+        Neutral::Values(&["large"]),
+        "selectivity is not adjustable yet",
+    ),
+    (
+        "knowledge",
+        Neutral::Values(&["large"]),
+        "the evaluation is not adjustable yet",
+    ),
+    (
+        "randomness",
+        Neutral::Values(&["none"]),
+        "play is not randomised yet",
+    ),
+    (
+        "selectivity",
+        Neutral::Values(&["none"]),
+        "play is not randomised yet",
+    ),
+    (
+        "style",
+        Neutral::Values(&["normal"]),
+        "the playing style is not adjustable yet",
+    ),
+    (
+        "drawmoves",
+        Neutral::Never,
+        "the natural move limit follows the rules",
+    ),
+    ("evalapi", Neutral::Empty, "the evaluation is built in"),
+    (
+        "multipv",
+        Neutral::Values(&["1"]),
+        "only one principal variation is searched",
+    ),
+];
+
+/// Options taken silently: they inform but change nothing (GUI identification, analysis flags).
+const QUIET: &[&str] = &[
+    "guiname",
+    "ucianalysemode",
+    "uciopponent",
+    "uciengineabout",
+    "ucishowwdl",
+];
+
+/// Applies `setoption <name> [<value>]` to `settings`.
+pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Applied {
+    let mut messages = Vec::new();
+    let k = key(name);
+    let shown = excerpt(name);
+    let value_trimmed = value.map(str::trim);
+    let effect = match k.as_str() {
+        "usemillisec" => set_check(&mut settings.usemillisec, &shown, value, &mut messages),
+        "batch" => set_check(&mut settings.batch, &shown, value, &mut messages),
+        "debug" => set_check(&mut settings.debug, &shown, value, &mut messages),
+        "ponder" => set_check(&mut settings.ponder, &shown, value, &mut messages),
+        "allowdraw" => set_check(&mut settings.allow_draw, &shown, value, &mut messages),
+        "allowresign" => set_check(&mut settings.allow_resign, &shown, value, &mut messages),
+        "hashsize" | "hash" => match spin(&shown, value, MAX_HASH_MB as u64, &mut messages) {
+            Some(mb) => Effect::HashMb(usize::try_from(mb).unwrap_or(MAX_HASH_MB)),
+            None => Effect::None,
+        },
+        "threads" => match spin(&shown, value, MAX_THREADS as u64, &mut messages) {
+            Some(n) => Effect::Threads(usize::try_from(n).unwrap_or(MAX_THREADS)),
+            None => Effect::None,
+        },
+        "moveoverhead" => {
+            if let Some(ms) = spin(&shown, value, MAX_MOVE_OVERHEAD_MS, &mut messages) {
+                settings.move_overhead_ms = ms;
+            }
+            Effect::None
+        }
+        "newgame" | "clearhash" => Effect::NewGame,
+        "repetition" | "repetitionrules" => {
+            match value_trimmed.map(str::to_ascii_lowercase).as_deref() {
+                Some("cxa2011" | "cxa" | "chinese") => {
+                    settings.repetition = RepetitionRules::Cxa2011
+                }
+                Some("axf" | "asian") => {
+                    settings.repetition = RepetitionRules::Axf;
+                    messages.push(
+                        "repetition axf stored; the search still judges repetitions by the \
+                         2011 Chinese rules"
+                            .to_string(),
+                    );
+                }
+                _ => messages.push(format!(
+                    "setoption {shown}: expected cxa2011 or axf; stays {}",
+                    settings.repetition.name()
+                )),
+            }
+            Effect::None
+        }
+        "rankorigin" => {
+            match value_trimmed {
+                Some("0") => settings.rank_origin = RankOrigin::Zero,
+                Some("1") => settings.rank_origin = RankOrigin::One,
+                _ => messages.push(format!("setoption {shown}: expected 0 or 1")),
+            }
+            Effect::None
+        }
+        "ucivariant" => {
+            if !value_trimmed.is_some_and(|v| v.eq_ignore_ascii_case("xiangqi")) {
+                messages.push(format!(
+                    "setoption {shown}: only xiangqi is played; '{}' ignored",
+                    excerpt(value.unwrap_or(""))
+                ));
+            }
+            Effect::None
+        }
+        _ => {
+            if let Some((_, neutral, why)) = NO_EFFECT.iter().find(|(n, _, _)| *n == k) {
+                if !is_neutral(neutral, value_trimmed) {
+                    let v = value_trimmed.map(excerpt).unwrap_or_default();
+                    let v = if v.is_empty() { v } else { format!(" {v}") };
+                    messages.push(format!("setoption {shown}{v}: no effect yet ({why})"));
+                }
+            } else if !QUIET.contains(&k.as_str()) {
+                messages.push(format!("setoption: unknown option '{shown}' ignored"));
+            }
+            Effect::None
+        }
+    };
+    if settings.debug && messages.is_empty() {
+        let v = value.map(excerpt).unwrap_or_default();
+        messages.push(format!("setoption {shown} {v}").trim_end().to_string());
+    }
+    Applied { effect, messages }
+}
+
+fn is_neutral(neutral: &Neutral, value: Option<&str>) -> bool {
+    match neutral {
+        Neutral::Check(b) => value.and_then(parse_check_value) == Some(*b),
+        Neutral::Values(vs) => value.is_some_and(|v| vs.iter().any(|n| v.eq_ignore_ascii_case(n))),
+        Neutral::Empty => value.is_none_or(|v| v.is_empty()),
+        Neutral::Never => false,
+    }
+}
+
+fn set_check(
+    slot: &mut bool,
+    name: &str,
+    value: Option<&str>,
+    messages: &mut Vec<String>,
+) -> Effect {
+    match value.and_then(parse_check_value) {
+        Some(b) => *slot = b,
+        None => messages.push(format!(
+            "setoption {name}: '{}' is not true/false; stays {slot}",
+            excerpt(value.unwrap_or(""))
+        )),
+    }
+    Effect::None
+}
+
+/// A spin value clamped to `0..=max`; `None` (with a message) when it is not a number.
+fn spin(name: &str, value: Option<&str>, max: u64, messages: &mut Vec<String>) -> Option<u64> {
+    let text = value.unwrap_or("").trim();
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        messages.push(format!(
+            "setoption {name}: '{}' is not a whole number; unchanged",
+            excerpt(text)
+        ));
+        return None;
+    }
+    // All digits: only overflow can fail, and that is "more than max".
+    let v = text.parse::<u64>().unwrap_or(u64::MAX);
+    if v > max {
+        messages.push(format!(
+            "setoption {name}: {} is above {max}; using {max}",
+            excerpt(text)
+        ));
+    }
+    Some(v.min(max))
+}
+
+/// A short printable excerpt of GUI text for messages.
+fn excerpt(s: &str) -> String {
+    let mut out: String = s.chars().take(60).collect();
+    if s.chars().nth(60).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(s: &mut Settings, name: &str, value: Option<&str>) -> Applied {
+        apply(s, name, value)
+    }
+
+    #[test]
+    fn xqwizard_startup_is_quiet_where_we_already_comply() {
+        let mut s = Settings::default();
+        for (n, v) in [
+            ("guiname", Some("XQWizard")),
+            ("usemillisec", Some("true")),
+            ("promotion", Some("false")),
+            ("useegtb", Some("false")),
+            ("hashsize", Some("0")),
+            ("threads", Some("0")),
+            ("idle", Some("none")),
+            ("randomness", Some("none")),
+            ("style", Some("normal")),
+            ("pruning", Some("large")),
+        ] {
+            let a = set(&mut s, n, v);
+            assert!(a.messages.is_empty(), "{n}: {:?}", a.messages);
+        }
+        assert_eq!(set(&mut s, "hashsize", Some("0")).effect, Effect::HashMb(0));
+        let a = set(&mut s, "usebook", Some("true"));
+        assert!(a.messages[0].contains("no effect yet"), "{:?}", a.messages);
+        let a = set(
+            &mut s,
+            "bookfiles",
+            Some("C:\\Program Files\\XQ\\book one.dat"),
+        );
+        assert!(
+            a.messages[0].contains("book one.dat: no effect"),
+            "{:?}",
+            a.messages
+        );
+    }
+
+    #[test]
+    fn acting_options() {
+        let mut s = Settings::default();
+        set(&mut s, "usemillisec", Some("FALSE"));
+        assert!(!s.usemillisec);
+        set(&mut s, "Batch", Some("on"));
+        assert!(s.batch);
+        let a = set(&mut s, "batch", Some("maybe"));
+        assert!(s.batch && a.messages.len() == 1);
+        assert_eq!(set(&mut s, "Hash", Some("64")).effect, Effect::HashMb(64));
+        assert_eq!(
+            set(&mut s, "hash", Some("99999999999999999999999")).effect,
+            Effect::HashMb(MAX_HASH_MB)
+        );
+        assert_eq!(set(&mut s, "Threads", Some("2")).effect, Effect::Threads(2));
+        assert_eq!(set(&mut s, "threads", Some("x")).effect, Effect::None);
+        assert_eq!(set(&mut s, "newgame", None).effect, Effect::NewGame);
+        assert_eq!(set(&mut s, "Clear Hash", None).effect, Effect::NewGame);
+        set(&mut s, "Move Overhead", Some("120"));
+        assert_eq!(s.move_overhead_ms, 120);
+        set(&mut s, "moveoverhead", Some("999999"));
+        assert_eq!(s.move_overhead_ms, MAX_MOVE_OVERHEAD_MS);
+        set(&mut s, "Rank Origin", Some("1"));
+        assert_eq!(s.rank_origin, RankOrigin::One);
+        let a = set(&mut s, "repetition", Some("axf"));
+        assert_eq!(s.repetition, RepetitionRules::Axf);
+        assert_eq!(a.messages.len(), 1);
+        set(&mut s, "repetition", Some("cxa2011"));
+        assert_eq!(s.repetition, RepetitionRules::Cxa2011);
+        set(&mut s, "allowresign", Some("false"));
+        assert!(!s.allow_resign);
+        assert!(set(&mut s, "UCI_Variant", Some("xiangqi"))
+            .messages
+            .is_empty());
+        assert_eq!(set(&mut s, "UCI_Variant", Some("chess")).messages.len(), 1);
+        assert_eq!(set(&mut s, "nosuchoption", Some("42")).messages.len(), 1);
+    }
+
+    #[test]
+    fn announcements() {
+        let ucci = announce(Dialect::Ucci);
+        assert!(ucci[0].starts_with("option usemillisec "));
+        assert!(ucci
+            .iter()
+            .all(|l| !l.contains("usebook") && !l.contains(" name ")));
+        let uci = announce(Dialect::Uci);
+        assert!(uci.iter().all(|l| l.starts_with("option name ")));
+        // Every announced name is accepted without complaint.
+        for line in ucci {
+            let name = line.split(' ').nth(1).unwrap();
+            let value = if line.contains("button") {
+                None
+            } else if line.contains("check") {
+                Some("true")
+            } else if line.contains("combo") {
+                Some("cxa2011")
+            } else {
+                Some("1")
+            };
+            let a = apply(&mut Settings::default(), name, value);
+            // Turning debug on echoes option changes, starting with itself.
+            let expected = usize::from(name == "debug");
+            assert_eq!(a.messages.len(), expected, "{line}: {:?}", a.messages);
+        }
+    }
+}

@@ -1,0 +1,249 @@
+//! Engine → GUI lines, worded for the dialect in use. Pure formatting, no I/O.
+//!
+//! The shapes follow what GUIs actually parse (ucci.md §5, gui.md §1.4):
+//!
+//! * `info` lines put `pv` last with single spaces (XQWizard reads the PV to the end of the line
+//!   in 5-character steps) and always include `nps` (TCHESS only reads lines containing it).
+//!   UCCI scores have no `cp` (`score 35`); UCI scores do (`score cp 35`); mates are
+//!   `score mate N` in moves, negative when we are mated, in both.
+//! * `bestmove m [ponder p] [draw|resign]` with no trailing blank: XQWizard takes the move from
+//!   fixed columns and detects `draw`/`resign` only as the last word.
+//! * No legal move: `nobestmove` in UCCI, `bestmove (none)` after `info depth 0 score mate 0`
+//!   in UCI (Stockfish family, ucci.md §9.1).
+//! * `info string` text is made one printable line, whatever the input that caused it.
+
+use super::command::Dialect;
+use super::notation::{format_move, RankOrigin};
+use crate::board::Move;
+use crate::search::alphabeta::Info;
+use crate::search::score::mate_in_moves;
+use crate::search::tt::{Bound, TtEntry};
+
+/// What `bestmove` carries after the moves (UCCI only; UCI GUIs adjudicate themselves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Suffix {
+    None,
+    /// Accepts the opponent's offer, or offers a draw (ucci.md §8).
+    Draw,
+    /// Gives up the game.
+    Resign,
+}
+
+/// Longest `info string` text we print, in characters.
+const MAX_INFO_STRING: usize = 300;
+
+/// An `info string` line: control characters become `?`, long text is cut.
+pub fn info_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(MAX_INFO_STRING) + 16);
+    out.push_str("info string ");
+    let mut chars = text.chars();
+    for c in chars.by_ref().take(MAX_INFO_STRING) {
+        out.push(if c.is_control() { '?' } else { c });
+    }
+    if chars.next().is_some() {
+        out.push_str("...");
+    }
+    let trimmed = out.trim_end().len();
+    out.truncate(trimmed);
+    out
+}
+
+/// The score field without its keyword: `35`, `cp 35` or `mate 3`.
+pub fn score_text(dialect: Dialect, score: i32) -> String {
+    match (mate_in_moves(score), dialect) {
+        (Some(n), _) => format!("mate {n}"),
+        (None, Dialect::Ucci) => score.to_string(),
+        (None, Dialect::Uci) => format!("cp {score}"),
+    }
+}
+
+/// One progress line.
+pub fn info_line(dialect: Dialect, info: &Info, origin: RankOrigin) -> String {
+    let mut s = format!(
+        "info depth {} seldepth {} score {}",
+        info.depth.max(0),
+        info.seldepth.max(0),
+        score_text(dialect, info.score)
+    );
+    if dialect == Dialect::Uci {
+        match info.bound {
+            Bound::Lower => s.push_str(" lowerbound"),
+            Bound::Upper => s.push_str(" upperbound"),
+            Bound::Exact | Bound::None => {}
+        }
+    }
+    s.push_str(&format!(
+        " time {} nodes {} nps {}",
+        info.time_ms, info.nodes, info.nps
+    ));
+    if dialect == Dialect::Uci {
+        s.push_str(&format!(" hashfull {}", info.hashfull));
+    }
+    if !info.pv.is_empty() {
+        s.push_str(" pv");
+        for m in &info.pv {
+            s.push(' ');
+            s.push_str(&format_move(*m, origin));
+        }
+    }
+    s
+}
+
+/// One opening-book candidate: `info depth 0 score <weight> pv <move>`.
+pub fn book_line(mv: Move, weight: u16, origin: RankOrigin) -> String {
+    format!("info depth 0 score {weight} pv {}", format_move(mv, origin))
+}
+
+/// The final answer of a search that found a move.
+pub fn bestmove_line(
+    dialect: Dialect,
+    best: Move,
+    ponder: Option<Move>,
+    suffix: Suffix,
+    origin: RankOrigin,
+) -> String {
+    let mut s = format!("bestmove {}", format_move(best, origin));
+    if let Some(p) = ponder {
+        s.push_str(" ponder ");
+        s.push_str(&format_move(p, origin));
+    }
+    if dialect == Dialect::Ucci {
+        match suffix {
+            Suffix::None => {}
+            Suffix::Draw => s.push_str(" draw"),
+            Suffix::Resign => s.push_str(" resign"),
+        }
+    }
+    s
+}
+
+/// The answer when there is no move to play (mated, stalemated, every move banned).
+pub fn no_move_lines(dialect: Dialect) -> Vec<String> {
+    match dialect {
+        Dialect::Ucci => vec!["nobestmove".to_string()],
+        Dialect::Uci => vec![
+            "info depth 0 score mate 0".to_string(),
+            "bestmove (none)".to_string(),
+        ],
+    }
+}
+
+/// The reply to `probe` (ucci.md §5.8): bare `pophash` on a miss.
+pub fn pophash_line(entry: Option<&TtEntry>, best: Option<Move>, origin: RankOrigin) -> String {
+    let mut s = String::from("pophash");
+    if let Some(m) = best {
+        s.push_str(" bestmove ");
+        s.push_str(&format_move(m, origin));
+    }
+    if let Some(e) = entry {
+        let depth = e.depth.max(0);
+        if matches!(e.bound, Bound::Lower | Bound::Exact) {
+            s.push_str(&format!(" lowerbound {} depth {depth}", e.score));
+        }
+        if matches!(e.bound, Bound::Upper | Bound::Exact) {
+            s.push_str(&format!(" upperbound {} depth {depth}", e.score));
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::MATE;
+
+    fn mv(s: &str) -> Move {
+        s.parse().unwrap()
+    }
+
+    fn info(score: i32, pv: &[&str]) -> Info {
+        Info {
+            depth: 7,
+            seldepth: 12,
+            score,
+            bound: Bound::Exact,
+            nodes: 1000,
+            time_ms: 20,
+            nps: 50000,
+            hashfull: 3,
+            pv: pv.iter().map(|m| mv(m)).collect(),
+        }
+    }
+
+    #[test]
+    fn info_lines() {
+        let z = RankOrigin::Zero;
+        assert_eq!(
+            info_line(Dialect::Ucci, &info(24, &["h2e2", "h9g7"]), z),
+            "info depth 7 seldepth 12 score 24 time 20 nodes 1000 nps 50000 pv h2e2 h9g7"
+        );
+        assert_eq!(
+            info_line(Dialect::Uci, &info(-5, &["h2e2"]), z),
+            "info depth 7 seldepth 12 score cp -5 time 20 nodes 1000 nps 50000 hashfull 3 pv h2e2"
+        );
+        assert_eq!(
+            info_line(Dialect::Uci, &info(-5, &["h2e2"]), RankOrigin::One),
+            "info depth 7 seldepth 12 score cp -5 time 20 nodes 1000 nps 50000 hashfull 3 pv h3e3"
+        );
+        assert_eq!(
+            info_line(Dialect::Ucci, &info(MATE - 1, &[]), z),
+            "info depth 7 seldepth 12 score mate 1 time 20 nodes 1000 nps 50000"
+        );
+        assert!(info_line(Dialect::Ucci, &info(-(MATE - 2), &["e9e8"]), z).contains("mate -1"));
+    }
+
+    #[test]
+    fn bestmove_lines() {
+        let z = RankOrigin::Zero;
+        let (b, p) = (mv("h2e2"), Some(mv("h9g7")));
+        assert_eq!(
+            bestmove_line(Dialect::Ucci, b, p, Suffix::None, z),
+            "bestmove h2e2 ponder h9g7"
+        );
+        assert_eq!(
+            bestmove_line(Dialect::Ucci, b, None, Suffix::Draw, z),
+            "bestmove h2e2 draw"
+        );
+        assert_eq!(
+            bestmove_line(Dialect::Ucci, b, p, Suffix::Resign, z),
+            "bestmove h2e2 ponder h9g7 resign"
+        );
+        assert_eq!(
+            bestmove_line(Dialect::Uci, b, p, Suffix::Resign, z),
+            "bestmove h2e2 ponder h9g7"
+        );
+        assert_eq!(no_move_lines(Dialect::Ucci), vec!["nobestmove"]);
+        assert_eq!(no_move_lines(Dialect::Uci)[1], "bestmove (none)");
+    }
+
+    #[test]
+    fn info_strings_are_one_clean_line() {
+        assert_eq!(info_string("bad\rpiece\t'X' "), "info string bad?piece?'X'");
+        let long = "y".repeat(10_000);
+        assert!(info_string(&long).len() < MAX_INFO_STRING + 20);
+    }
+
+    #[test]
+    fn pophash() {
+        assert_eq!(pophash_line(None, None, RankOrigin::Zero), "pophash");
+        let e = TtEntry {
+            mv: Some(mv("h2e2")),
+            score: 12,
+            eval: 0,
+            depth: 6,
+            bound: Bound::Exact,
+        };
+        assert_eq!(
+            pophash_line(Some(&e), Some(mv("h2e2")), RankOrigin::Zero),
+            "pophash bestmove h2e2 lowerbound 12 depth 6 upperbound 12 depth 6"
+        );
+        let e = TtEntry {
+            bound: Bound::Upper,
+            ..e
+        };
+        assert_eq!(
+            pophash_line(Some(&e), None, RankOrigin::Zero),
+            "pophash upperbound 12 depth 6"
+        );
+    }
+}

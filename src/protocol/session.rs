@@ -1,0 +1,1112 @@
+//! The protocol state machine: one GUI session, UCCI or UCI, from the first line to `quit`.
+//!
+//! ```text
+//!  reader thread ──Event::Line/TooLong/Eof──┐
+//!                                           ├─▶ channel ─▶ Session::handle ─▶ stdout
+//!  search thread ──Event::Report(Info/Done)─┘                  │
+//!                                                              └─▶ Engine (façade)
+//! ```
+//!
+//! Everything runs on the main thread except reading stdin and searching, so the session never
+//! blocks: `isready`, `stop` and `ponderhit` are answered while the engine thinks.
+//!
+//! States (ucci.md §2): **boot** until a line chooses the dialect (`ucci`, `uci`, `ucicyclone`,
+//! or a position line, which means an implicit UCI-Cyclone session, §9.5); then **idle**; then
+//! **thinking** from `go` until the `bestmove`/`nobestmove` is printed.
+//!
+//! While thinking, the commands meant for that state (`isready`, `stop`, `ponderhit`, `probe`,
+//! `quit`) act at once; every other command is **queued and run after `bestmove`**, in order,
+//! so a piped script works with or without `batch` (ucci.md §2 note 4, transcripts 35). With
+//! `batch` on, everything is queued (the engine "does not read" while thinking) except `quit`.
+//!
+//! Ending: `quit` prints `bye` (UCCI) and ends at once — unless commands are queued, which
+//! means a piped script is still being worked through: then it ends after them. End of input
+//! is a `quit` that always waits for the work in hand (the last `go` of a script without
+//! `quit` still gets its answer); searches that would wait forever for `stop` (`infinite`,
+//! ponder) are stopped, since no `stop` can come any more.
+//!
+//! Bad input never ends the session: every malformed line gets an `info string` naming the
+//! problem, and nothing reachable from input panics.
+
+use super::command::{parse_line, Command, Dialect, GoParams, PositionSpec};
+use super::notation::{
+    legal_prefix, list_ranks1_to_ranks0, root_move_ranks0, surely_ranks1, RankOrigin,
+};
+use super::options::{self, Effect, Settings};
+use super::output::{self, Suffix};
+use super::verdict::{self, Facts, Verdicts};
+use crate::board::{Color, Move, Position};
+use crate::search::alphabeta::{Limits, Outcome, MAX_DEPTH};
+use crate::search::engine::{Engine, Report, SetPositionError};
+use crate::search::time::{allocate, TimeBudget};
+use std::collections::VecDeque;
+use std::io::Write;
+use std::sync::mpsc::SyncSender;
+
+/// What the main loop receives.
+#[derive(Debug)]
+pub enum Event {
+    /// One input line (lossily decoded, line ending included or not).
+    Line(String),
+    /// A line longer than the reader accepts was skipped; its length in bytes.
+    TooLong(usize),
+    /// End of input.
+    Eof,
+    /// Progress or the result of the running search.
+    Report(Report),
+}
+
+/// At most this many commands wait for a search to end; more are dropped with a message, so a
+/// flood of input cannot exhaust memory.
+pub const MAX_QUEUED: usize = 10_000;
+
+/// The search in progress.
+#[derive(Debug)]
+struct Search {
+    go: Box<GoParams>,
+    red_to_move: bool,
+    ply: u32,
+    /// Still pondering (no `ponderhit` yet).
+    pondering: bool,
+    /// The opponent offers a draw (`go draw`, `ponderhit draw`).
+    draw_offered: bool,
+    /// `go infinite` (analysis): waits for `stop`.
+    infinite: bool,
+    dead_draw: bool,
+    quiet_plies: u32,
+    /// `stop` was sent to the engine (by the GUI or because input ended).
+    stop_sent: bool,
+    /// A result that came before the `stop`/`ponderhit` it must wait for.
+    held: Option<Outcome>,
+}
+
+impl Search {
+    /// Must the answer wait for `stop` (or `ponderhit`)? (ucci.md §2, transcripts 23, 26.)
+    fn waits_for_stop(&self) -> bool {
+        (self.infinite || self.pondering) && !self.stop_sent
+    }
+}
+
+/// How the session is to end once the work in hand is done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ending {
+    /// `quit` (UCCI prints `bye`).
+    Quit,
+    /// End of input: silent.
+    Eof,
+}
+
+/// One protocol session writing to `out`.
+pub struct Session<W: Write> {
+    out: W,
+    engine: Engine,
+    /// `None` in the boot state.
+    dialect: Option<Dialect>,
+    settings: Settings,
+    verdicts: Verdicts,
+    search: Option<Search>,
+    queue: VecDeque<Command>,
+    ending: Option<Ending>,
+    exit: Option<i32>,
+    /// Where the search thread sends its reports; `None` runs no searches (fuzzing, tests).
+    reports: Option<SyncSender<Event>>,
+}
+
+impl<W: Write> Session<W> {
+    /// A session in the boot state. With `reports`, `go` starts real searches that report
+    /// there; without, `go` only enters the thinking state, and the caller ends the search
+    /// with [`Session::simulate_search_end`] (fuzzing the line handler without threads).
+    pub fn new(out: W, reports: Option<SyncSender<Event>>) -> Session<W> {
+        Session {
+            out,
+            engine: Engine::new(),
+            dialect: None,
+            settings: Settings::default(),
+            verdicts: Verdicts::default(),
+            search: None,
+            queue: VecDeque::new(),
+            ending: None,
+            exit: None,
+            reports,
+        }
+    }
+
+    /// The exit status, once the session has ended.
+    pub fn exit_code(&self) -> Option<i32> {
+        self.exit
+    }
+
+    /// Is a search running (from `go` until its answer is printed)?
+    pub fn is_thinking(&self) -> bool {
+        self.search.is_some()
+    }
+
+    /// The dialect chosen by the first command, if any yet.
+    pub fn dialect(&self) -> Option<Dialect> {
+        self.dialect
+    }
+
+    /// The output sink (tests read what was printed).
+    pub fn output(&mut self) -> &mut W {
+        &mut self.out
+    }
+
+    /// The engine (tests and the fuzz target inspect its position).
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// Handles one event from the main loop.
+    pub fn handle(&mut self, event: Event) {
+        match event {
+            Event::Line(line) => self.on_line(&line),
+            Event::TooLong(bytes) => {
+                if self.exit.is_none() && self.ending.is_none() {
+                    self.info(&format!(
+                        "input line of {bytes} bytes is longer than the {} byte limit; ignored",
+                        super::stdio::MAX_LINE_BYTES
+                    ));
+                }
+            }
+            Event::Eof => self.on_eof(),
+            Event::Report(r) => self.on_report(r),
+        }
+    }
+
+    /// Handles one input line.
+    pub fn on_line(&mut self, line: &str) {
+        if self.exit.is_some() || self.ending.is_some() {
+            return; // after `quit` nothing more is read
+        }
+        let parsed = parse_line(line, self.dialect.unwrap_or(Dialect::Ucci));
+        for m in parsed.messages() {
+            self.info(&m);
+        }
+        let Ok(cmd) = parsed.result else {
+            return;
+        };
+        if self.search.is_some() {
+            self.while_thinking(cmd);
+        } else {
+            self.execute(cmd);
+        }
+    }
+
+    /// End of input: finish the work in hand, then end.
+    pub fn on_eof(&mut self) {
+        if self.exit.is_some() {
+            return;
+        }
+        if self.search.is_none() {
+            self.exit = Some(0);
+        } else if self.ending.is_none() {
+            self.begin_ending(Ending::Eof);
+        }
+    }
+
+    /// Handles a report of the running search.
+    pub fn on_report(&mut self, report: Report) {
+        let Some(dialect) = self.dialect else {
+            return;
+        };
+        if self.search.is_none() || self.exit.is_some() {
+            return; // nothing is waiting for it
+        }
+        match report {
+            Report::Info(info) => {
+                let line = output::info_line(dialect, &info, self.out_origin());
+                self.send(&line);
+            }
+            Report::BookMove { mv, weight } => {
+                // As ElephantEye prints book candidates; XQWizard shows them (book.md §1.4).
+                let line = output::book_line(mv, weight, self.out_origin());
+                self.send(&line);
+            }
+            Report::Done(outcome) => {
+                // The answer to `go infinite` / `go ponder` waits for `stop`/`ponderhit`, even
+                // when the search has nothing left to do (a found mate, the depth limit).
+                match &mut self.search {
+                    Some(s) if s.waits_for_stop() => s.held = Some(outcome),
+                    _ => self.finish_search(outcome),
+                }
+            }
+        }
+    }
+
+    /// Ends the current (simulated) search as if it had found the first legal unbanned move
+    /// with this score and depth. For running the session without search threads.
+    pub fn simulate_search_end(&mut self, score: i32, depth: i32) {
+        if self.search.is_none() {
+            return;
+        }
+        let pos = self.engine.position();
+        let banned = self.engine.banned();
+        let moves: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| !banned.contains(m))
+            .collect();
+        let outcome = Outcome {
+            best: moves.first().copied(),
+            ponder: None,
+            score,
+            depth,
+            root_moves: moves.len(),
+        };
+        self.on_report(Report::Done(outcome));
+    }
+
+    // ---- state handling ----
+
+    fn while_thinking(&mut self, cmd: Command) {
+        if self.settings.batch {
+            match cmd {
+                Command::Quit => self.begin_ending(Ending::Quit),
+                other => self.enqueue(other),
+            }
+            return;
+        }
+        match cmd {
+            Command::IsReady => self.send("readyok"),
+            Command::Stop => self.stop(),
+            Command::PonderHit { draw } => self.ponderhit(draw),
+            Command::Probe { fen, moves } => self.probe(&fen, &moves),
+            Command::Quit if self.queue.is_empty() => self.quit_now(),
+            Command::Quit => self.begin_ending(Ending::Quit),
+            other => self.enqueue(other),
+        }
+    }
+
+    fn enqueue(&mut self, cmd: Command) {
+        if self.queue.len() >= MAX_QUEUED {
+            self.info("too many commands waiting for the search to end; command dropped");
+        } else {
+            self.queue.push_back(cmd);
+        }
+    }
+
+    /// Runs a command in the boot or idle state.
+    fn execute(&mut self, cmd: Command) {
+        let Some(dialect) = self.dialect else {
+            self.boot(cmd);
+            return;
+        };
+        match cmd {
+            Command::Ucci => self.handshake(Dialect::Ucci),
+            Command::Uci => self.handshake(Dialect::Uci),
+            Command::UciCyclone => {
+                self.settings.rank_origin = RankOrigin::Zero;
+                self.handshake(Dialect::Uci);
+            }
+            Command::IsReady => {
+                // Allocate the table now rather than at `go` (ucci.md §4.1); a session that
+                // runs no searches never needs it.
+                if self.reports.is_some() {
+                    self.engine.ensure_ready();
+                }
+                self.send("readyok");
+            }
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Position { fen, moves } => self.set_position(&fen, moves),
+            Command::BanMoves(moves) => self.ban_moves(&moves),
+            Command::Go(params) => self.go(params),
+            Command::PonderHit { .. } => self.info("ponderhit ignored: not pondering"),
+            Command::Stop => {
+                if dialect == Dialect::Ucci {
+                    self.send("nobestmove");
+                }
+            }
+            Command::Probe { fen, moves } => self.probe(&fen, &moves),
+            Command::Quit => self.quit_now(),
+            Command::UciNewGame => self.new_game(),
+        }
+    }
+
+    fn boot(&mut self, cmd: Command) {
+        match cmd {
+            Command::Ucci => self.handshake(Dialect::Ucci),
+            Command::Uci => self.handshake(Dialect::Uci),
+            Command::UciCyclone => {
+                self.settings.rank_origin = RankOrigin::Zero;
+                self.handshake(Dialect::Uci);
+            }
+            Command::Position { fen, moves } => {
+                // A bare position line first: an implicit UCI-Cyclone session (ucci.md §9.5).
+                self.dialect = Some(Dialect::Uci);
+                self.set_position(&fen, moves);
+            }
+            Command::IsReady => self.send("readyok"),
+            Command::Quit => self.exit = Some(0),
+            _ => self.info("no protocol chosen yet: send 'ucci' or 'uci' first; command ignored"),
+        }
+    }
+
+    fn handshake(&mut self, dialect: Dialect) {
+        self.dialect = Some(dialect);
+        let version = env!("CARGO_PKG_VERSION");
+        let mut lines = vec![format!("id name Jiangjun {version}")];
+        match dialect {
+            Dialect::Ucci => {
+                lines.push(format!("id version {version}"));
+                lines.push("id copyright the Jiangjun developers, GPL-3.0-or-later".to_string());
+                lines.push("id author the Jiangjun developers".to_string());
+                lines.push("id user open source".to_string());
+            }
+            Dialect::Uci => lines.push("id author the Jiangjun developers".to_string()),
+        }
+        lines.extend(options::announce(dialect));
+        lines.push(match dialect {
+            Dialect::Ucci => "ucciok".to_string(),
+            Dialect::Uci => "uciok".to_string(),
+        });
+        for l in lines {
+            self.send(&l);
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let applied = options::apply(&mut self.settings, name, value);
+        match applied.effect {
+            Effect::None => {}
+            Effect::HashMb(mb) => self.engine.set_hash_mb(mb),
+            Effect::Threads(n) => self.engine.set_threads(n),
+            Effect::NewGame => self.new_game(),
+        }
+        for m in applied.messages {
+            self.info(&m);
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.engine.new_game();
+        self.verdicts.reset();
+    }
+
+    /// Rank numbering of printed moves: UCCI is always 0-based.
+    fn out_origin(&self) -> RankOrigin {
+        match self.dialect {
+            Some(Dialect::Uci) => self.settings.rank_origin,
+            _ => RankOrigin::Zero,
+        }
+    }
+
+    fn uci(&self) -> bool {
+        self.dialect == Some(Dialect::Uci)
+    }
+
+    /// A move list as 0-based text, and whether it was read as 1-based.
+    fn input_moves(&self, moves: Vec<String>) -> (Vec<String>, bool) {
+        let ranks1 = self.uci()
+            && (self.settings.rank_origin == RankOrigin::One
+                || moves.iter().any(|m| surely_ranks1(m)));
+        if ranks1 {
+            (list_ranks1_to_ranks0(&moves), true)
+        } else {
+            (moves, false)
+        }
+    }
+
+    fn set_position(&mut self, fen: &PositionSpec, moves: Vec<String>) {
+        let fen_text = match fen {
+            PositionSpec::Startpos => None,
+            PositionSpec::Fen(f) => Some(f.as_str()),
+        };
+        let (moves, converted) = self.input_moves(moves);
+        let mut result = self.engine.set_position(fen_text, &moves);
+        if let Err(SetPositionError::Move { index, .. }) = &result {
+            // UCI, 0-based by default: maybe the GUI writes 1-based ranks (`h3e3`).
+            if self.uci() && !converted {
+                let alt = list_ranks1_to_ranks0(&moves);
+                let start = match fen_text {
+                    None => Some(Position::startpos()),
+                    Some(f) => Position::from_fen(f).ok(),
+                };
+                if start.is_some_and(|s| legal_prefix(&s, &alt) > *index) {
+                    result = self.engine.set_position(fen_text, &alt);
+                }
+            }
+        }
+        if let Err(e) = result {
+            self.info(&format!("position: {e}"));
+        }
+        if self.settings.debug {
+            let fen = self.engine.position().to_fen();
+            self.info(&format!("position now {fen}"));
+        }
+    }
+
+    fn ban_moves(&mut self, moves: &[String]) {
+        let pos = self.engine.position();
+        let origin = self.input_origin();
+        let guess = self.uci();
+        let list: Vec<String> = moves
+            .iter()
+            .map(|m| root_move_ranks0(pos, m, origin, guess))
+            .collect();
+        for e in self.engine.set_banned(&list) {
+            self.info(&format!("{e}; ignored"));
+        }
+    }
+
+    fn input_origin(&self) -> RankOrigin {
+        if self.uci() {
+            self.settings.rank_origin
+        } else {
+            RankOrigin::Zero
+        }
+    }
+
+    /// UCI `searchmoves`: every other legal move is banned for this search.
+    fn restrict_to(&mut self, searchmoves: &[String]) {
+        let pos = self.engine.position();
+        let origin = self.input_origin();
+        let guess = self.uci();
+        let allowed: Vec<Move> = searchmoves
+            .iter()
+            .filter_map(|t| {
+                pos.parse_move(&root_move_ranks0(pos, t, origin, guess))
+                    .ok()
+            })
+            .collect();
+        if allowed.is_empty() {
+            self.info("go searchmoves: no legal move among them; searching all moves");
+            return;
+        }
+        let mut banned: Vec<String> = self.engine.banned().iter().map(Move::to_string).collect();
+        for m in pos.legal_moves() {
+            if !allowed.contains(&m) {
+                banned.push(m.to_string());
+            }
+        }
+        // Every entry is a legal move here, so there is nothing to report.
+        let _ = self.engine.set_banned(&banned);
+    }
+
+    fn go(&mut self, params: Box<GoParams>) {
+        let Some(dialect) = self.dialect else {
+            return;
+        };
+        if !params.searchmoves.is_empty() {
+            self.restrict_to(&params.searchmoves);
+        }
+        if params.perft.is_some() {
+            // A developer command of the Stockfish family, which answers it without a
+            // `bestmove`; searching instead would run without any limit.
+            self.info("go perft is not supported in the protocol loop; run 'jiangjun perft'");
+            return;
+        }
+        // `go depth 0` in UCCI: no search, no move (ucci.md §4.6, transcripts 21). UCI GUIs
+        // expect a move, so there it searches one ply.
+        if dialect == Dialect::Ucci && params.depth == Some(0) && !params.infinite {
+            self.send("nobestmove");
+            return;
+        }
+        let pos = self.engine.position();
+        let red_to_move = pos.side_to_move() == Color::Red;
+        let ply = game_ply(pos);
+        let search = Search {
+            red_to_move,
+            ply,
+            pondering: params.ponder,
+            draw_offered: params.draw,
+            infinite: params.infinite,
+            dead_draw: verdict::dead_draw(pos),
+            quiet_plies: pos.halfmove_clock(),
+            stop_sent: false,
+            held: None,
+            go: params,
+        };
+        let budget = self.budget(&search);
+        let depth = search
+            .go
+            .depth
+            .map(|d| d.min(MAX_DEPTH as u32))
+            .into_iter()
+            .chain(
+                search
+                    .go
+                    .mate
+                    .map(|m| m.saturating_mul(2).min(MAX_DEPTH as u32)),
+            )
+            .min()
+            .and_then(|d| i32::try_from(d).ok());
+        let timed = !search.pondering;
+        let limits = Limits {
+            depth,
+            nodes: search.go.nodes,
+            soft_ms: budget.filter(|_| timed).map(|b| b.soft_ms),
+            hard_ms: budget.filter(|_| timed).map(|b| b.hard_ms),
+            infinite: search.infinite,
+        };
+        if self.settings.debug {
+            let b = budget.map_or("none".to_string(), |b| {
+                format!("soft {} ms hard {} ms", b.soft_ms, b.hard_ms)
+            });
+            self.info(&format!(
+                "go: depth {depth:?} nodes {:?} time budget {b}{}",
+                limits.nodes,
+                if search.pondering {
+                    " (from ponderhit)"
+                } else {
+                    ""
+                }
+            ));
+        }
+        let ponder = search.pondering;
+        let waits = search.waits_for_stop();
+        self.search = Some(search);
+        if let Some(tx) = &self.reports {
+            let tx = tx.clone();
+            self.engine.go(limits, ponder, move |r| {
+                let _ = tx.send(Event::Report(r));
+            });
+        }
+        if self.ending.is_some() && waits {
+            // Input has ended: no `stop` can come for a search that waits for one.
+            self.stop();
+        }
+    }
+
+    /// The time budget of a search, counted from `go` (or from `ponderhit`).
+    fn budget(&self, s: &Search) -> Option<TimeBudget> {
+        let dialect = self.dialect?;
+        let mut tl =
+            s.go.time_limits(dialect, self.settings.usemillisec, s.red_to_move);
+        tl.move_overhead_ms = self.settings.move_overhead_ms;
+        tl.ply = s.ply;
+        tl.ponder_expected = self.settings.ponder;
+        allocate(&tl)
+    }
+
+    fn ponderhit(&mut self, draw: bool) {
+        let budget = match &self.search {
+            Some(s) if s.pondering => self.budget(s),
+            _ => {
+                self.info("ponderhit ignored: not pondering");
+                return;
+            }
+        };
+        if let Some(s) = &mut self.search {
+            s.pondering = false;
+            s.draw_offered |= draw;
+        }
+        if self.settings.debug {
+            let b = budget.map_or("none".to_string(), |b| {
+                format!("soft {} ms hard {} ms", b.soft_ms, b.hard_ms)
+            });
+            self.info(&format!("ponderhit: time budget {b}"));
+        }
+        self.engine
+            .ponderhit(budget.map(|b| b.soft_ms), budget.map(|b| b.hard_ms));
+        self.release_held();
+    }
+
+    /// Stops the running search; its answer follows (at once if it was held back).
+    fn stop(&mut self) {
+        if let Some(s) = &mut self.search {
+            s.stop_sent = true;
+        }
+        self.engine.stop();
+        self.release_held();
+    }
+
+    /// Prints a held-back result once nothing makes it wait any more.
+    fn release_held(&mut self) {
+        let outcome = match &mut self.search {
+            Some(s) if !s.waits_for_stop() => s.held.take(),
+            _ => None,
+        };
+        if let Some(o) = outcome {
+            self.finish_search(o);
+        }
+    }
+
+    fn finish_search(&mut self, outcome: Outcome) {
+        let Some(search) = self.search.take() else {
+            return;
+        };
+        let Some(dialect) = self.dialect else {
+            return;
+        };
+        match outcome.best {
+            Some(best) => {
+                // Analyses and ponder misses get no draw/resign (see `verdict`).
+                let counts = !search.infinite && !search.pondering;
+                let suffix = if dialect == Dialect::Ucci && counts {
+                    let facts = Facts {
+                        score: outcome.score,
+                        depth: outcome.depth,
+                        root_moves: outcome.root_moves,
+                        dead_draw: search.dead_draw,
+                        quiet_plies: search.quiet_plies,
+                        offered: search.draw_offered,
+                    };
+                    self.verdicts.decide(
+                        &facts,
+                        self.settings.allow_draw,
+                        self.settings.allow_resign,
+                    )
+                } else {
+                    Suffix::None
+                };
+                let line =
+                    output::bestmove_line(dialect, best, outcome.ponder, suffix, self.out_origin());
+                self.send(&line);
+            }
+            None => {
+                for line in output::no_move_lines(dialect) {
+                    self.send(&line);
+                }
+            }
+        }
+        self.drain();
+    }
+
+    /// Runs queued commands until one starts a search; ends the session when asked to and
+    /// nothing is left.
+    fn drain(&mut self) {
+        while self.search.is_none() && self.exit.is_none() {
+            match self.queue.pop_front() {
+                Some(cmd) => self.execute(cmd),
+                None => break,
+            }
+        }
+        if self.search.is_none() && self.exit.is_none() {
+            match self.ending {
+                Some(Ending::Quit) => self.quit_now(),
+                Some(Ending::Eof) => self.exit = Some(0),
+                None => {}
+            }
+        }
+    }
+
+    fn begin_ending(&mut self, ending: Ending) {
+        self.ending = Some(ending);
+        if self.search.as_ref().is_some_and(Search::waits_for_stop) {
+            self.stop();
+        }
+    }
+
+    fn quit_now(&mut self) {
+        if self.dialect == Some(Dialect::Ucci) {
+            self.send("bye");
+        }
+        self.exit = Some(0);
+    }
+
+    fn probe(&mut self, fen: &PositionSpec, moves: &[String]) {
+        let origin = self.out_origin();
+        let start = match fen {
+            PositionSpec::Startpos => Ok(Position::startpos()),
+            PositionSpec::Fen(f) => Position::from_fen(f),
+        };
+        let mut pos = match start {
+            Ok(p) => p,
+            Err(e) => {
+                self.info(&format!("probe: {e}"));
+                self.send("pophash");
+                return;
+            }
+        };
+        let (mut moves, converted) = self.input_moves(moves.to_vec());
+        if self.uci() && !converted && legal_prefix(&pos, &moves) < moves.len() {
+            let alt = list_ranks1_to_ranks0(&moves);
+            if legal_prefix(&pos, &alt) > legal_prefix(&pos, &moves) {
+                moves = alt;
+            }
+        }
+        for (i, text) in moves.iter().enumerate() {
+            match pos.parse_move(text) {
+                Ok(m) => pos.make_move(m),
+                Err(e) => {
+                    self.info(&format!("probe: move {} ({e}) not played", i + 1));
+                    break;
+                }
+            }
+        }
+        let entry = self.engine.probe(&pos);
+        let best = entry.and_then(|e| e.mv).filter(|&m| pos.is_legal(m));
+        let line = output::pophash_line(entry.as_ref(), best, origin);
+        self.send(&line);
+    }
+
+    // ---- output ----
+
+    fn info(&mut self, text: &str) {
+        let line = output::info_string(text);
+        self.send(&line);
+    }
+
+    /// Prints one line and flushes it. If the GUI has closed our output, the session ends.
+    fn send(&mut self, line: &str) {
+        if self.exit.is_some() {
+            return;
+        }
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        let written = self.out.write_all(&bytes).and_then(|()| self.out.flush());
+        if written.is_err() {
+            self.exit = Some(0);
+        }
+    }
+}
+
+/// Plies since the game started, as well as we can tell: the moves given after the FEN, or the
+/// FEN's move number if that says more (a league-style FEN after the last capture).
+fn game_ply(pos: &Position) -> u32 {
+    let from_history = u32::try_from(pos.history().len()).unwrap_or(u32::MAX);
+    let from_fen = pos
+        .fullmove_number()
+        .saturating_sub(1)
+        .saturating_mul(2)
+        .saturating_add(u32::from(pos.side_to_move() == Color::Black));
+    from_history.max(from_fen)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    fn dry() -> Session<Vec<u8>> {
+        Session::new(Vec::new(), None)
+    }
+
+    /// Feeds lines and returns what was printed since the last call.
+    fn feed(s: &mut Session<Vec<u8>>, lines: &[&str]) -> Vec<String> {
+        for l in lines {
+            s.on_line(l);
+        }
+        take(s)
+    }
+
+    fn take(s: &mut Session<Vec<u8>>) -> Vec<String> {
+        let text = String::from_utf8_lossy(s.output()).into_owned();
+        s.output().clear();
+        text.lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn boot_then_ucci() {
+        let mut s = dry();
+        assert_eq!(feed(&mut s, &["isready"]), vec!["readyok"]);
+        let out = feed(&mut s, &["foo"]);
+        assert!(out[0].starts_with("info string unknown UCCI command: foo"));
+        let out = feed(&mut s, &["go depth 3"]);
+        assert!(out[0].starts_with("info string no protocol chosen yet"));
+        assert!(!s.is_thinking());
+        let out = feed(&mut s, &["ucci"]);
+        assert!(out[0].starts_with("id name Jiangjun"));
+        assert_eq!(
+            out.iter().find(|l| l.starts_with("option")).unwrap(),
+            "option usemillisec type check default true"
+        );
+        assert_eq!(out.last().unwrap(), "ucciok");
+        assert_eq!(s.dialect(), Some(Dialect::Ucci));
+    }
+
+    #[test]
+    fn bare_position_first_means_uci() {
+        let mut s = dry();
+        assert!(feed(&mut s, &["startpos moves h2e2"]).is_empty());
+        assert_eq!(s.dialect(), Some(Dialect::Uci));
+        assert_eq!(s.engine().position().side_to_move(), Color::Black);
+    }
+
+    #[test]
+    fn commands_wait_for_the_search() {
+        let mut s = dry();
+        feed(&mut s, &["ucci", "position startpos", "go depth 3"]);
+        assert!(s.is_thinking());
+        let out = feed(
+            &mut s,
+            &[
+                "position startpos moves h2e2",
+                "go depth 3",
+                "isready",
+                "quit",
+            ],
+        );
+        assert_eq!(out, vec!["readyok"]);
+        s.simulate_search_end(10, 3);
+        let out = take(&mut s);
+        assert_eq!(out.len(), 1);
+        assert!(out[0].starts_with("bestmove "), "{out:?}");
+        // The queued position and go ran; the second search belongs to Black.
+        assert!(s.is_thinking());
+        assert_eq!(s.engine().position().side_to_move(), Color::Black);
+        assert_eq!(s.exit_code(), None);
+        s.simulate_search_end(10, 3);
+        let out = take(&mut s);
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert_eq!(out[1], "bye");
+        assert_eq!(s.exit_code(), Some(0));
+    }
+
+    #[test]
+    fn quit_while_thinking_with_nothing_queued_is_immediate() {
+        let mut s = dry();
+        feed(&mut s, &["ucci", "go infinite"]);
+        assert_eq!(feed(&mut s, &["quit"]), vec!["bye"]);
+        assert_eq!(s.exit_code(), Some(0));
+        assert!(feed(&mut s, &["isready"]).is_empty());
+    }
+
+    #[test]
+    fn stop_in_idle_and_depth_zero() {
+        let mut s = dry();
+        feed(&mut s, &["ucci"]);
+        assert_eq!(feed(&mut s, &["stop"]), vec!["nobestmove"]);
+        assert_eq!(feed(&mut s, &["go depth 0"]), vec!["nobestmove"]);
+        assert!(!s.is_thinking());
+        let mut s = dry();
+        feed(&mut s, &["uci"]);
+        assert!(feed(&mut s, &["stop"]).is_empty());
+        feed(&mut s, &["go depth 0"]);
+        assert!(s.is_thinking());
+    }
+
+    #[test]
+    fn eof_finishes_the_work_in_hand() {
+        let mut s = dry();
+        feed(
+            &mut s,
+            &[
+                "ucci",
+                "go depth 2",
+                "position startpos moves h2e2",
+                "go depth 2",
+            ],
+        );
+        s.on_eof();
+        assert_eq!(s.exit_code(), None);
+        s.simulate_search_end(0, 2);
+        s.simulate_search_end(0, 2);
+        let out = take(&mut s);
+        assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 2);
+        assert_eq!(s.exit_code(), Some(0));
+        assert!(!out.contains(&"bye".to_string()));
+    }
+
+    #[test]
+    fn batch_mode_queues_everything_but_quit() {
+        let mut s = dry();
+        feed(&mut s, &["ucci", "setoption batch true", "go depth 2"]);
+        assert!(feed(&mut s, &["isready", "stop"]).is_empty());
+        s.simulate_search_end(0, 2);
+        assert_eq!(
+            take(&mut s)[1..].to_vec(),
+            vec!["readyok".to_string(), "nobestmove".to_string()]
+        );
+    }
+
+    #[test]
+    fn ponderhit_and_draw_offers() {
+        let mut s = dry();
+        feed(
+            &mut s,
+            &["ucci", "position fen 3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1"],
+        );
+        feed(&mut s, &["go ponder time 1000 increment 0"]);
+        let out = feed(&mut s, &["ponderhit draw"]);
+        assert!(out.is_empty(), "{out:?}");
+        s.simulate_search_end(0, 6);
+        let out = take(&mut s);
+        assert!(out[0].ends_with(" draw"), "{out:?}");
+        // Not pondering: ponderhit is reported and ignored.
+        let out = feed(&mut s, &["ponderhit"]);
+        assert!(out[0].starts_with("info string ponderhit ignored"));
+        // allowdraw off: no draw.
+        feed(&mut s, &["setoption allowdraw false", "go draw depth 5"]);
+        s.simulate_search_end(0, 6);
+        assert!(!take(&mut s)[0].contains("draw"));
+    }
+
+    #[test]
+    fn no_move_answers() {
+        let mated = "position fen 3k5/9/9/9/9/9/9/9/3R5/4K4 b - - 0 1";
+        let mut s = dry();
+        feed(&mut s, &["ucci", mated, "go depth 5"]);
+        s.simulate_search_end(0, 0);
+        assert_eq!(take(&mut s), vec!["nobestmove"]);
+        let mut s = dry();
+        feed(&mut s, &["uci", mated, "go depth 5"]);
+        s.simulate_search_end(0, 0);
+        assert_eq!(
+            take(&mut s),
+            vec!["info depth 0 score mate 0", "bestmove (none)"]
+        );
+    }
+
+    #[test]
+    fn position_errors_are_reported() {
+        let mut s = dry();
+        feed(&mut s, &["ucci", "position startpos moves h2e2"]);
+        let out = feed(
+            &mut s,
+            &["position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w - - 0 1"],
+        );
+        assert!(out[0].starts_with("info string position: "), "{out:?}");
+        assert_eq!(s.engine().position().side_to_move(), Color::Black);
+        let out = feed(&mut s, &["position startpos moves h2e2 h2e2 h9g7"]);
+        assert!(
+            out[0].contains("h2e2") && out[0].contains("ply 2"),
+            "{out:?}"
+        );
+        assert_eq!(s.engine().position().history().len(), 1);
+    }
+
+    #[test]
+    fn uci_reads_one_based_ranks() {
+        let mut s = dry();
+        feed(&mut s, &["uci"]);
+        assert!(feed(&mut s, &["position startpos moves h3e3 h10g8"]).is_empty());
+        assert_eq!(s.engine().position().history().len(), 2);
+        // Both readings legal for the first move is impossible here; a 0-based list stays.
+        assert!(feed(&mut s, &["position startpos moves h2e2 h9g7"]).is_empty());
+        assert_eq!(s.engine().position().history().len(), 2);
+        feed(
+            &mut s,
+            &[
+                "setoption name Rank Origin value 1",
+                "position startpos",
+                "go depth 1",
+            ],
+        );
+        s.simulate_search_end(0, 1);
+        let out = take(&mut s);
+        let mv = out[0].split(' ').nth(1).unwrap();
+        assert!(
+            mv.chars().filter(char::is_ascii_digit).all(|d| d != '0'),
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn banmoves_and_searchmoves() {
+        let mut s = dry();
+        feed(
+            &mut s,
+            &["ucci", "position fen 4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1"],
+        );
+        // Red king d0: moves d1, e0 (e0 faces e9? e-file open: illegal) → only d0d1.
+        let legal: Vec<String> = s
+            .engine()
+            .position()
+            .legal_moves()
+            .iter()
+            .map(Move::to_string)
+            .collect();
+        let mut line = String::from("banmoves");
+        for m in &legal {
+            line.push(' ');
+            line.push_str(m);
+        }
+        line.push_str(" zz99");
+        let out = feed(&mut s, &[&line, "go depth 3"]);
+        assert_eq!(out.len(), 1, "{out:?}");
+        s.simulate_search_end(0, 3);
+        assert_eq!(take(&mut s), vec!["nobestmove"]);
+        let mut s = dry();
+        feed(
+            &mut s,
+            &["uci", "position startpos", "go depth 2 searchmoves b0c2"],
+        );
+        s.simulate_search_end(0, 2);
+        assert_eq!(take(&mut s), vec!["bestmove b0c2"]);
+    }
+
+    #[test]
+    fn random_lines_never_break_the_session() {
+        const VOCAB: &[&str] = &[
+            "ucci",
+            "uci",
+            "isready",
+            "setoption",
+            "name",
+            "value",
+            "position",
+            "fen",
+            "startpos",
+            "moves",
+            "banmoves",
+            "go",
+            "ponderhit",
+            "draw",
+            "stop",
+            "probe",
+            "depth",
+            "nodes",
+            "time",
+            "movestogo",
+            "increment",
+            "infinite",
+            "ponder",
+            "wtime",
+            "btime",
+            "movetime",
+            "searchmoves",
+            "h2e2",
+            "h9g7",
+            "h3e3",
+            "h10g8",
+            "b0c2",
+            "0",
+            "1",
+            "-5",
+            "99999999999999999999",
+            "batch",
+            "true",
+            "hashsize",
+            "threads",
+            "debug",
+            "newgame",
+            "Rank",
+            "Origin",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+            "w",
+            "b",
+            "3k5/9/9/9/9/9/9/9/3R5/4K4",
+            "将",
+            "\u{0}",
+            "\t",
+        ];
+        let mut rng = StdRng::seed_from_u64(0x6a6a_6c6f_6f70);
+        for _ in 0..200 {
+            let mut s = dry();
+            s.on_line(if rng.gen_bool(0.5) { "ucci" } else { "uci" });
+            for _ in 0..60 {
+                let n = rng.gen_range(0..10);
+                let line: Vec<&str> = (0..n)
+                    .map(|_| VOCAB[rng.gen_range(0..VOCAB.len())])
+                    .collect();
+                s.on_line(&line.join(" "));
+                if s.is_thinking() && rng.gen_bool(0.3) {
+                    let score = rng.gen_range(-32000..32000);
+                    s.simulate_search_end(score, rng.gen_range(0..20));
+                }
+            }
+            if !s.is_thinking() && s.exit_code().is_none() {
+                s.on_line("isready");
+                assert_eq!(take(&mut s).last().map(String::as_str), Some("readyok"));
+            }
+            // End of input finishes whatever is queued, then ends the session.
+            s.on_eof();
+            let mut rounds = 0;
+            while s.is_thinking() && rounds < 100 {
+                s.simulate_search_end(0, 1);
+                rounds += 1;
+            }
+            assert_eq!(s.exit_code(), Some(0));
+            let out = take(&mut s);
+            for l in out {
+                assert!(
+                    !l.ends_with(' ') && !l.contains('\n') && !l.contains('\r'),
+                    "{l:?}"
+                );
+            }
+        }
+    }
+}

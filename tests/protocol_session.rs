@@ -1,0 +1,397 @@
+//! Whole sessions against the real binary: XQWizard's start-up and game loop (ucci.md §4,
+//! gui.md §1), a UCI game with 1-based ranks, robustness against garbage input, the end of
+//! input, and the latencies GUIs depend on (measured and printed; bounds are generous).
+
+#[path = "protocol_support/mod.rs"]
+mod support;
+
+use jiangjun::board::Position;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::time::{Duration, Instant};
+use support::*;
+
+/// XQWizard 4.81: load, new game with pondering, a few moves with ponder hits and a miss,
+/// then close without waiting for `bye` (gui.md §1.1–1.5).
+#[test]
+fn xqwizard_game() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    let hello = e.until_exact("ucciok");
+    assert!(hello
+        .iter()
+        .any(|l| l.text.starts_with("option usemillisec ")));
+    // Sent blindly right after ucciok, no isready (gui.md §1.1).
+    e.send_all(&[
+        "setoption guiname XQWizard",
+        "setoption usemillisec true",
+        "setoption promotion false",
+        "setoption usebook false",
+        "setoption useegtb false",
+        "setoption hashsize 0",
+        "setoption threads 0",
+        "setoption idle none",
+        "setoption randomness none",
+        "setoption style normal",
+        // New game (gui.md §1.2).
+        "setoption newgame",
+        "setoption ponder true",
+    ]);
+    let mut game: Vec<String> = Vec::new();
+    let clock = "time 4000 increment 0 opptime 4000 oppincrement 0";
+    // Our move, then a ponder on the expected reply which the "user" plays (ponder hit).
+    for round in 0..3 {
+        let moves = game.join(" ");
+        let pos_line = if game.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {moves}")
+        };
+        e.send(&pos_line);
+        e.send(&format!("go {clock}"));
+        let got = e.until_answer();
+        for l in &got {
+            if l.text.starts_with("info depth") {
+                assert!(!l.text.contains(" cp "), "{}", l.text);
+            }
+            assert!(
+                !l.text.starts_with("info string"),
+                "quiet GUI start: {}",
+                l.text
+            );
+        }
+        let refs: Vec<&str> = game.iter().map(String::as_str).collect();
+        let pos = position(None, &refs);
+        let answer = &got.last().unwrap().text;
+        let m = assert_legal_bestmove(answer, &pos);
+        let (_, ponder, _) = parse_bestmove(answer);
+        game.push(m.to_string());
+        let Some(p) = ponder else { continue };
+        game.push(p);
+        e.send(&format!("position startpos moves {}", game.join(" ")));
+        e.send(&format!("go ponder {clock}"));
+        if round == 2 {
+            // Ponder miss: stop, discard the answer, undo the predicted move.
+            e.send("stop");
+            e.answer();
+            game.pop();
+            game.push(other_reply(&game));
+            continue;
+        }
+        e.send("ponderhit");
+        let got = e.until_answer();
+        let refs: Vec<&str> = game.iter().map(String::as_str).collect();
+        let m = assert_legal_bestmove(&got.last().unwrap().text, &position(None, &refs));
+        // The user replies with any legal move.
+        game.push(m.to_string());
+        game.push(other_reply(&game));
+    }
+    // Closing: stop (idle → nobestmove), quit, pipes closed at once.
+    e.send("stop");
+    assert_eq!(e.answer(), "nobestmove");
+    e.send("quit");
+    e.close_stdin();
+    e.until_exact("bye");
+    assert!(e
+        .wait_exit(Duration::from_secs(2))
+        .is_some_and(|s| s.success()));
+    e.assert_stderr_empty();
+}
+
+/// Some legal move for the side to move after `game`.
+fn other_reply(game: &[String]) -> String {
+    let refs: Vec<&str> = game.iter().map(String::as_str).collect();
+    let pos = position(None, &refs);
+    pos.legal_moves()
+        .last()
+        .expect("the side to move has a move")
+        .to_string()
+}
+
+/// A UCI GUI using Fairy-Stockfish's 1-based ranks (ucci.md §9.4–9.5).
+#[test]
+fn uci_game_with_one_based_ranks() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let hello = texts(&e.until_exact("uciok"));
+    assert!(hello
+        .iter()
+        .any(|l| l.starts_with("option name Rank Origin ")));
+    e.send_all(&[
+        "setoption name UCI_Variant value xiangqi",
+        "setoption name Rank Origin value 1",
+        "setoption name Hash value 16",
+        "setoption name Threads value 1",
+        "ucinewgame",
+    ]);
+    assert!(e.sync().is_empty());
+    e.send("position startpos moves h3e3 h10g8");
+    e.send("go wtime 2000 btime 2000 winc 0 binc 0");
+    let got = e.until_answer();
+    let answer = got.last().unwrap().text.clone();
+    let (mv, _, _) = parse_bestmove(&answer);
+    // Red's pieces start on ranks 1–4 in this numbering; never a rank 0.
+    let ranks: String = mv.chars().filter(char::is_ascii_digit).collect();
+    assert!(!ranks.contains('0') || ranks.contains("10"), "{answer}");
+    // The PV is 1-based too: convert back and check legality.
+    let zero = jiangjun::protocol::notation::ranks1_to_ranks0(&mv).expect("1-based move");
+    position(None, &["h2e2", "h9g7"])
+        .parse_move(&zero)
+        .expect("legal move");
+    for l in &got {
+        if l.text.starts_with("info depth") {
+            assert!(l.text.contains(" score cp ") || l.text.contains(" score mate "));
+        }
+    }
+    e.send("quit");
+    assert!(e
+        .wait_exit(Duration::from_secs(2))
+        .is_some_and(|s| s.success()));
+    e.assert_stderr_empty();
+}
+
+fn texts(lines: &[Line]) -> Vec<String> {
+    lines.iter().map(|l| l.text.clone()).collect()
+}
+
+/// Garbage from a seeded generator: the engine answers `isready` afterwards and never exits or
+/// writes to stderr.
+#[test]
+fn garbage_input_keeps_the_engine_alive() {
+    for (seed, hello) in [(1u64, "ucci"), (2, "uci"), (3, "")] {
+        let mut e = Engine::start();
+        if !hello.is_empty() {
+            e.send(hello);
+        }
+        let mut rng = StdRng::seed_from_u64(seed);
+        // No `quit` (it would end the session), no `batch` (an infinite search would then
+        // wait for a `stop` it never reads), no hash/threads changes and no huge numbers
+        // (`go depth 1e20` is a legitimately long search; they would cost time and memory,
+        // not test correctness).
+        const VOCAB: &[&str] = &[
+            "ucci",
+            "uci",
+            "isready",
+            "setoption",
+            "name",
+            "value",
+            "position",
+            "fen",
+            "startpos",
+            "moves",
+            "banmoves",
+            "go",
+            "ponderhit",
+            "draw",
+            "stop",
+            "probe",
+            "depth",
+            "nodes",
+            "time",
+            "movestogo",
+            "increment",
+            "opptime",
+            "infinite",
+            "ponder",
+            "wtime",
+            "btime",
+            "winc",
+            "movetime",
+            "searchmoves",
+            "mate",
+            "perft",
+            "h2e2",
+            "h9g7",
+            "h3e3",
+            "h10g8",
+            "b0c2",
+            "e9e8",
+            "0",
+            "1",
+            "-7",
+            "3",
+            "debug",
+            "true",
+            "usemillisec",
+            "false",
+            "newgame",
+            "ucinewgame",
+            "Rank",
+            "Origin",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+            "w",
+            "b",
+            "r",
+            "3k5/9/9/9/9/9/9/9/3R5/4K4",
+            "4k4/9/9/9/9/9/9/9/9/4K4",
+            "9/9/9",
+            "-",
+            "将",
+            "\t",
+            "\u{0}",
+            "\u{feff}",
+            "é",
+        ];
+        let mut script = Vec::new();
+        for _ in 0..1500 {
+            let line: Vec<u8> = match rng.gen_range(0..3) {
+                0 => (0..rng.gen_range(0..120)).map(|_| rng.gen()).collect(),
+                1 => (0..rng.gen_range(0..40))
+                    .map(|_| rng.gen::<char>())
+                    .collect::<String>()
+                    .into_bytes(),
+                _ => {
+                    let n = rng.gen_range(0..12);
+                    let toks: Vec<&str> = (0..n)
+                        .map(|_| VOCAB[rng.gen_range(0..VOCAB.len())])
+                        .collect();
+                    let sep = [" ", "  ", "\t", " \r"][rng.gen_range(0..4)];
+                    toks.join(sep).into_bytes()
+                }
+            };
+            let lower = String::from_utf8_lossy(&line).to_ascii_lowercase();
+            if lower.contains("quit") || lower.contains("batch") {
+                continue;
+            }
+            script.extend_from_slice(&line);
+            script.push(b'\n');
+        }
+        e.send_raw(&script);
+        // Whatever state the garbage left: stop any search, then the engine must answer.
+        e.send("stop");
+        e.send("isready");
+        e.until_exact("readyok");
+        e.send("stop");
+        e.sync();
+        let status = e.wait_exit(Duration::from_millis(1));
+        assert!(status.is_none(), "engine exited on garbage: {status:?}");
+        e.finish();
+    }
+}
+
+/// A line over the 1 MiB cap is skipped with a message; the next line works.
+#[test]
+fn huge_line_is_skipped() {
+    let mut e = Engine::ucci();
+    let mut line = b"position startpos moves ".to_vec();
+    line.extend(std::iter::repeat_n(b'x', 2 << 20));
+    line.push(b'\n');
+    e.send_raw(&line);
+    let msg = e.expect_prefix("info string ");
+    assert!(msg.contains("bytes"), "{msg}");
+    e.send("position startpos moves h2e2");
+    e.send("go depth 2");
+    assert_legal_bestmove(&e.answer(), &position(None, &["h2e2"]));
+    e.finish();
+}
+
+/// A script without `quit`: the end of input still lets the last search answer, and an
+/// infinite one is stopped rather than left running.
+#[test]
+fn end_of_input_finishes_the_work_in_hand() {
+    let mut e = Engine::start();
+    e.send_all(&[
+        "ucci",
+        "position startpos",
+        "go depth 4",
+        "position startpos moves h2e2",
+        "go infinite",
+    ]);
+    e.close_stdin();
+    let first = e.answer();
+    assert_legal_bestmove(&first, &Position::startpos());
+    let second = e.answer();
+    assert_legal_bestmove(&second, &position(None, &["h2e2"]));
+    assert!(e
+        .wait_exit(Duration::from_secs(5))
+        .is_some_and(|s| s.success()));
+    e.assert_stderr_empty();
+}
+
+/// `isready` and `probe` are answered while thinking; other commands wait for `bestmove`.
+#[test]
+fn commands_during_search_are_queued_in_order() {
+    let mut e = Engine::ucci();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.expect_prefix("info depth");
+    e.send_all(&[
+        "position startpos moves h2e2",
+        "go depth 3",
+        "probe startpos",
+        "isready",
+    ]);
+    let got = texts(&e.until_exact("readyok"));
+    assert!(got.iter().any(|l| l.starts_with("pophash")), "{got:?}");
+    assert!(!got.iter().any(|l| is_answer(l)), "{got:?}");
+    e.send("stop");
+    let first = e.answer();
+    assert_legal_bestmove(&first, &Position::startpos());
+    // The queued position/go ran after it.
+    let second = e.answer();
+    assert_legal_bestmove(&second, &position(None, &["h2e2"]));
+    e.finish();
+}
+
+fn median(v: &mut [Duration]) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// Measures what GUIs wait for; prints the numbers (run with `--nocapture` to see them).
+/// Bounds are only sanity limits: TCHESS rejects engines slower than 1 s to `uciok`
+/// (gui.md §5), the league forfeits 200 ms after its `stop` (gui.md §2).
+#[test]
+fn latencies() {
+    let mut handshake = Vec::new();
+    let mut warm = Vec::new();
+    let mut readyok = Vec::new();
+    let mut stop = Vec::new();
+    for _ in 0..5 {
+        // Cold: from process start, as a GUI sees it.
+        let mut e = Engine::start();
+        let t = Instant::now();
+        e.send("ucci");
+        let got = e.until_exact("ucciok");
+        handshake.push(got.last().unwrap().at - t);
+        // Warm: the handshake alone.
+        let t = Instant::now();
+        e.send("ucci");
+        let got = e.until_exact("ucciok");
+        warm.push(got.last().unwrap().at - t);
+
+        e.send("position startpos");
+        e.send("go infinite");
+        e.expect_prefix("info depth");
+        std::thread::sleep(Duration::from_millis(50));
+        for _ in 0..4 {
+            let t = Instant::now();
+            e.send("isready");
+            let got = e.until_exact("readyok");
+            readyok.push(got.last().unwrap().at - t);
+        }
+        let t = Instant::now();
+        e.send("stop");
+        let got = e.until_answer();
+        stop.push(got.last().unwrap().at - t);
+        e.finish();
+    }
+    let (h, w, r, s) = (
+        median(&mut handshake),
+        median(&mut warm),
+        median(&mut readyok),
+        median(&mut stop),
+    );
+    eprintln!(
+        "latency medians: ucci->ucciok {h:?} from process start (max {:?}), {w:?} warm (max \
+         {:?}); isready->readyok while searching {r:?} (max {:?}); stop->bestmove {s:?} \
+         (max {:?})",
+        handshake.last().unwrap(),
+        warm.last().unwrap(),
+        readyok.last().unwrap(),
+        stop.last().unwrap()
+    );
+    assert!(*handshake.last().unwrap() < Duration::from_secs(1));
+    assert!(*readyok.last().unwrap() < Duration::from_millis(500));
+    assert!(*stop.last().unwrap() < Duration::from_millis(500));
+}
