@@ -3,3 +3,4 @@
 //! Layers only look down: [`board`] (the legal-move core) knows nothing of the others.
 pub mod board;
 pub mod cli;
+pub mod search;
