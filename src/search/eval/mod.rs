@@ -1,0 +1,609 @@
+//! Static evaluation: a hand-written score of a position, in centipawns (an uncrossed pawn is
+//! 100), from the point of view of the side to move.
+//!
+//! The search calls [`evaluate`] at every leaf, so it is written for speed: one pass over the
+//! pieces with table lookups and the board's attack functions, no allocation and no move lists
+//! (about 3,700 instructions, a few hundred nanoseconds, on a middlegame position; see
+//! `benches/eval.rs`). Piece counts come from the piece loops and small sets are counted bit by
+//! bit, because the default x86-64 target has no population-count instruction. Every number
+//! lives in [`Weights`] so that a tuner can change them; [`evaluate_with`] takes any weights,
+//! [`evaluate`] uses [`Weights::DEFAULT`].
+//!
+//! # Frame and symmetry
+//! Each term is computed for each side in that side's own frame (rank 0 = its back rank) and
+//! the score is Red's sum minus Black's, so swapping the colours (ranks reversed, sides swapped)
+//! gives exactly the same score for the side to move. Piece-square tables store half a board
+//! ([`HalfTable`]), so the left-right mirror image scores the same too. The tests check both
+//! over every perft position and thousands of positions from random games.
+//!
+//! # Tapering
+//! Most terms have a middlegame and an endgame value ([`Pair`]). The game phase is the weighted
+//! count of rooks, horses and cannons left (pawns, advisors and elephants do not change the
+//! character of the game much); the two sums are blended linearly by it.
+//!
+//! # Terms
+//! * **Material.** Rook ≈ 950–1020, cannon 460 falling to 390 and horse 400 rising to 460 as
+//!   the board empties: a cannon needs screens to capture and a horse gets its legs freed.
+//!   Advisors and elephants ≈ 180; a pawn 100.
+//! * **Piece-square tables.** Crossed pawns gain 60–140 (more in front of the palace, little on
+//!   the last rank where they can only move sideways); horses like the centre and the points
+//!   near the enemy palace and hate the edge and their own palace centre; rooks like the river
+//!   banks and the palace-side files; the central cannon gets a bonus in the middlegame; the
+//!   king stays on its back rank.
+//! * **Mobility.** Rooks and cannons earn per move above an average; horses are scored by a
+//!   table of their *safe* moves (a blocked leg removes two moves; squares attacked by enemy
+//!   pawns or held by own pieces do not count), so a hemmed-in horse costs a lot. A rook with no
+//!   own piece ahead on its file gets an open-file bonus.
+//! * **King safety**, from the attacker's side, against the enemy palace (nine points):
+//!   - danger units for each palace point attacked by a rook, horse, cannon (through its screen)
+//!     or pawn, multiplied by a factor that grows with the number of attacking pieces, since a
+//!     lone piece rarely mates;
+//!   - missing advisors per enemy horse and rook, missing elephants per enemy cannon and rook:
+//!     advisors shield against horse mates, elephants against cannon mates;
+//!   - open palace files (no defending piece in front of the palace) per enemy rook, more for
+//!     the king's own file;
+//!   - 空头炮: a cannon on the king's file with nothing in between; the defender cannot put
+//!     anything on that file without it becoming a screen;
+//!   - 沉底炮: a cannon on the defender's back rank while the king is on it;
+//!   - horses on the 卧槽 points (two files off the centre, next to the back rank) and on the
+//!     palace corners (挂角), the two classic horse-mate points.
+//! * **Coordination.** Rooks defending each other, horses defending each other (连环马), and
+//!   connected advisors and elephants (a defence whose pieces protect one another).
+//! * **Hanging pieces.** A piece attacked and defended by nothing, a rook attacked by any
+//!   cheaper piece, and a horse or cannon attacked by a pawn. Pins and flying-general attacks
+//!   are ignored: this is a cheap hint, the search resolves captures.
+//! * **Tempo.** A small bonus for the side to move.
+//! * **Draw scaling.** The score of the side that is ahead is scaled toward 0 when its material
+//!   cannot win (the rules are listed in `draw.rs`). A side with no attacking piece at all
+//!   cannot win, so a board where neither side has one scores 0.
+//!
+//! Left out for now: pins and discovered attacks, pawn structure beyond the tables (linked
+//! pawns), rook-cannon batteries, piece-specific endgame knowledge beyond the scaling rules,
+//! and incremental (make/unmake) updates of material and tables.
+
+mod draw;
+mod weights;
+
+#[cfg(test)]
+mod tests;
+
+pub use weights::{
+    HalfTable, Pair, Weights, CANNON_MOBILITY_BASE, KS_ATTACKERS, ROOK_MOBILITY_BASE, SCALE_FULL,
+};
+
+use crate::board::attacks::{self, RAYS};
+use crate::board::{Bitboard, Color, PieceKind, Position, Square};
+
+/// No evaluation is larger in magnitude than this, so the search may keep mate and rule scores
+/// above it.
+pub const EVAL_LIMIT: i32 = 10_000;
+
+/// The king's value for exchange evaluation: more than all other material together, so that
+/// an exchange sequence never "gives up" the king.
+pub const KING_VALUE: i32 = 10_000;
+
+static DEFAULT_WEIGHTS: Weights = Weights::DEFAULT;
+
+/// The score of `pos` in centipawns from the side to move's point of view, with the default
+/// weights.
+#[inline]
+pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, &DEFAULT_WEIGHTS)
+}
+
+/// A simple value per kind for exchange evaluation and capture ordering: the default
+/// middlegame material (a pawn is 100 wherever it stands), and [`KING_VALUE`] for the king.
+pub fn piece_value(kind: PieceKind) -> i32 {
+    match kind {
+        PieceKind::King => KING_VALUE,
+        k => Weights::DEFAULT.material[k.index()].mg,
+    }
+}
+
+/// The score of `pos` with the given weights, from the side to move's point of view.
+///
+/// Never panics and never overflows for weights of the size of the defaults; the result is
+/// clamped to `±EVAL_LIMIT`.
+pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
+    let occ = pos.occupied().0;
+    // The transposed occupancy (crate-visible) that the rook and cannon lookups need.
+    let occ_t = pos.occ_t;
+    let pawn_att = [
+        pawn_attacks(Color::Red, pos.pieces(Color::Red, PieceKind::Pawn).0),
+        pawn_attacks(Color::Black, pos.pieces(Color::Black, PieceKind::Pawn).0),
+    ];
+    let sides = [
+        side_terms(pos, Color::Red, w, occ, occ_t, pawn_att[1]),
+        side_terms(pos, Color::Black, w, occ, occ_t, pawn_att[0]),
+    ];
+
+    // Terms that need both sides' counts or attack maps, each good for `c`.
+    let mut total = [Pair::default(); 2];
+    for c in Color::ALL {
+        let (us, them) = (&sides[c.index()], &sides[(!c).index()]);
+        let mut mg = us.score.mg;
+        let mut eg = us.score.eg;
+        let (rooks, horses, cannons) = (
+            us.counts.n[PieceKind::Rook.index()],
+            us.counts.n[PieceKind::Horse.index()],
+            us.counts.n[PieceKind::Cannon.index()],
+        );
+
+        // The enemy's missing defenders, weighted by what we have to exploit them.
+        let missing_adv = 2 - them.counts.n[PieceKind::Advisor.index()];
+        let missing_ele = 2 - them.counts.n[PieceKind::Elephant.index()];
+        for (missing, per, n) in [
+            (missing_adv, w.missing_advisor_vs_horse, horses),
+            (missing_adv, w.missing_advisor_vs_rook, rooks),
+            (missing_ele, w.missing_elephant_vs_cannon, cannons),
+            (missing_ele, w.missing_elephant_vs_rook, rooks),
+        ] {
+            mg += missing * n * per.mg;
+            eg += missing * n * per.eg;
+        }
+
+        // Open files in front of the enemy palace, for our rooks to use.
+        if rooks > 0 {
+            let their_pieces = pos.pieces_of(!c).0;
+            let king_file = pos.king_square(!c).file() as usize;
+            for (i, front) in PALACE_FRONT[(!c).index()].iter().enumerate() {
+                if front & their_pieces == 0 {
+                    let t = if i + 3 == king_file {
+                        w.open_king_file
+                    } else {
+                        w.open_palace_file
+                    };
+                    mg += rooks * t.mg;
+                    eg += rooks * t.eg;
+                }
+            }
+        }
+
+        // Our pieces left hanging or attacked by cheaper enemy pieces.
+        let own = pos.pieces_of(c).0 & !pos.pieces(c, PieceKind::King).0;
+        let hanging = sparse_count(own & them.attacks & !us.attacks);
+        let rooks_hit = sparse_count(pos.pieces(c, PieceKind::Rook).0 & them.lesser_attacks);
+        let minors = pos.pieces(c, PieceKind::Horse).0 | pos.pieces(c, PieceKind::Cannon).0;
+        let by_pawn = sparse_count(minors & pawn_att[(!c).index()]);
+        for (n, per) in [
+            (hanging, w.hanging),
+            (rooks_hit, w.rook_threatened),
+            (by_pawn, w.threatened_by_pawn),
+        ] {
+            mg -= n * per.mg;
+            eg -= n * per.eg;
+        }
+        total[c.index()] = Pair { mg, eg };
+    }
+    let mg = total[0].mg - total[1].mg;
+    let eg = total[0].eg - total[1].eg;
+
+    let max_phase = w.max_phase();
+    let score = if max_phase > 0 {
+        let phase = sides[0].counts.phase(w) + sides[1].counts.phase(w);
+        let phase = phase.clamp(0, max_phase);
+        (mg * phase + eg * (max_phase - phase)) / max_phase
+    } else {
+        eg
+    };
+
+    let (red, black) = (&sides[0].counts, &sides[1].counts);
+    let scale = if score > 0 {
+        draw::scale(red, black, w)
+    } else if score < 0 {
+        draw::scale(black, red, w)
+    } else {
+        draw::scale(red, black, w).min(draw::scale(black, red, w))
+    };
+    let red_view = score * scale / SCALE_FULL;
+    let us_view = match pos.side_to_move() {
+        Color::Red => red_view,
+        Color::Black => -red_view,
+    };
+    (us_view + w.tempo * scale / SCALE_FULL).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+/// How many pieces of each kind a side has, counted during the piece pass (cheaper than
+/// population counts without a hardware instruction for them).
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct Counts {
+    /// Indexed by [`PieceKind::index`].
+    pub n: [i32; 7],
+    /// Pawns not yet on the enemy's back rank (the others cannot reach the king any more).
+    pub live_pawns: i32,
+}
+
+impl Counts {
+    /// This side's share of the game phase.
+    #[inline(always)]
+    fn phase(&self, w: &Weights) -> i32 {
+        self.n[PieceKind::Rook.index()] * w.phase_rook
+            + self.n[PieceKind::Horse.index()] * w.phase_horse
+            + self.n[PieceKind::Cannon.index()] * w.phase_cannon
+    }
+}
+
+/// What one side's pass over its pieces produced.
+struct SideTerms {
+    /// Everything that depends on this side's pieces only, good for this side.
+    score: Pair,
+    /// Every point this side attacks or defends.
+    attacks: u128,
+    /// Points attacked by this side's pieces other than rooks.
+    lesser_attacks: u128,
+    counts: Counts,
+}
+
+/// Material, tables, mobility, patterns, coordination and the attack on the enemy king, for
+/// the pieces of `c`, good for `c`. `enemy_pawn_att` is where the enemy pawns attack.
+#[inline(always)]
+fn side_terms(
+    pos: &Position,
+    c: Color,
+    w: &Weights,
+    occ: u128,
+    occ_t: u128,
+    enemy_pawn_att: u128,
+) -> SideTerms {
+    let them = !c;
+    let own = pos.pieces_of(c).0;
+    let enemy_king = pos.king_square(them);
+    let zone = PALACE[them.index()];
+    let fwd = if c == Color::Red { 0 } else { 1 };
+
+    let mut acc = Acc::default();
+    let mut attacks_all = 0u128;
+    let mut lesser = 0u128;
+    let mut danger = 0i32;
+    let mut attackers = 0usize;
+    let mut counts = Counts::default();
+    counts.n[PieceKind::King.index()] = 1;
+
+    // King and defenders: material, tables, and what they defend.
+    let king = pos.king_square(c);
+    acc.piece(w, PieceKind::King, c, king);
+    let m = attacks::king_moves(king);
+    attacks_all |= m;
+    lesser |= m;
+
+    let advisors = pos.pieces(c, PieceKind::Advisor);
+    for sq in advisors {
+        acc.piece(w, PieceKind::Advisor, c, sq);
+        counts.n[PieceKind::Advisor.index()] += 1;
+        let m = attacks::advisor_moves(sq);
+        attacks_all |= m;
+        lesser |= m;
+    }
+    if counts.n[PieceKind::Advisor.index()] == 2
+        && first_moves(advisors, attacks::advisor_moves) & advisors.0 != 0
+    {
+        acc.add(w.connected_advisors);
+    }
+
+    let elephants = pos.pieces(c, PieceKind::Elephant);
+    for sq in elephants {
+        acc.piece(w, PieceKind::Elephant, c, sq);
+        counts.n[PieceKind::Elephant.index()] += 1;
+        let m = attacks::elephant_moves(sq, occ);
+        attacks_all |= m;
+        lesser |= m;
+    }
+    if counts.n[PieceKind::Elephant.index()] == 2
+        && first_moves(elephants, |s| attacks::elephant_moves(s, occ)) & elephants.0 != 0
+    {
+        acc.add(w.connected_elephants);
+    }
+
+    // Horses: safe mobility, palace attacks, mate points, mutual defence.
+    let horses = pos.pieces(c, PieceKind::Horse).0;
+    for sq in Bitboard(horses) {
+        acc.piece(w, PieceKind::Horse, c, sq);
+        counts.n[PieceKind::Horse.index()] += 1;
+        let m = attacks::horse_moves(sq, occ);
+        attacks_all |= m;
+        lesser |= m;
+        let safe = sparse_count(m & !own & !enemy_pawn_att) as usize;
+        acc.add(w.horse_mobility[safe.min(8)]);
+        if m & zone != 0 {
+            danger += sparse_count(m & zone) * w.ks_horse;
+            attackers += 1;
+        }
+        if m & horses != 0 {
+            acc.add(w.connected_horses);
+        }
+        let b = 1u128 << sq.index();
+        if (WOCAO[c.index()] | PALACE_CORNERS[c.index()]) & b != 0 {
+            if WOCAO[c.index()] & b != 0 {
+                acc.add(w.horse_wocao);
+            } else {
+                acc.add(w.horse_palace_corner);
+            }
+        }
+    }
+
+    // Rooks: mobility, open files, palace attacks, mutual defence (counted once per pair).
+    let rooks = pos.pieces(c, PieceKind::Rook).0;
+    let mut rooks_connected = false;
+    for sq in Bitboard(rooks) {
+        acc.piece(w, PieceKind::Rook, c, sq);
+        counts.n[PieceKind::Rook.index()] += 1;
+        let a = attacks::rook_attacks(sq, occ, occ_t);
+        attacks_all |= a;
+        acc.scaled(
+            w.rook_mobility,
+            (a & !own).count_ones() as i32 - ROOK_MOBILITY_BASE,
+        );
+        if RAYS[sq.index()][fwd] & own == 0 {
+            acc.add(w.rook_open_file);
+        }
+        if a & zone != 0 {
+            danger += sparse_count(a & zone) * w.ks_rook;
+            attackers += 1;
+        }
+        rooks_connected |= a & rooks != 0;
+    }
+    if rooks_connected {
+        acc.add(w.connected_rooks);
+    }
+
+    // Cannons: quiet mobility, palace control through a screen, back-rank and hollow cannons.
+    let cannons = pos.pieces(c, PieceKind::Cannon).0;
+    if cannons != 0 {
+        let enemy_back = BACK_RANK[them.index()];
+        let king_on_back = enemy_back >> enemy_king.index() & 1 != 0;
+        for sq in Bitboard(cannons) {
+            acc.piece(w, PieceKind::Cannon, c, sq);
+            counts.n[PieceKind::Cannon.index()] += 1;
+            let slide = attacks::rook_attacks(sq, occ, occ_t);
+            let x = attacks::cannon_attacks(sq, occ, occ_t);
+            attacks_all |= x;
+            lesser |= x;
+            acc.scaled(
+                w.cannon_mobility,
+                (slide & !occ).count_ones() as i32 - CANNON_MOBILITY_BASE,
+            );
+            let control = if LINES[sq.index()] & zone != 0 {
+                beyond_screens(sq, slide & occ, occ, occ_t, zone) & zone
+            } else {
+                0
+            };
+            if control != 0 {
+                danger += sparse_count(control) * w.ks_cannon;
+                attackers += 1;
+            }
+            if king_on_back && enemy_back >> sq.index() & 1 != 0 {
+                acc.add(w.bottom_cannon);
+            }
+        }
+        // 空头炮: the first piece up the king's file is one of our cannons, outside the palace.
+        let file = FILES[enemy_king.file() as usize];
+        if file & cannons & !zone != 0
+            && attacks::rook_attacks(enemy_king, occ, occ_t) & file & cannons & !zone != 0
+        {
+            acc.add(w.hollow_cannon);
+        }
+    }
+
+    // Pawns: tables; the attack map comes from the shifts in `pawn_attacks`.
+    let pawns = pos.pieces(c, PieceKind::Pawn).0;
+    for sq in Bitboard(pawns) {
+        acc.piece(w, PieceKind::Pawn, c, sq);
+        counts.n[PieceKind::Pawn.index()] += 1;
+    }
+    counts.live_pawns =
+        counts.n[PieceKind::Pawn.index()] - sparse_count(pawns & BACK_RANK[them.index()]);
+    let pawn_att = pawn_attacks(c, pawns);
+    attacks_all |= pawn_att;
+    lesser |= pawn_att;
+    if pawn_att & zone != 0 {
+        danger += sparse_count(pawn_att & zone) * w.ks_pawn;
+        attackers += 1;
+    }
+
+    // King danger for the enemy, good for us.
+    let d = danger * w.ks_attackers[attackers.min(KS_ATTACKERS - 1)];
+    acc.mg += d * w.ks_scale.mg / 256;
+    acc.eg += d * w.ks_scale.eg / 256;
+
+    SideTerms {
+        score: Pair {
+            mg: acc.mg,
+            eg: acc.eg,
+        },
+        attacks: attacks_all,
+        lesser_attacks: lesser,
+        counts,
+    }
+}
+
+/// A running middlegame/endgame sum.
+#[derive(Default)]
+struct Acc {
+    mg: i32,
+    eg: i32,
+}
+
+impl Acc {
+    #[inline(always)]
+    fn add(&mut self, p: Pair) {
+        self.mg += p.mg;
+        self.eg += p.eg;
+    }
+
+    #[inline(always)]
+    fn scaled(&mut self, p: Pair, n: i32) {
+        self.mg += p.mg * n;
+        self.eg += p.eg * n;
+    }
+
+    /// Material plus the table bonus of a `kind` of colour `c` on `sq`, read in `c`'s frame.
+    #[inline(always)]
+    fn piece(&mut self, w: &Weights, kind: PieceKind, c: Color, sq: Square) {
+        let i = HALF_INDEX[c.index()][sq.index()] as usize;
+        let k = kind.index();
+        let (m, tmg, teg) = (w.material[k], &w.pst_mg[k], &w.pst_eg[k]);
+        self.mg += m.mg + tmg.as_flattened().get(i).copied().unwrap_or(0);
+        self.eg += m.eg + teg.as_flattened().get(i).copied().unwrap_or(0);
+    }
+}
+
+/// Population count for sets of a few squares: one step per member, cheaper than a full
+/// count when the CPU has no population-count instruction (the default x86-64 target).
+#[inline(always)]
+fn sparse_count(x: u128) -> i32 {
+    let (mut lo, mut hi) = (x as u64, (x >> 64) as u64);
+    let mut n = 0;
+    while lo != 0 {
+        lo &= lo - 1;
+        n += 1;
+    }
+    while hi != 0 {
+        hi &= hi - 1;
+        n += 1;
+    }
+    n
+}
+
+/// The moves of the lower of two pieces in `set`, to test whether the pair defend each other.
+#[inline(always)]
+fn first_moves(set: Bitboard, moves: impl Fn(Square) -> u128) -> u128 {
+    set.first().map_or(0, moves)
+}
+
+/// The points a cannon on `sq` would capture on if they were occupied: those behind each of its
+/// screens up to and including the next piece. Only rays that reach `zone` are looked at.
+#[inline(always)]
+fn beyond_screens(sq: Square, screens: u128, occ: u128, occ_t: u128, zone: u128) -> u128 {
+    let mut out = 0u128;
+    for (d, ray) in RAYS[sq.index()].iter().enumerate() {
+        if ray & zone == 0 {
+            continue;
+        }
+        if let Some(s) = Bitboard(screens & ray).first() {
+            let behind = RAYS[s.index()][d];
+            if behind & zone != 0 {
+                out |= attacks::rook_attacks(s, occ, occ_t) & behind;
+            }
+        }
+    }
+    out
+}
+
+/// Every point attacked by the pawns `pawns` of colour `c`: straight ahead, and sideways once
+/// across the river. Done with shifts instead of a loop.
+#[inline(always)]
+fn pawn_attacks(c: Color, pawns: u128) -> u128 {
+    let crossed = pawns & CROSSED[c.index()];
+    let ahead = match c {
+        Color::Red => (pawns << 9) & ALL,
+        Color::Black => pawns >> 9,
+    };
+    ahead | ((crossed << 1) & !FILES[0] & ALL) | ((crossed >> 1) & !FILES[8])
+}
+
+// Board geometry used above, built at compile time. Arrays indexed by colour hold the mask in
+// that colour's frame (flipped for Black).
+
+const ALL: u128 = (1u128 << 90) - 1;
+
+/// For each colour and square, the entry of a flattened [`HalfTable`]: the rank in that
+/// colour's frame times 5 plus the file folded onto the half board (a..e are 0..4, f..i 3..0).
+const fn half_index() -> [[u8; 90]; 2] {
+    let mut t = [[0u8; 90]; 2];
+    let mut s = 0;
+    while s < 90 {
+        let (file, rank) = (s % 9, s / 9);
+        let fold = if file > 4 { 8 - file } else { file };
+        t[0][s] = (rank * 5 + fold) as u8;
+        t[1][s] = ((9 - rank) * 5 + fold) as u8;
+        s += 1;
+    }
+    t
+}
+static HALF_INDEX: [[u8; 90]; 2] = half_index();
+
+const fn bit(file: usize, rank: usize) -> u128 {
+    1u128 << (rank * 9 + file)
+}
+
+const fn rank_mask(r: usize) -> u128 {
+    let mut m = 0;
+    let mut f = 0;
+    while f < 9 {
+        m |= bit(f, r);
+        f += 1;
+    }
+    m
+}
+
+const fn file_masks() -> [u128; 9] {
+    let mut t = [0u128; 9];
+    let mut f = 0;
+    while f < 9 {
+        let mut r = 0;
+        while r < 10 {
+            t[f] |= bit(f, r);
+            r += 1;
+        }
+        f += 1;
+    }
+    t
+}
+
+/// The mask seen from the other side: rank `r` becomes rank `9 - r`.
+const fn flip(m: u128) -> u128 {
+    let mut out = 0;
+    let mut r = 0;
+    while r < 10 {
+        out |= ((m >> (r * 9)) & 0x1ff) << ((9 - r) * 9);
+        r += 1;
+    }
+    out
+}
+
+const fn ranks(from: usize, to: usize) -> u128 {
+    let mut m = 0;
+    let mut r = from;
+    while r <= to {
+        m |= rank_mask(r);
+        r += 1;
+    }
+    m
+}
+
+const FILES: [u128; 9] = file_masks();
+
+/// The file and rank through each square (to skip cannons that cannot see a palace).
+const fn line_masks() -> [u128; 90] {
+    let files = file_masks();
+    let mut t = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        t[s] = files[s % 9] | rank_mask(s / 9);
+        s += 1;
+    }
+    t
+}
+static LINES: [u128; 90] = line_masks();
+const RED_PALACE: u128 = ranks(0, 2) & (FILES[3] | FILES[4] | FILES[5]);
+/// Each side's own palace.
+const PALACE: [u128; 2] = [RED_PALACE, flip(RED_PALACE)];
+/// Each side's own back rank.
+const BACK_RANK: [u128; 2] = [rank_mask(0), rank_mask(9)];
+/// The points across the river for each side's pawns.
+const CROSSED: [u128; 2] = [ranks(5, 9), ranks(0, 4)];
+/// The 卧槽 points an attacking horse of each colour aims for.
+const WOCAO: [u128; 2] = [bit(2, 8) | bit(6, 8), flip(bit(2, 8) | bit(6, 8))];
+const RED_CORNERS: u128 = bit(3, 7) | bit(5, 7) | bit(3, 9) | bit(5, 9);
+/// The enemy palace's corners, for an attacking horse of each colour.
+const PALACE_CORNERS: [u128; 2] = [RED_CORNERS, flip(RED_CORNERS)];
+const RED_FRONT: [u128; 3] = [
+    FILES[3] & ranks(3, 9),
+    FILES[4] & ranks(3, 9),
+    FILES[5] & ranks(3, 9),
+];
+/// For each side, its palace files d, e, f in front of the palace (its ranks 3..9).
+const PALACE_FRONT: [[u128; 3]; 2] = [
+    RED_FRONT,
+    [flip(RED_FRONT[0]), flip(RED_FRONT[1]), flip(RED_FRONT[2])],
+];

@@ -1,0 +1,301 @@
+//! Evaluation tests: colour and mirror symmetry over many positions, the start position,
+//! material, draw scaling, bounds, and that every weight is reachable by a tuner.
+
+use super::*;
+use crate::board::Position;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+fn pos(fen: &str) -> Position {
+    match Position::from_fen(fen) {
+        Ok(p) => p,
+        Err(e) => panic!("{fen}: {e}"),
+    }
+}
+
+/// The FENs of tests/data/perft.txt.
+fn perft_fens() -> Vec<String> {
+    include_str!("../../../tests/data/perft.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split(';').next())
+        .map(|f| f.trim().to_string())
+        .collect()
+}
+
+/// The perft positions plus every position of a few random games from each (fixed seed).
+fn sample_positions() -> Vec<Position> {
+    let mut rng = StdRng::seed_from_u64(0x5eed_e7a1);
+    let mut out = Vec::new();
+    for fen in perft_fens() {
+        let start = pos(&fen);
+        out.push(start.clone());
+        for _ in 0..4 {
+            let mut p = start.clone();
+            for _ in 0..80 {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                p.make_move(moves[rng.gen_range(0..moves.len())]);
+                out.push(p.clone());
+            }
+        }
+    }
+    out
+}
+
+/// The same position with the colours swapped: ranks reversed, case swapped, other side to
+/// move.
+fn colour_flipped(fen: &str) -> String {
+    let mut fields = fen.split_whitespace();
+    let board = fields.next().unwrap_or("");
+    let side = match fields.next() {
+        Some("b") => "w",
+        _ => "b",
+    };
+    let ranks: Vec<String> = board
+        .split('/')
+        .rev()
+        .map(|r| {
+            r.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    format!("{} {side} - - 0 1", ranks.join("/"))
+}
+
+/// The left-right mirror image.
+fn mirrored(fen: &str) -> String {
+    let mut fields = fen.split_whitespace();
+    let board = fields.next().unwrap_or("");
+    let side = fields.next().unwrap_or("w");
+    let ranks: Vec<String> = board
+        .split('/')
+        .map(|r| r.chars().rev().collect())
+        .collect();
+    format!("{} {side} - - 0 1", ranks.join("/"))
+}
+
+#[test]
+fn symmetric_under_colour_flip_and_mirror() {
+    let positions = sample_positions();
+    assert!(positions.len() > 5000, "only {} positions", positions.len());
+    for p in &positions {
+        let fen = p.to_fen();
+        let e = evaluate(p);
+        let flipped = pos(&colour_flipped(&fen));
+        assert_eq!(e, evaluate(&flipped), "colour flip of {fen}");
+        let mirror = pos(&mirrored(&fen));
+        assert_eq!(e, evaluate(&mirror), "mirror of {fen}");
+    }
+}
+
+#[test]
+fn bounded_on_every_sampled_position() {
+    for p in sample_positions() {
+        let e = evaluate(&p);
+        assert!(e.abs() < EVAL_LIMIT, "{e} on {}", p.to_fen());
+    }
+    // Lopsided boards: one side's whole army (pawns at the palace) against a bare king.
+    for fen in [
+        "5k3/2PPP4/9/P7P/9/9/9/1C5C1/9/RNBAKABNR w - - 0 1",
+        "5k3/2PPP4/9/P7P/9/9/9/1C5C1/9/RNBAKABNR b - - 0 1",
+        "rnbakabnr/9/1c5c1/9/9/9/9/9/9/3K5 w - - 0 1",
+    ] {
+        let e = evaluate(&pos(fen));
+        assert!(e.abs() > 2000 && e.abs() < EVAL_LIMIT, "{e} on {fen}");
+    }
+}
+
+#[test]
+fn start_position_scores_the_tempo_only() {
+    let w = Weights::DEFAULT;
+    assert_eq!(evaluate(&Position::startpos()), w.tempo);
+    let black = pos("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1");
+    assert_eq!(evaluate(&black), w.tempo);
+}
+
+#[test]
+fn material_up_is_positive() {
+    // Black is missing a rook.
+    let fen = "1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+    assert!(evaluate(&pos(&format!("{fen} w"))) > 700);
+    assert!(evaluate(&pos(&format!("{fen} b"))) < -700);
+    // Red is missing a horse.
+    let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/R1BAKABNR";
+    let e = evaluate(&pos(&format!("{fen} w")));
+    assert!((-600..-250).contains(&e), "{e}");
+}
+
+#[test]
+fn piece_values_are_ordered() {
+    let v = piece_value;
+    assert!(v(PieceKind::King) > 2 * (v(PieceKind::Rook) + v(PieceKind::Cannon)));
+    assert!(v(PieceKind::Rook) > v(PieceKind::Cannon));
+    assert!(v(PieceKind::Cannon) >= v(PieceKind::Horse));
+    assert!(v(PieceKind::Horse) > v(PieceKind::Advisor));
+    assert_eq!(v(PieceKind::Advisor), v(PieceKind::Elephant));
+    assert!(v(PieceKind::Advisor) > v(PieceKind::Pawn));
+    assert_eq!(v(PieceKind::Pawn), 100);
+}
+
+#[test]
+fn pawns_gain_value_across_the_river() {
+    let home = evaluate(&pos("4k4/9/9/9/9/9/4P4/9/9/3K5 w - - 0 1"));
+    let crossed = evaluate(&pos("4k4/9/9/9/4P4/9/9/9/9/3K5 w - - 0 1"));
+    let near_palace = evaluate(&pos("4k4/9/4P4/9/9/9/9/9/9/3K5 w - - 0 1"));
+    let last_rank = evaluate(&pos("3k4P/9/9/9/9/9/9/9/9/4K4 w - - 0 1"));
+    assert!(crossed > home + 50, "{home} {crossed}");
+    assert!(near_palace > crossed, "{crossed} {near_palace}");
+    // On the last rank the pawn is no attacker: a dead draw.
+    assert_eq!(last_rank, 0);
+}
+
+#[test]
+fn dead_draws_score_zero() {
+    for fen in [
+        // Bare kings.
+        "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+        // Only defenders on both sides.
+        "2bak4/4a4/4b4/9/9/9/9/4B4/4A4/2BAK4 w - - 0 1",
+        // Red's advisors and elephants against a last-rank pawn: Red is ahead but cannot win.
+        "3k5/9/9/9/9/9/9/4B4/9/p1BAKA3 w - - 0 1",
+        // A lone cannon against a bare king has nothing to jump over.
+        "3k5/9/9/9/9/9/9/9/4C4/4K4 w - - 0 1",
+        "3k5/9/9/9/9/9/9/9/4C4/4K4 b - - 0 1",
+    ] {
+        assert_eq!(evaluate(&pos(fen)), 0, "{fen}");
+        assert_eq!(evaluate(&pos(&colour_flipped(fen))), 0, "flipped {fen}");
+    }
+}
+
+/// The score with the default weights, and with the weights changed by `change`.
+fn with_and_without(fen: &str, change: fn(&mut Weights)) -> (i32, i32) {
+    let p = pos(fen);
+    let mut w = Weights::DEFAULT;
+    change(&mut w);
+    (evaluate(&p), evaluate_with(&p, &w))
+}
+
+type Case = (&'static str, fn(&mut Weights));
+
+#[test]
+fn drawish_material_is_scaled_down() {
+    // Each position, and the change that switches its rule off.
+    let cases: [Case; 5] = [
+        // 单车难破士象全.
+        ("2bak4/4a4/4b4/9/9/9/9/9/4R4/3K5 w - - 0 1", |w| {
+            w.scale_rook_vs_full_defence = SCALE_FULL
+        }),
+        // A cannon with screens against the full defence.
+        ("2bak4/4a4/4b4/9/9/9/9/4B4/4A4/2BAKC3 w - - 0 1", |w| {
+            w.scale_minor_vs_full_defence = SCALE_FULL
+        }),
+        // 单马对双士.
+        ("3ak4/4a4/9/9/9/4N4/9/9/9/3K5 w - - 0 1", |w| {
+            w.scale_horse_vs_two_advisors = SCALE_FULL
+        }),
+        // A lone pawn against two advisors.
+        ("3ak4/4a4/9/9/4P4/9/9/4B4/9/2BAKA3 w - - 0 1", |w| {
+            w.scale_pawn_vs_defenders = SCALE_FULL
+        }),
+        // A lone cannon with no screen of its own against an advisor.
+        ("3k5/4a4/9/9/9/9/9/9/4C4/4K4 w - - 0 1", |w| {
+            w.scale_cannon_no_screen = SCALE_FULL
+        }),
+    ];
+    for (fen, off) in cases {
+        let (scaled, full) = with_and_without(fen, off);
+        assert!(full > 100, "{fen}: unscaled {full}");
+        assert!(
+            scaled >= 0 && scaled * 3 < full,
+            "{fen}: {scaled} vs {full}"
+        );
+        let flipped = colour_flipped(fen);
+        assert_eq!(evaluate(&pos(&flipped)), scaled, "{flipped}");
+    }
+    // Not scaled: a rook against a broken defence, cannon and advisor against a bare king,
+    // horse against one advisor, pawn against a bare king.
+    for fen in [
+        "2bak4/4a4/9/9/9/9/9/9/4R4/3K5 w - - 0 1",
+        "5k3/9/9/9/9/9/9/9/4A4/3KC4 w - - 0 1",
+        "4k4/4a4/9/9/9/4N4/9/9/9/3K5 w - - 0 1",
+        "4k4/9/9/9/4P4/9/9/9/9/3K5 w - - 0 1",
+    ] {
+        let (scaled, full) = with_and_without(fen, |w| {
+            w.scale_rook_vs_full_defence = 0;
+            w.scale_minor_vs_full_defence = 0;
+            w.scale_horse_vs_two_advisors = 0;
+            w.scale_pawn_vs_defenders = 0;
+            w.scale_cannon_no_screen = 0;
+        });
+        assert_eq!(scaled, full, "{fen}");
+        assert!(scaled > 100, "{fen}: {scaled}");
+    }
+}
+
+#[test]
+fn king_safety_patterns_fire() {
+    // Each position, and the change that switches its pattern off.
+    let cases: [Case; 5] = [
+        // 空头炮: Red's cannon on e2, nothing between it and the king up the e-file.
+        (
+            "rnbakabnr/9/1c5c1/p1p3p1p/9/9/P1P3P1P/4C2C1/9/RNBAKABNR w - - 0 1",
+            |w| w.hollow_cannon = Pair::default(),
+        ),
+        // 卧槽马 on c8.
+        ("3k5/2N1a4/9/9/9/9/9/9/9/4K4 w - - 0 1", |w| {
+            w.horse_wocao = Pair::default()
+        }),
+        // 沉底炮 on a9 with the king on its back rank.
+        ("C3k4/4a4/3ab4/9/9/9/9/9/9/3KR4 w - - 0 1", |w| {
+            w.bottom_cannon = Pair::default()
+        }),
+        // No elephants against two cannons.
+        ("3ak4/4a4/9/9/9/9/9/1C5C1/9/3K5 w - - 0 1", |w| {
+            w.missing_elephant_vs_cannon = Pair::default()
+        }),
+        // A rook and a horse attacking the palace together.
+        ("3ak4/4a4/2N1b4/9/9/9/9/9/9/3KR4 w - - 0 1", |w| {
+            w.ks_horse = 0;
+            w.ks_rook = 0;
+        }),
+    ];
+    for (fen, off) in cases {
+        let (with, without) = with_and_without(fen, off);
+        assert!(with > without, "{fen}: {with} vs {without}");
+    }
+}
+
+#[test]
+fn every_weight_is_visited() {
+    // With every visited weight 0 and the draw scales neutral, every score must be 0: the
+    // evaluation uses nothing that a tuner cannot reach.
+    let mut w = Weights::DEFAULT;
+    let mut n = 0;
+    w.visit_mut(&mut |name, _, v| {
+        n += 1;
+        *v = if name.starts_with("scale_") {
+            SCALE_FULL
+        } else {
+            0
+        };
+    });
+    assert!(n > 700, "{n} weights");
+    for p in sample_positions().iter().step_by(7) {
+        assert_eq!(evaluate_with(p, &w), 0, "{}", p.to_fen());
+    }
+    // Names and indices identify a weight uniquely.
+    let mut seen = std::collections::HashSet::new();
+    Weights::DEFAULT.clone().visit_mut(&mut |name, i, _| {
+        assert!(seen.insert((name, i)), "{name}[{i}] twice");
+    });
+}
