@@ -142,6 +142,20 @@ fn movetime_budget(movetime: u64, overhead: u64) -> TimeBudget {
 /// Budget for the clock forms of rules 6.1–6.3.
 fn clock_budget(limits: &TimeLimits, remaining: u64) -> TimeBudget {
     let mtg = limits.moves_to_go.filter(|&m| m > 0).map(u64::from);
+    if mtg == Some(1) {
+        // 6.2: the last move of a period, fresh time follows: spend nearly all of it. UCCI
+        // tools also send `go time T movestogo 1` for a fixed time per move, so on short
+        // clocks the safety margin shrinks to a tenth of the clock instead of eating it.
+        let margin = SAFETY_MS.min(remaining / 10);
+        let hard = remaining
+            .saturating_sub(limits.move_overhead_ms)
+            .saturating_sub(margin)
+            .max(tiny_floor(remaining));
+        return TimeBudget {
+            soft_ms: hard,
+            hard_ms: hard,
+        };
+    }
     // Moves this clock must still last, this one included.
     let moves = mtg.unwrap_or_else(|| horizon(limits.ply));
 
