@@ -15,7 +15,11 @@ usage:
   jiangjun book build [--out F] [--seeds F] [--depth N] [--plies N] [--positions N] [--margin CP]
                                    grow the opening book by the engine's own analysis
   jiangjun book probe [--book F] [--fen \"<FEN>\"] [--moves \"m1 m2 ..\"]
-                                   list the book moves of a position (our format or BOOK.DAT)";
+                                   list the book moves of a position (our format or BOOK.DAT)
+  jiangjun selfplay --out F [--games N] [--nodes N] [--seed S] [--openings F]
+                                   self-play positions with results, for tuning
+  jiangjun tune --data F [--out F] [--passes N] [--all]
+                                   Texel-tune the evaluation weights on self-play data";
 
 /// Runs the subcommand in `args` (without the program name). `None` means: no subcommand,
 /// run the protocol loop.
@@ -25,6 +29,8 @@ pub fn run(args: &[String]) -> Option<i32> {
         "perft" => perft_cmd(&args[1..]),
         "bench" => bench_cmd(&args[1..]),
         "book" => book_cmd(&args[1..]),
+        "selfplay" => wrap("selfplay", selfplay_inner(&args[1..])),
+        "tune" => wrap("tune", tune_inner(&args[1..])),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             0
@@ -135,6 +141,109 @@ fn bench_cmd(args: &[String]) -> i32 {
     };
     crate::search::bench::run(depth, |line| println!("{line}"));
     0
+}
+
+/// Prints an error the usual way and turns it into the exit status.
+fn wrap(name: &str, r: Result<(), String>) -> i32 {
+    match r {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("jiangjun {name}: {e}\n{USAGE}");
+            2
+        }
+    }
+}
+
+fn selfplay_inner(args: &[String]) -> Result<(), String> {
+    use crate::search::selfplay;
+    let (out, rest) = take_option(args, "--out")?;
+    let (games, rest) = take_option(&rest, "--games")?;
+    let (nodes, rest) = take_option(&rest, "--nodes")?;
+    let (seed, rest) = take_option(&rest, "--seed")?;
+    let (openings, rest) = take_option(&rest, "--openings")?;
+    if let Some(x) = rest.first() {
+        return Err(format!("unexpected argument '{x}'"));
+    }
+    let out = out.ok_or("--out is required")?;
+    let openings = match openings {
+        Some(p) => std::fs::read_to_string(&p)
+            .map_err(|e| format!("cannot read {p}: {e}"))?
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+            .filter(|v| !v.is_empty())
+            .collect(),
+        None => Vec::new(),
+    };
+    let cfg = selfplay::Config {
+        games: parse_num(games, "--games", 100)?,
+        nodes: parse_num(nodes, "--nodes", 5000)?,
+        random_plies: 4,
+        seed: parse_num(seed, "--seed", 1)?,
+        openings,
+        max_plies: 300,
+    };
+    let start = Instant::now();
+    let games = selfplay::run(&cfg, |done, total| {
+        if done % 10 == 0 || done == total {
+            eprintln!(
+                "{done}/{total} games, {:.0} s",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    });
+    let mut text = String::new();
+    let (mut positions, mut red, mut draws) = (0, 0, 0);
+    for g in &games {
+        for f in &g.positions {
+            text.push_str(&format!("{f} | {:.1}\n", g.result));
+            positions += 1;
+        }
+        if g.result > 0.75 {
+            red += 1;
+        } else if g.result > 0.25 {
+            draws += 1;
+        }
+    }
+    std::fs::write(&out, text).map_err(|e| format!("cannot write {out}: {e}"))?;
+    println!(
+        "wrote {out}: {} games (red wins {red}, draws {draws}), {positions} positions",
+        games.len()
+    );
+    Ok(())
+}
+
+fn tune_inner(args: &[String]) -> Result<(), String> {
+    use crate::search::eval::Weights;
+    use crate::search::tune::{self, Scope};
+    let (data, rest) = take_option(args, "--data")?;
+    let (out, rest) = take_option(&rest, "--out")?;
+    let (passes, rest) = take_option(&rest, "--passes")?;
+    let all = rest.iter().any(|a| a == "--all");
+    if let Some(x) = rest.iter().find(|a| *a != "--all") {
+        return Err(format!("unexpected argument '{x}'"));
+    }
+    let data = data.ok_or("--data is required")?;
+    let text = std::fs::read_to_string(&data).map_err(|e| format!("cannot read {data}: {e}"))?;
+    let (samples, bad) = tune::parse_samples(&text);
+    eprintln!("{} samples ({bad} bad lines skipped)", samples.len());
+    let mut w = Weights::DEFAULT;
+    let k = tune::fit_k(&samples, &w);
+    eprintln!("k = {k:.3}");
+    let scope = if all { Scope::All } else { Scope::Scalars };
+    let err = tune::tune(
+        &samples,
+        &mut w,
+        k,
+        scope,
+        parse_num(passes, "--passes", 3)?,
+        |l| eprintln!("{l}"),
+    );
+    let out = out.unwrap_or_else(|| "tuned_weights.rs.txt".into());
+    std::fs::write(&out, format!("// error {err:.6}, k {k:.3}\n{w:#?}\n"))
+        .map_err(|e| format!("cannot write {out}: {e}"))?;
+    println!("wrote {out}: error {err:.6}");
+    Ok(())
 }
 
 fn book_cmd(args: &[String]) -> i32 {

@@ -311,6 +311,12 @@ impl Position {
         self.history.clear();
     }
 
+    /// Forgets the history and frees its buffer: for holding many positions in memory
+    /// (training data). Making a move afterwards allocates again.
+    pub fn compact(&mut self) {
+        self.history = Vec::new();
+    }
+
     /// The kings stand on one file with nothing between them (飞将: never legal after a move).
     pub fn kings_facing(&self) -> bool {
         let r = self.kings[0];

@@ -9,3 +9,4 @@ pub mod score;
 pub mod selfplay;
 pub mod time;
 pub mod tt;
+pub mod tune;
