@@ -1095,7 +1095,7 @@ mod tests {
             // End of input finishes whatever is queued, then ends the session.
             s.on_eof();
             let mut rounds = 0;
-            while s.is_thinking() && rounds < 100 {
+            while s.is_thinking() && s.exit_code().is_none() && rounds < 100 {
                 s.simulate_search_end(0, 1);
                 rounds += 1;
             }

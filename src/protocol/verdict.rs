@@ -91,21 +91,21 @@ impl Verdicts {
         let deep_resign = f.depth >= RESIGN_MIN_DEPTH;
         let mate_against = mate_in_moves(f.score).is_some_and(|n| n <= 0);
         self.mated = if deep_resign && mate_against {
-            self.mated + 1
+            self.mated.saturating_add(1)
         } else {
             0
         };
         self.lost = if deep_resign && f.score <= -RESIGN_SCORE && !is_decisive(f.score) {
-            self.lost + 1
+            self.lost.saturating_add(1)
         } else if mate_against && deep_resign {
             // A mate against us is also "clearly lost".
-            self.lost + 1
+            self.lost.saturating_add(1)
         } else {
             0
         };
-        let equal = !is_decisive(f.score) && f.score.abs() <= DRAW_MARGIN;
+        let equal = !is_decisive(f.score) && f.score.unsigned_abs() <= DRAW_MARGIN.unsigned_abs();
         self.level = if equal && f.depth >= OFFER_MIN_DEPTH {
-            self.level + 1
+            self.level.saturating_add(1)
         } else {
             0
         };
