@@ -118,3 +118,36 @@ fn perpetual_check_is_avoided_in_search() {
     // The data holds two pure perpetual-check cases; chase cases need the chase classifier.
     assert!(tested >= 2, "only {tested} perpetual-check cases tested");
 }
+
+/// `go infinite` and `go ponder` report their result only after `stop` / `ponderhit`, even
+/// when the search itself is finished (here: a depth limit).
+#[test]
+fn infinite_and_ponder_wait_for_the_caller() {
+    use jiangjun::search::engine::Report;
+    use std::sync::mpsc;
+    use std::time::Duration;
+    for ponder in [false, true] {
+        let mut e = engine(jiangjun::board::START_FEN, &[]);
+        let (tx, rx) = mpsc::channel();
+        let limits = Limits {
+            depth: Some(2),
+            infinite: !ponder,
+            ..Limits::default()
+        };
+        e.go(limits, ponder, move |r| {
+            let _ = tx.send(r);
+        });
+        let early = std::iter::from_fn(|| rx.recv_timeout(Duration::from_millis(300)).ok())
+            .any(|r| matches!(r, Report::Done(_)));
+        assert!(!early, "ponder={ponder}: answered before being told");
+        if ponder {
+            e.ponderhit(None, None);
+        } else {
+            e.stop();
+        }
+        let done = std::iter::from_fn(|| rx.recv_timeout(Duration::from_secs(5)).ok())
+            .any(|r| matches!(r, Report::Done(o) if o.best.is_some()));
+        assert!(done, "ponder={ponder}: no result after the caller's signal");
+        e.wait();
+    }
+}

@@ -42,7 +42,10 @@ pub struct Limits {
 
 /// State shared by all threads of one search.
 pub struct Shared {
+    /// Raised to end the search: by a limit, by the main thread when it is done, or by `stop`.
     pub stop: AtomicBool,
+    /// Raised only by the caller (`stop`): ends the wait of `go infinite` / `go ponder`.
+    pub stop_requested: AtomicBool,
     /// True while pondering: time limits do not apply yet.
     pub pondering: AtomicBool,
     pub start: Instant,
@@ -58,6 +61,7 @@ impl Shared {
     pub fn new(tt: Arc<TranspositionTable>, limits: &Limits, pondering: bool) -> Shared {
         Shared {
             stop: AtomicBool::new(false),
+            stop_requested: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
             start: Instant::now(),
             soft_ms: AtomicU64::new(limits.soft_ms.unwrap_or(u64::MAX)),

@@ -340,7 +340,7 @@ impl Engine {
                 let outcome =
                     search_threads(&pos, &checks, &banned, &sh, &limits, threads, &mut report);
                 // Under `go infinite` or while pondering the result waits for `stop`/`ponderhit`.
-                while !sh.stop.load(Ordering::Relaxed)
+                while !sh.stop_requested.load(Ordering::Relaxed)
                     && (limits.infinite || sh.pondering.load(Ordering::Relaxed))
                 {
                     std::thread::sleep(Duration::from_millis(1));
@@ -356,6 +356,7 @@ impl Engine {
     /// Asks the running search to stop; its `Done` report follows promptly.
     pub fn stop(&self) {
         if let Some(r) = &self.running {
+            r.shared.stop_requested.store(true, Ordering::Relaxed);
             r.shared.stop.store(true, Ordering::Relaxed);
         }
     }
