@@ -11,7 +11,11 @@ usage:
   jiangjun                         speak UCCI/UCI on stdin/stdout (chosen by the first command)
   jiangjun perft <depth> [--fen \"<FEN>\"] [--divide]
                                    count the leaf nodes of the legal-move tree
-  jiangjun bench [depth]           search fixed positions; last line: <nodes> nodes <nps> nps";
+  jiangjun bench [depth]           search fixed positions; last line: <nodes> nodes <nps> nps
+  jiangjun match --engine SPEC --engine SPEC [options]
+                                   two-engine match (see `jiangjun match --help`)
+  jiangjun tournament --engine SPEC ... [options]
+                                   round robin (see `jiangjun tournament --help`)";
 
 /// Runs the subcommand in `args` (without the program name). `None` means: no subcommand,
 /// run the protocol loop.
@@ -20,6 +24,8 @@ pub fn run(args: &[String]) -> Option<i32> {
     Some(match first.as_str() {
         "perft" => perft_cmd(&args[1..]),
         "bench" => bench_cmd(&args[1..]),
+        "match" => match_cmd(&args[1..]),
+        "tournament" => tournament_cmd(&args[1..]),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             0
@@ -130,6 +136,24 @@ fn bench_cmd(args: &[String]) -> i32 {
     };
     crate::search::bench::run(depth, |line| println!("{line}"));
     0
+}
+
+/// `jiangjun match`: engines as child processes, see [`crate::tournament::command`].
+fn match_cmd(args: &[String]) -> i32 {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{}", crate::tournament::command::USAGE);
+        return 0;
+    }
+    crate::tournament::command::match_main(args)
+}
+
+/// `jiangjun tournament`: a round robin of engines, see [`crate::tournament::command`].
+fn tournament_cmd(args: &[String]) -> i32 {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{}", crate::tournament::command::USAGE);
+        return 0;
+    }
+    crate::tournament::command::tournament_main(args)
 }
 
 /// The protocol loop on stdin/stdout. Until the UCCI front end lands, it says so.

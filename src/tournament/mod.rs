@@ -34,8 +34,17 @@
 //! assert!(table.iter().all(|s| s.rank == 1 && s.points == 4));
 //! ```
 
+pub mod clock;
+pub mod command;
+pub mod crosstable;
+pub mod engine_process;
+pub mod game;
+pub mod openings;
 pub mod pairing;
+pub mod pgn;
 pub mod ranking;
+pub mod referee;
+pub mod runner;
 pub mod stats;
 
 pub use pairing::{
