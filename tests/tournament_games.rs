@@ -415,3 +415,87 @@ fn four_engine_double_round_robin_in_parallel() {
     }
     check_consistency(&r, 4);
 }
+
+fn kings_only(
+    configure: impl FnOnce(&mut CommonOptions),
+) -> jiangjun::tournament::runner::FinishedGame {
+    let mut c = options(
+        vec![spec("a", "--seed 21"), spec("b", "--seed 22")],
+        "10+0.1",
+    );
+    c.openings = vec![jiangjun::tournament::openings::parse_opening_line(
+        "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+        "bare kings",
+    )
+    .unwrap()];
+    configure(&mut c);
+    let opts = MatchOptions {
+        common: c,
+        games: 1,
+        sprt: None,
+    };
+    run_match(&opts, &mut Vec::new()).unwrap().games.remove(0)
+}
+
+#[test]
+fn repetition_goes_to_the_referee() {
+    // Bare kings shuffle in their palaces: a position soon occurs a third time. The stand-in
+    // referee draws it.
+    let g = kings_only(|_| {});
+    assert_eq!(
+        g.record.termination,
+        Termination::Repetition,
+        "{}",
+        g.record.reason
+    );
+    assert_eq!(g.record.outcome, Outcome::Draw);
+    // A plugged-in referee decides instead: here it rules against Red.
+    let g = kings_only(|c| {
+        c.referee = std::sync::Arc::new(
+            |fen: &str, moves: &[jiangjun::board::Move], _rules: jiangjun::rules::RuleSet| {
+                let mut pos = Position::from_fen(fen).unwrap();
+                for &m in moves {
+                    pos.make_move(m);
+                }
+                assert!(jiangjun::tournament::game::occurrences(&pos) >= 3);
+                jiangjun::tournament::referee::Ruling {
+                    outcome: jiangjun::rules::Outcome::RedLoses,
+                    reason: "test ruling".into(),
+                }
+            },
+        );
+    });
+    assert_eq!(g.record.outcome, Outcome::BlackWin);
+    assert_eq!(g.record.reason, "test ruling");
+}
+
+#[test]
+fn natural_limit_and_dead_material() {
+    // A referee that lets repetitions go on leaves the natural limit to end the game.
+    let g = kings_only(|c| {
+        c.referee = std::sync::Arc::new(
+            |_: &str, _: &[jiangjun::board::Move], _: jiangjun::rules::RuleSet| {
+                jiangjun::tournament::referee::Ruling {
+                    outcome: jiangjun::rules::Outcome::None,
+                    reason: String::new(),
+                }
+            },
+        );
+        c.settings.game.natural_limit = Some(
+            jiangjun::rules::RuleSet::Cxa2011
+                .profile()
+                .limit
+                .with_rounds(5),
+        );
+    });
+    assert_eq!(
+        g.record.termination,
+        Termination::NaturalLimit,
+        "{}",
+        g.record.reason
+    );
+    assert_eq!(g.record.moves.len(), 10);
+    let g = kings_only(|c| c.settings.game.material_draw = true);
+    assert_eq!(g.record.termination, Termination::NoAttackingMaterial);
+    assert!(g.record.moves.is_empty());
+}

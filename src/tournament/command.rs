@@ -7,6 +7,7 @@ use super::crosstable::{self, Crosstable};
 use super::engine_process::{EngineSpec, IoLog, Notation, Protocol, Timeouts};
 use super::game::{DrawAdjudication, GameConfig, ResignAdjudication, Termination};
 use super::openings::{load_openings, Opening};
+use super::pairing::multi_round_robin;
 use super::pgn;
 use super::ranking::{standings, GameResult, Outcome, Scoring, Standing, System};
 use super::referee::{DrawReferee, Referee};
@@ -742,21 +743,44 @@ pub fn run_tournament(
     };
     let total = schedule.len();
     let rounds = schedule.iter().map(|g| g.round).max().unwrap_or(0);
+    let draw_points = if opts.scoring.red_draw == opts.scoring.black_draw {
+        opts.scoring.red_draw.to_string()
+    } else {
+        format!(
+            "{} (Red) / {} (Black)",
+            opts.scoring.red_draw, opts.scoring.black_draw
+        )
+    };
     let _ = writeln!(
         out,
-        "Round robin, {n} engines, {} cycle(s), {rounds} rounds, {total} games, tc {}, {}, concurrency {}, scoring {}/{}/{} (draw Black {}), ranking {}",
-        opts.cycles,
-        c.settings.game.tc,
-        c.openings_source,
-        c.settings.concurrency,
+        "Round robin, {n} engines, {} cycle(s), {rounds} rounds, {total} games, tc {}, {}, concurrency {}",
+        opts.cycles, c.settings.game.tc, c.openings_source, c.settings.concurrency,
+    );
+    let _ = writeln!(
+        out,
+        "Scoring (13.1/13.3): win {}, draw {draw_points}, loss {}; ranking by {}",
         opts.scoring.win,
-        opts.scoring.red_draw,
         opts.scoring.loss,
-        opts.scoring.black_draw,
-        if system == System::SingleGame { "14.1" } else { "14.2" }
+        if system == System::SingleGame {
+            "14.1"
+        } else {
+            "14.2"
+        }
     );
     for (i, (e, info)) in c.engines.iter().zip(&infos).enumerate() {
         let _ = writeln!(out, "  {}. {}: {}", i + 1, e.name, describe(info));
+    }
+    // The Appendix 1 table by draw number (Red first), with each round's bye.
+    if let Ok(table) = multi_round_robin(n as u32, opts.cycles) {
+        for r in &table {
+            let games: Vec<String> = r
+                .pairings
+                .iter()
+                .map(|p| format!("{}-{}", p.red, p.black))
+                .collect();
+            let bye = r.bye.map_or(String::new(), |b| format!(", bye {b}"));
+            let _ = writeln!(out, "  round {}: {}{bye}", r.number, games.join(" "));
+        }
     }
     let mut pgn_file = open_pgn(c)?;
     let date = pgn::today();

@@ -24,10 +24,12 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// Longest engine line kept; the rest of a longer line is dropped.
-const MAX_LINE: usize = 64 * 1024;
-/// Lines queued before the reader blocks (and with it an engine that floods its output).
-const QUEUE: usize = 4096;
+/// Longest engine line kept; the rest of a longer line is dropped (only the first words of
+/// a line matter to the runner).
+const MAX_LINE: usize = 16 * 1024;
+/// Lines queued before the reader blocks (and with it an engine that floods its output), so
+/// a flooding engine costs at most `QUEUE * MAX_LINE` bytes.
+const QUEUE: usize = 1024;
 
 /// The protocol spoken with an engine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -492,6 +494,65 @@ fn parse_bestmove(line: &str, notation: Notation) -> Reply {
     }
 }
 
+/// The `go` line for `protocol`. UCCI clock values are ms when the engine took
+/// `usemillisec`, else whole seconds (ucci.md 6); UCI's `wtime`/`winc` are Red's (w = Red).
+/// A pending draw offer becomes UCCI's `go draw` (UCI has none).
+pub fn go_command(
+    protocol: Protocol,
+    millisec: bool,
+    limits: &GoLimits<'_>,
+    side: Color,
+    draw_offered: bool,
+) -> String {
+    let draw = if draw_offered && protocol == Protocol::Ucci {
+        "draw "
+    } else {
+        ""
+    };
+    let value = |ms: u64| if millisec { ms } else { ms / 1000 };
+    match (limits, protocol) {
+        (GoLimits::Depth(d), _) => format!("go {draw}depth {d}"),
+        (GoLimits::Nodes(n), _) => format!("go {draw}nodes {n}"),
+        (GoLimits::MoveTime(ms), Protocol::Uci) => format!("go movetime {ms}"),
+        // ElephantEye has no movetime; "time T movestogo 1" means "T for this move".
+        (GoLimits::MoveTime(ms), Protocol::Ucci) => {
+            format!("go {draw}time {} movestogo 1", value(*ms))
+        }
+        (GoLimits::Clock { red, black }, Protocol::Uci) => {
+            let mut s = format!(
+                "go wtime {} btime {} winc {} binc {}",
+                red.remaining_ms(),
+                black.remaining_ms(),
+                red.increment_ms(),
+                black.increment_ms()
+            );
+            let own = if side == Color::Red { red } else { black };
+            if let Some(m) = own.moves_to_go() {
+                s.push_str(&format!(" movestogo {m}"));
+            }
+            s
+        }
+        (GoLimits::Clock { red, black }, Protocol::Ucci) => {
+            let (own, opp) = if side == Color::Red {
+                (red, black)
+            } else {
+                (black, red)
+            };
+            let mut s = format!("go {draw}time {}", value(own.remaining_ms()));
+            match own.moves_to_go() {
+                Some(m) => s.push_str(&format!(" movestogo {m}")),
+                None => s.push_str(&format!(" increment {}", value(own.increment_ms()))),
+            }
+            s.push_str(&format!(" opptime {}", value(opp.remaining_ms())));
+            match opp.moves_to_go() {
+                Some(m) => s.push_str(&format!(" oppmovestogo {m}")),
+                None => s.push_str(&format!(" oppincrement {}", value(opp.increment_ms()))),
+            }
+            s
+        }
+    }
+}
+
 impl EngineProcess {
     /// Starts the engine and completes the handshake, options and a `readyok`.
     pub fn start(
@@ -815,65 +876,9 @@ impl EngineProcess {
         self.sync()
     }
 
-    /// A clock value for `go`: ms, or whole seconds for UCCI engines without usemillisec.
-    fn clock_value(&self, ms: u64) -> u64 {
-        if self.millisec {
-            ms
-        } else {
-            ms / 1000
-        }
-    }
-
     /// The `go` line for these limits with `side` to move.
     pub fn go_command(&self, limits: &GoLimits<'_>, side: Color, draw_offered: bool) -> String {
-        let draw = if draw_offered && self.protocol == Protocol::Ucci {
-            "draw "
-        } else {
-            ""
-        };
-        match (limits, self.protocol) {
-            (GoLimits::Depth(d), _) => format!("go {draw}depth {d}"),
-            (GoLimits::Nodes(n), _) => format!("go {draw}nodes {n}"),
-            (GoLimits::MoveTime(ms), Protocol::Uci) => format!("go movetime {ms}"),
-            // ElephantEye has no movetime; "time T movestogo 1" means "T for this move".
-            (GoLimits::MoveTime(ms), Protocol::Ucci) => {
-                format!("go {draw}time {} movestogo 1", self.clock_value(*ms))
-            }
-            (GoLimits::Clock { red, black }, Protocol::Uci) => {
-                let mut s = format!(
-                    "go wtime {} btime {} winc {} binc {}",
-                    red.remaining_ms(),
-                    black.remaining_ms(),
-                    red.increment_ms(),
-                    black.increment_ms()
-                );
-                let own = if side == Color::Red { red } else { black };
-                if let Some(m) = own.moves_to_go() {
-                    s.push_str(&format!(" movestogo {m}"));
-                }
-                s
-            }
-            (GoLimits::Clock { red, black }, Protocol::Ucci) => {
-                let (own, opp) = if side == Color::Red {
-                    (red, black)
-                } else {
-                    (black, red)
-                };
-                let t = |c: &Clock| self.clock_value(c.remaining_ms());
-                let i = |c: &Clock| self.clock_value(c.increment_ms());
-                let mut s = format!("go {draw}time {}", t(own));
-                match own.moves_to_go() {
-                    Some(m) => s.push_str(&format!(" movestogo {m}")),
-                    None => s.push_str(&format!(" increment {}", i(own))),
-                }
-                s.push_str(&format!(" opptime {}", t(opp)));
-                match opp.moves_to_go() {
-                    Some(m) => s.push_str(&format!(" oppmovestogo {m}")),
-                    None => s.push_str(&format!(" oppincrement {}", i(opp))),
-                }
-                s
-            }
-        }
+        go_command(self.protocol, self.millisec, limits, side, draw_offered)
     }
 
     /// Sends the position (`fen` then `moves`) and `go`, and waits until `deadline` after
@@ -1087,6 +1092,66 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn go_lines() {
+        use super::super::clock::TimeControl;
+        let tc = TimeControl::parse("60+1").unwrap();
+        let (mut red, black) = (Clock::new(&tc), Clock::new(&tc));
+        red.charge(Duration::from_millis(2500), Duration::ZERO)
+            .unwrap();
+        let clocks = GoLimits::Clock {
+            red: &red,
+            black: &black,
+        };
+        assert_eq!(
+            go_command(Protocol::Ucci, true, &clocks, Color::Black, true),
+            "go draw time 60000 increment 1000 opptime 58500 oppincrement 1000"
+        );
+        assert_eq!(
+            go_command(Protocol::Ucci, false, &clocks, Color::Red, false),
+            "go time 58 increment 1 opptime 60 oppincrement 1"
+        );
+        assert_eq!(
+            go_command(Protocol::Uci, true, &clocks, Color::Black, true),
+            "go wtime 58500 btime 60000 winc 1000 binc 1000"
+        );
+        let tc = TimeControl::parse("40/300").unwrap();
+        let c = Clock::new(&tc);
+        let periods = GoLimits::Clock { red: &c, black: &c };
+        assert_eq!(
+            go_command(Protocol::Ucci, true, &periods, Color::Red, false),
+            "go time 300000 movestogo 40 opptime 300000 oppmovestogo 40"
+        );
+        assert_eq!(
+            go_command(Protocol::Uci, true, &periods, Color::Red, false),
+            "go wtime 300000 btime 300000 winc 0 binc 0 movestogo 40"
+        );
+        assert_eq!(
+            go_command(
+                Protocol::Ucci,
+                true,
+                &GoLimits::MoveTime(100),
+                Color::Red,
+                false
+            ),
+            "go time 100 movestogo 1"
+        );
+        assert_eq!(
+            go_command(
+                Protocol::Uci,
+                true,
+                &GoLimits::MoveTime(100),
+                Color::Red,
+                true
+            ),
+            "go movetime 100"
+        );
+        assert_eq!(
+            go_command(Protocol::Uci, true, &GoLimits::Depth(5), Color::Red, false),
+            "go depth 5"
+        );
     }
 
     #[test]

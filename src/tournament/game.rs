@@ -363,7 +363,10 @@ pub fn play_game(
                 loss(
                     stm,
                     Termination::Stalemate,
-                    format!("{} is stalemated", side_name(stm)),
+                    format!(
+                        "{} is stalemated (4.1.2: a loss in xiangqi)",
+                        side_name(stm)
+                    ),
                 )
             };
         }
@@ -452,7 +455,16 @@ pub fn play_game(
                 )
             }
             Reply::Crash => break loss(stm, Termination::Crash, format!("{who} crashed")),
-            Reply::NoMove => break loss(stm, Termination::NoMove, format!("{who} gave no move")),
+            // ElephantEye answers `nobestmove` when it thinks the game is drawn by its own
+            // rules (50 moves, threefold); the arbiter's rules decide, so like the UCCI
+            // league emulator it scores this as a resignation.
+            Reply::NoMove => {
+                break loss(
+                    stm,
+                    Termination::NoMove,
+                    format!("{who} gave no move (nobestmove with legal moves left)"),
+                )
+            }
             Reply::Move {
                 raw,
                 mv,
