@@ -930,6 +930,8 @@ impl EngineProcess {
                     };
                 }
                 None => {
+                    // Charged up to the deadline; the stop grace is not the engine's move.
+                    let elapsed = t0.elapsed();
                     self.send("stop");
                     if self
                         .wait_for(&["bestmove", "nobestmove"], self.timeouts.stop_grace)
@@ -939,7 +941,7 @@ impl EngineProcess {
                     }
                     return Thought {
                         reply: Reply::Timeout,
-                        elapsed: t0.elapsed(),
+                        elapsed,
                         score,
                         depth,
                     };
