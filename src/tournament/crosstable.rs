@@ -113,8 +113,9 @@ pub fn render(
         header.push_str(&format!(" {}", rpad(c, 5)));
     }
     header.push_str("  |");
-    for (i, _) in order.iter().enumerate() {
-        header.push_str(&format!(" {}", rpad(&(i + 1).to_string(), cell_w)));
+    // Columns are labelled by entrant number (the "No" column), in standings order.
+    for opp in &order {
+        header.push_str(&format!(" {}", rpad(&opp.to_string(), cell_w)));
     }
     header.push_str("  | split by");
     let _ = writeln!(out, "{header}");
@@ -194,7 +195,7 @@ pub fn render(
     };
     let _ = writeln!(
         out,
-        "{legend}\nCells: points scored against the column's entrant, one number per game; \
+        "{legend}\nCells: points scored against entrant No (column), one number per game; \
          'split by' names the criterion that separates a line from the next."
     );
     out
