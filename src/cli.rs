@@ -19,7 +19,11 @@ usage:
   jiangjun selfplay --out F [--games N] [--nodes N] [--seed S] [--openings F]
                                    self-play positions with results, for tuning
   jiangjun tune --data F [--out F] [--passes N] [--all]
-                                   Texel-tune the evaluation weights on self-play data";
+                                   Texel-tune the evaluation weights on self-play data
+  jiangjun match --engine SPEC --engine SPEC [options]
+                                   two-engine match (see `jiangjun match --help`)
+  jiangjun tournament --engine SPEC ... [options]
+                                   round robin (see `jiangjun tournament --help`)";
 
 /// Runs the subcommand in `args` (without the program name). `None` means: no subcommand,
 /// run the protocol loop.
@@ -31,6 +35,8 @@ pub fn run(args: &[String]) -> Option<i32> {
         "book" => book_cmd(&args[1..]),
         "selfplay" => wrap("selfplay", selfplay_inner(&args[1..])),
         "tune" => wrap("tune", tune_inner(&args[1..])),
+        "match" => match_cmd(&args[1..]),
+        "tournament" => tournament_cmd(&args[1..]),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             0
@@ -347,4 +353,22 @@ fn book_inner(args: &[String]) -> Result<(), String> {
 /// merge stderr into the engine's output (ucci.md §1).
 pub fn run_protocol() -> i32 {
     crate::protocol::stdio::run()
+}
+
+/// `jiangjun match`: engines as child processes, see [`crate::tournament::command`].
+fn match_cmd(args: &[String]) -> i32 {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{}", crate::tournament::command::USAGE);
+        return 0;
+    }
+    crate::tournament::command::match_main(args)
+}
+
+/// `jiangjun tournament`: a round robin of engines, see [`crate::tournament::command`].
+fn tournament_cmd(args: &[String]) -> i32 {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{}", crate::tournament::command::USAGE);
+        return 0;
+    }
+    crate::tournament::command::tournament_main(args)
 }

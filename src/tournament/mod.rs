@@ -1,9 +1,9 @@
 //! Tournament support: round-robin schedules, standings under the 2011
-//! Chinese Xiangqi Association competition rules, and match statistics.
+//! Chinese Xiangqi Association competition rules, match statistics, and the
+//! match manager behind `jiangjun match` and `jiangjun tournament`.
 //!
-//! Pure logic with no dependency on the board, search or protocol modules,
-//! so it can drive engine gauntlets and self-play matches as well as model
-//! human events.
+//! The scoring side is pure logic with no dependency on the board, search or
+//! protocol modules, so it can model human events as well as engine play:
 //!
 //! * [`pairing`]: round-robin tables by the method of the rules' appendix
 //!   "循环赛对局秩序表" (Appendix 1; colours per 12.1), byes for odd
@@ -16,6 +16,21 @@
 //! * [`stats`]: engine-testing statistics from win/draw/loss counts: score,
 //!   Elo with a 95% interval, likelihood of superiority and an SPRT in
 //!   logistic or normalised Elo.
+//!
+//! The match manager runs engines as child processes and is the arbiter of
+//! their games; it uses the board core for legality and [`crate::rules`]
+//! for the natural limit, and never the search or protocol modules:
+//!
+//! * [`engine_process`]: starting UCCI/UCI engines (protocol detection,
+//!   options, usemillisec, Fairy-Stockfish's 1-based ranks), one timed
+//!   search at a time, surviving garbage, crashes and hangs.
+//! * [`clock`]: time controls of article 6 (6.1 base + increment, 6.2
+//!   moves in time, 6.3 sudden death) plus move time, depth and nodes.
+//! * [`game`]: one game from an opening to a result under articles 4.1 and
+//!   4.2, with the repetition ruling delegated to a [`referee::Referee`].
+//! * [`openings`], [`pgn`]: opening suites and a minimal PGN writer.
+//! * [`runner`]: match and round-robin schedules played on worker threads.
+//! * [`crosstable`], [`command`]: the tables and the two subcommands.
 //!
 //! Entrants are numbered from 1, as in the printed tables. Bad input (an
 //! empty field, unknown entrants, invalid test parameters) is reported as
@@ -34,8 +49,17 @@
 //! assert!(table.iter().all(|s| s.rank == 1 && s.points == 4));
 //! ```
 
+pub mod clock;
+pub mod command;
+pub mod crosstable;
+pub mod engine_process;
+pub mod game;
+pub mod openings;
 pub mod pairing;
+pub mod pgn;
 pub mod ranking;
+pub mod referee;
+pub mod runner;
 pub mod stats;
 
 pub use pairing::{

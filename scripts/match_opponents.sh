@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Reference match through `jiangjun match`: ElephantEye (UCCI, book off) against
+# Fairy-Stockfish (UCI, UCI_Variant xiangqi, ranks 1-10) from the shared opening suite.
+#
+#   scripts/match_opponents.sh [GAMES] [TC] [extra jiangjun match options...]
+#   scripts/match_opponents.sh 6 movetime=100 --pgn /tmp/ref.pgn
+#
+# The opponents live outside the repository (see /work/opponents/README.txt); override their
+# paths with ELEEYE=... FSF=... and the suite with OPENINGS=...
+set -euo pipefail
+cd "$(dirname "$0")/.."
+games=${1:-6}
+tc=${2:-movetime=100}
+shift $(( $# > 2 ? 2 : $# ))
+eleeye=${ELEEYE:-/work/opponents/eleeye/eleeye}
+fsf=${FSF:-/work/opponents/fairy-stockfish}
+openings=${OPENINGS:-tests/data/openings.txt}
+cargo build --release --quiet
+exec target/release/jiangjun match \
+    --engine "cmd=$eleeye,name=eleeye,proto=ucci,option.usebook=false" \
+    --engine "cmd=$fsf,name=fsf,proto=uci" \
+    --games "$games" --tc "$tc" --openings "$openings" "$@"

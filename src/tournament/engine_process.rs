@@ -1,0 +1,1170 @@
+//! Engines as child processes: starting them, the UCCI/UCI handshake, options, and one
+//! search at a time under a deadline.
+//!
+//! Engine output is untrusted: lines may be garbage, not UTF-8, endless, or never come.
+//! A reader thread turns stdout into time-stamped lines (bounded in length and in number
+//! queued), so a search is timed by when `bestmove` arrived, not when it was read, and a hung
+//! engine can always be abandoned. Nothing an engine prints can panic the runner.
+//!
+//! Protocols (see docs/ucci.md): UCCI engines get `setoption usemillisec true` when they
+//! announce that option (else clock values go in whole seconds), `setoption newgame`, and
+//! `go time .. increment|movestogo .. opptime ..`. UCI engines get `ucinewgame` and
+//! `go wtime .. btime ..` (w = Red). A UCI engine that offers `UCI_Variant` is a multi-variant
+//! engine (Fairy-Stockfish): it is switched to `xiangqi` and spoken to with ranks 1–10
+//! (`h3e3`); one without it (Pikafish, UCI-Cyclone) uses ranks 0–9 like UCCI.
+
+use super::clock::Clock;
+use crate::board::{Color, Move, Square};
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, TryRecvError};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Longest engine line kept; the rest of a longer line is dropped (only the first words of
+/// a line matter to the runner).
+const MAX_LINE: usize = 16 * 1024;
+/// Lines queued before the reader blocks (and with it an engine that floods its output), so
+/// a flooding engine costs at most `QUEUE * MAX_LINE` bytes.
+const QUEUE: usize = 1024;
+
+/// The protocol spoken with an engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    Ucci,
+    Uci,
+}
+
+/// What the user asked for: a protocol, or detection (UCCI first, then UCI).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProtocolChoice {
+    Auto,
+    Ucci,
+    Uci,
+}
+
+/// How squares are written in moves exchanged with the engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Notation {
+    /// ICCS: ranks 0–9 from Red's side (UCCI, Pikafish, UCI-Cyclone).
+    Iccs,
+    /// Ranks 1–10 (Fairy-Stockfish in generic UCI with `UCI_Variant xiangqi`).
+    RanksFromOne,
+}
+
+/// How to start one engine, from `--engine key=value,...`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// Display name (PGN tags, tables).
+    pub name: String,
+    /// Program to run.
+    pub command: PathBuf,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Working directory; by default the program's own folder (engines look for books and
+    /// networks there, and XQWizard does the same).
+    pub dir: Option<PathBuf>,
+    /// Protocol to speak.
+    pub protocol: ProtocolChoice,
+    /// Move notation; `None` picks it from the handshake.
+    pub notation: Option<Notation>,
+    /// Options sent after the handshake, in order.
+    pub options: Vec<(String, String)>,
+}
+
+impl EngineSpec {
+    /// Parses `cmd=PATH,name=N,proto=auto|ucci|uci,ranks=0|1,dir=D,arg=A,option.NAME=VALUE`.
+    /// A first item without `=` is the command. `\,` puts a comma into a value.
+    pub fn parse(text: &str) -> Result<EngineSpec, String> {
+        let mut items = Vec::new();
+        let mut cur = String::new();
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' if chars.peek() == Some(&',') => {
+                    cur.push(',');
+                    chars.next();
+                }
+                ',' => items.push(std::mem::take(&mut cur)),
+                c => cur.push(c),
+            }
+        }
+        items.push(cur);
+        let mut spec = EngineSpec {
+            name: String::new(),
+            command: PathBuf::new(),
+            args: Vec::new(),
+            dir: None,
+            protocol: ProtocolChoice::Auto,
+            notation: None,
+            options: Vec::new(),
+        };
+        for (i, item) in items.iter().enumerate() {
+            let item = item.trim();
+            if item.is_empty() {
+                continue;
+            }
+            let Some((key, value)) = item.split_once('=') else {
+                if i == 0 {
+                    spec.command = PathBuf::from(item);
+                    continue;
+                }
+                return Err(format!("engine item '{item}' is not key=value"));
+            };
+            let value = value.to_string();
+            match key.trim() {
+                "cmd" => spec.command = PathBuf::from(value),
+                "name" => spec.name = value,
+                "arg" => spec.args.push(value),
+                "dir" => spec.dir = Some(PathBuf::from(value)),
+                "proto" => {
+                    spec.protocol = match value.to_ascii_lowercase().as_str() {
+                        "auto" => ProtocolChoice::Auto,
+                        "ucci" => ProtocolChoice::Ucci,
+                        "uci" => ProtocolChoice::Uci,
+                        _ => return Err(format!("proto '{value}' is not auto, ucci or uci")),
+                    }
+                }
+                "ranks" => {
+                    spec.notation = match value.as_str() {
+                        "0" => Some(Notation::Iccs),
+                        "1" => Some(Notation::RanksFromOne),
+                        "auto" => None,
+                        _ => return Err(format!("ranks '{value}' is not 0, 1 or auto")),
+                    }
+                }
+                k => match k.strip_prefix("option.") {
+                    Some(name) if !name.trim().is_empty() => {
+                        spec.options.push((name.trim().to_string(), value))
+                    }
+                    _ => return Err(format!("unknown engine key '{k}'")),
+                },
+            }
+        }
+        if spec.command.as_os_str().is_empty() {
+            return Err(format!("engine '{text}' has no cmd="));
+        }
+        if spec.name.is_empty() {
+            spec.name = spec
+                .command
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "engine".into());
+        }
+        Ok(spec)
+    }
+}
+
+/// Waiting limits for the parts of a conversation that are not a timed search.
+#[derive(Debug, Clone, Copy)]
+pub struct Timeouts {
+    /// For `ucciok`/`uciok` once the protocol is known.
+    pub handshake: Duration,
+    /// For `ucciok` while detecting the protocol, before trying UCI.
+    pub detect: Duration,
+    /// For `readyok`.
+    pub ready: Duration,
+    /// For `bestmove` after `stop` at flag fall, before the engine is killed.
+    pub stop_grace: Duration,
+    /// For the process to exit after `quit`.
+    pub quit: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts {
+            handshake: Duration::from_secs(10),
+            detect: Duration::from_secs(3),
+            ready: Duration::from_secs(10),
+            stop_grace: Duration::from_millis(500),
+            quit: Duration::from_secs(1),
+        }
+    }
+}
+
+/// A shared log of every line exchanged with engines (`--log`).
+#[derive(Clone)]
+pub struct IoLog {
+    out: Arc<Mutex<BufWriter<File>>>,
+    start: Instant,
+}
+
+impl IoLog {
+    /// Appends to `path`.
+    pub fn create(path: &std::path::Path) -> std::io::Result<IoLog> {
+        let f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)?;
+        Ok(IoLog {
+            out: Arc::new(Mutex::new(BufWriter::new(f))),
+            start: Instant::now(),
+        })
+    }
+
+    fn write(&self, tag: &str, dir: &str, line: &str) {
+        let t = self.start.elapsed().as_secs_f64();
+        if let Ok(mut out) = self.out.lock() {
+            let _ = writeln!(out, "{t:10.3} {tag} {dir} {line}");
+            let _ = out.flush();
+        }
+    }
+}
+
+/// Why an engine could not be started or kept in step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EngineError {
+    /// The program could not be run.
+    Spawn(String),
+    /// No `ucciok`/`uciok` in time.
+    Handshake(String),
+    /// The engine exited.
+    Died,
+    /// No `readyok` in time.
+    NotReady,
+    /// A UCI engine whose `UCI_Variant` lacks xiangqi.
+    NoXiangqi,
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineError::Spawn(e) => write!(f, "cannot run: {e}"),
+            EngineError::Handshake(e) => write!(f, "no handshake: {e}"),
+            EngineError::Died => write!(f, "the engine exited"),
+            EngineError::NotReady => write!(f, "no readyok"),
+            EngineError::NoXiangqi => write!(f, "UCI_Variant does not offer xiangqi"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+enum Event {
+    Line(Instant, String),
+    Eof(Instant),
+}
+
+/// A score from an `info` line, from the engine's (side to move's) point of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns, or UCCI's units (100 = a horse or cannon in ElephantEye).
+    Cp(i32),
+    /// Mate in this many moves; negative when being mated.
+    Mate(i32),
+}
+
+impl Score {
+    /// One number for adjudication thresholds: mates are beyond any material score.
+    pub fn value(self) -> i32 {
+        match self {
+            Score::Cp(v) => v,
+            Score::Mate(n) if n >= 0 => 100_000 - n,
+            Score::Mate(n) => -100_000 - n,
+        }
+    }
+}
+
+/// What the engine answered to `go`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reply {
+    /// `bestmove`. `mv` is the move in ICCS, `None` when it could not be read in the engine's
+    /// notation (then `raw` shows what was sent).
+    Move {
+        raw: String,
+        mv: Option<String>,
+        offers_draw: bool,
+        resigns: bool,
+    },
+    /// `nobestmove`, `bestmove (none)`, `0000` or an empty `bestmove`.
+    NoMove,
+    /// Nothing before the deadline.
+    Timeout,
+    /// The engine exited (or closed its output).
+    Crash,
+}
+
+/// One search's answer.
+#[derive(Debug, Clone)]
+pub struct Thought {
+    pub reply: Reply,
+    /// From writing `go` to the arrival of the answer (or to the deadline).
+    pub elapsed: Duration,
+    /// The last score the engine reported.
+    pub score: Option<Score>,
+    /// The last depth the engine reported.
+    pub depth: Option<u32>,
+}
+
+/// Search limits for one `go`.
+#[derive(Debug, Clone, Copy)]
+pub enum GoLimits<'a> {
+    /// Both clocks (6.1, 6.2, 6.3).
+    Clock {
+        red: &'a Clock,
+        black: &'a Clock,
+    },
+    MoveTime(u64),
+    Depth(u32),
+    Nodes(u64),
+}
+
+/// A running engine.
+pub struct EngineProcess {
+    spec: EngineSpec,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    rx: Receiver<Event>,
+    eof: bool,
+    protocol: Protocol,
+    notation: Notation,
+    millisec: bool,
+    has_isready: bool,
+    id_name: Option<String>,
+    log: Option<IoLog>,
+    tag: String,
+    timeouts: Timeouts,
+}
+
+/// Reads one line of at most `MAX_LINE` bytes (dropping the excess); `Ok(false)` at EOF.
+fn read_line_bounded(r: &mut impl BufRead, out: &mut Vec<u8>) -> std::io::Result<bool> {
+    out.clear();
+    let mut any = false;
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(any);
+        }
+        any = true;
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        let room = MAX_LINE.saturating_sub(out.len());
+        out.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = done.unwrap_or(buf.len());
+        r.consume(used);
+        if done.is_some() {
+            return Ok(true);
+        }
+    }
+}
+
+fn spawn_reader(out: impl Read + Send + 'static) -> Receiver<Event> {
+    let (tx, rx) = sync_channel(QUEUE);
+    thread::spawn(move || {
+        let mut r = BufReader::new(out);
+        let mut buf = Vec::new();
+        loop {
+            match read_line_bounded(&mut r, &mut buf) {
+                Ok(true) => {
+                    let line = String::from_utf8_lossy(&buf);
+                    let line = line.trim_end_matches(['\r', '\n']).to_string();
+                    if tx.send(Event::Line(Instant::now(), line)).is_err() {
+                        return;
+                    }
+                }
+                Ok(false) | Err(_) => {
+                    let _ = tx.send(Event::Eof(Instant::now()));
+                    return;
+                }
+            }
+        }
+    });
+    rx
+}
+
+/// Converts an engine's move text to ICCS; `None` if it is not a move in `notation`.
+pub fn move_from_engine(text: &str, notation: Notation) -> Option<String> {
+    let t = text.trim().to_ascii_lowercase().replace('-', "");
+    let b = t.as_bytes();
+    let file = |c: u8| (b'a'..=b'i').contains(&c);
+    match notation {
+        Notation::Iccs => {
+            if b.len() == 4
+                && file(b[0])
+                && b[1].is_ascii_digit()
+                && file(b[2])
+                && b[3].is_ascii_digit()
+            {
+                Some(t)
+            } else {
+                None
+            }
+        }
+        Notation::RanksFromOne => {
+            // a1..i10: file letter then 1 or 2 digits, twice.
+            let mut squares = Vec::new();
+            let mut i = 0;
+            while i < b.len() {
+                if !file(b[i]) {
+                    return None;
+                }
+                let start = i + 1;
+                let mut j = start;
+                while j < b.len() && b[j].is_ascii_digit() && j - start < 2 {
+                    j += 1;
+                }
+                let rank: u32 = t.get(start..j)?.parse().ok()?;
+                if !(1..=10).contains(&rank) {
+                    return None;
+                }
+                squares.push(format!("{}{}", b[i] as char, rank - 1));
+                i = j;
+            }
+            (squares.len() == 2).then(|| squares.concat())
+        }
+    }
+}
+
+/// Writes a move in the engine's notation.
+pub fn move_to_engine(m: Move, notation: Notation) -> String {
+    match notation {
+        Notation::Iccs => m.to_string(),
+        Notation::RanksFromOne => {
+            let sq = |s: Square| format!("{}{}", (b'a' + s.file()) as char, s.rank() + 1);
+            format!("{}{}", sq(m.from()), sq(m.to()))
+        }
+    }
+}
+
+/// Reads the score and depth of an `info` line.
+fn parse_info(line: &str, score: &mut Option<Score>, depth: &mut Option<u32>) {
+    let toks: Vec<&str> = line.split_whitespace().collect();
+    let mut i = 1;
+    while i < toks.len() {
+        match toks[i] {
+            "depth" => {
+                if let Some(d) = toks.get(i + 1).and_then(|t| t.parse().ok()) {
+                    *depth = Some(d);
+                }
+            }
+            "score" => match toks.get(i + 1).copied() {
+                Some("cp") => {
+                    if let Some(v) = toks.get(i + 2).and_then(|t| t.parse().ok()) {
+                        *score = Some(Score::Cp(v));
+                    }
+                }
+                Some("mate") => {
+                    if let Some(v) = toks.get(i + 2).and_then(|t| t.parse().ok()) {
+                        *score = Some(Score::Mate(v));
+                    }
+                }
+                Some(t) => {
+                    if let Ok(v) = t.parse() {
+                        *score = Some(Score::Cp(v));
+                    }
+                }
+                None => {}
+            },
+            // Everything after pv is moves; string/message are free text.
+            "pv" | "string" | "message" => return,
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// Reads a `bestmove` line.
+fn parse_bestmove(line: &str, notation: Notation) -> Reply {
+    let toks: Vec<&str> = line.split_whitespace().collect();
+    let Some(raw) = toks.get(1) else {
+        return Reply::NoMove;
+    };
+    let lower = raw.to_ascii_lowercase();
+    if matches!(
+        lower.as_str(),
+        "(none)" | "none" | "0000" | "null" | "resign"
+    ) {
+        return Reply::NoMove;
+    }
+    let rest = &toks[2..];
+    Reply::Move {
+        raw: raw.chars().take(32).collect(),
+        mv: move_from_engine(raw, notation),
+        offers_draw: rest.contains(&"draw"),
+        resigns: rest.contains(&"resign"),
+    }
+}
+
+/// The `go` line for `protocol`. UCCI clock values are ms when the engine took
+/// `usemillisec`, else whole seconds (ucci.md 6); UCI's `wtime`/`winc` are Red's (w = Red).
+/// A pending draw offer becomes UCCI's `go draw` (UCI has none).
+pub fn go_command(
+    protocol: Protocol,
+    millisec: bool,
+    limits: &GoLimits<'_>,
+    side: Color,
+    draw_offered: bool,
+) -> String {
+    let draw = if draw_offered && protocol == Protocol::Ucci {
+        "draw "
+    } else {
+        ""
+    };
+    let value = |ms: u64| if millisec { ms } else { ms / 1000 };
+    match (limits, protocol) {
+        (GoLimits::Depth(d), _) => format!("go {draw}depth {d}"),
+        (GoLimits::Nodes(n), _) => format!("go {draw}nodes {n}"),
+        (GoLimits::MoveTime(ms), Protocol::Uci) => format!("go movetime {ms}"),
+        // ElephantEye has no movetime; "time T movestogo 1" means "T for this move".
+        (GoLimits::MoveTime(ms), Protocol::Ucci) => {
+            format!("go {draw}time {} movestogo 1", value(*ms))
+        }
+        (GoLimits::Clock { red, black }, Protocol::Uci) => {
+            let mut s = format!(
+                "go wtime {} btime {} winc {} binc {}",
+                red.remaining_ms(),
+                black.remaining_ms(),
+                red.increment_ms(),
+                black.increment_ms()
+            );
+            let own = if side == Color::Red { red } else { black };
+            if let Some(m) = own.moves_to_go() {
+                s.push_str(&format!(" movestogo {m}"));
+            }
+            s
+        }
+        (GoLimits::Clock { red, black }, Protocol::Ucci) => {
+            let (own, opp) = if side == Color::Red {
+                (red, black)
+            } else {
+                (black, red)
+            };
+            let mut s = format!("go {draw}time {}", value(own.remaining_ms()));
+            match own.moves_to_go() {
+                Some(m) => s.push_str(&format!(" movestogo {m}")),
+                None => s.push_str(&format!(" increment {}", value(own.increment_ms()))),
+            }
+            s.push_str(&format!(" opptime {}", value(opp.remaining_ms())));
+            match opp.moves_to_go() {
+                Some(m) => s.push_str(&format!(" oppmovestogo {m}")),
+                None => s.push_str(&format!(" oppincrement {}", value(opp.increment_ms()))),
+            }
+            s
+        }
+    }
+}
+
+impl EngineProcess {
+    /// Starts the engine and completes the handshake, options and a `readyok`.
+    pub fn start(
+        spec: &EngineSpec,
+        timeouts: Timeouts,
+        log: Option<IoLog>,
+        tag: &str,
+    ) -> Result<EngineProcess, EngineError> {
+        match spec.protocol {
+            ProtocolChoice::Ucci => Self::start_as(spec, Protocol::Ucci, timeouts, log, tag, false),
+            ProtocolChoice::Uci => Self::start_as(spec, Protocol::Uci, timeouts, log, tag, false),
+            // UCCI first: ElephantEye-style engines exit on any other first line, while UCI
+            // engines answer "ucci" with an error line or silence (ucci.md 9.5).
+            ProtocolChoice::Auto => {
+                match Self::start_as(spec, Protocol::Ucci, timeouts, log.clone(), tag, true) {
+                    Ok(e) => Ok(e),
+                    Err(EngineError::Spawn(e)) => Err(EngineError::Spawn(e)),
+                    Err(_) => Self::start_as(spec, Protocol::Uci, timeouts, log, tag, false),
+                }
+            }
+        }
+    }
+
+    fn spawn(spec: &EngineSpec) -> Result<(Child, ChildStdin, Receiver<Event>), EngineError> {
+        let mut program = spec.command.clone();
+        let mut dir = spec.dir.clone();
+        // A path (not a bare name looked up in PATH) runs from its own folder by default.
+        if program.components().count() > 1 {
+            if let Ok(abs) = std::fs::canonicalize(&program) {
+                program = abs;
+            }
+            if dir.is_none() {
+                dir = program.parent().map(PathBuf::from);
+            }
+        }
+        let mut cmd = Command::new(&program);
+        cmd.args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(d) = &dir {
+            cmd.current_dir(d);
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| EngineError::Spawn(format!("{}: {e}", program.display())))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(EngineError::Spawn("no pipes".into()));
+        };
+        Ok((child, stdin, spawn_reader(stdout)))
+    }
+
+    fn start_as(
+        spec: &EngineSpec,
+        protocol: Protocol,
+        timeouts: Timeouts,
+        log: Option<IoLog>,
+        tag: &str,
+        detecting: bool,
+    ) -> Result<EngineProcess, EngineError> {
+        let (child, stdin, rx) = Self::spawn(spec)?;
+        let mut e = EngineProcess {
+            spec: spec.clone(),
+            child,
+            stdin: Some(stdin),
+            rx,
+            eof: false,
+            protocol,
+            notation: Notation::Iccs,
+            millisec: protocol == Protocol::Uci,
+            has_isready: true,
+            id_name: None,
+            log,
+            tag: tag.to_string(),
+            timeouts,
+        };
+        let (hello, ok, wait) = match protocol {
+            Protocol::Ucci => (
+                "ucci",
+                "ucciok",
+                if detecting {
+                    timeouts.detect
+                } else {
+                    timeouts.handshake
+                },
+            ),
+            Protocol::Uci => ("uci", "uciok", timeouts.handshake),
+        };
+        e.send(hello);
+        let deadline = Instant::now() + wait;
+        let mut options: Vec<(String, String)> = Vec::new();
+        loop {
+            let line = match e.recv_until(deadline) {
+                Some(Event::Line(_, l)) => l,
+                Some(Event::Eof(_)) => {
+                    e.kill();
+                    return Err(EngineError::Handshake(format!("exited before {ok}")));
+                }
+                None => {
+                    e.kill();
+                    return Err(EngineError::Handshake(format!("no {ok} in {wait:?}")));
+                }
+            };
+            let trimmed = line.trim();
+            if trimmed == ok {
+                break;
+            }
+            // A UCI engine's complaint about "ucci": no need to wait out the timeout.
+            if detecting && trimmed.to_ascii_lowercase().contains("unknown command") {
+                e.kill();
+                return Err(EngineError::Handshake("does not know ucci".into()));
+            }
+            let toks: Vec<&str> = trimmed.split_whitespace().collect();
+            match toks.as_slice() {
+                ["id", "name", rest @ ..] if !rest.is_empty() => {
+                    e.id_name = Some(rest.join(" "));
+                }
+                ["option", "name", ..] => {
+                    let rest = trimmed.split_once(" name ").map_or("", |(_, r)| r);
+                    let name = rest.split(" type ").next().unwrap_or("").trim();
+                    options.push((name.to_ascii_lowercase(), trimmed.to_string()));
+                }
+                ["option", name, ..] => {
+                    options.push((name.to_ascii_lowercase(), trimmed.to_string()));
+                }
+                _ => {}
+            }
+        }
+        let offered = |n: &str| options.iter().find(|(k, _)| k == n).map(|(_, l)| l.clone());
+        match protocol {
+            Protocol::Ucci => {
+                e.notation = spec.notation.unwrap_or(Notation::Iccs);
+                if offered("usemillisec").is_some() {
+                    e.send("setoption usemillisec true");
+                    e.millisec = true;
+                }
+                for (k, v) in &spec.options {
+                    let line = if v.is_empty() {
+                        format!("setoption {k}")
+                    } else {
+                        format!("setoption {k} {v}")
+                    };
+                    e.send(&line);
+                }
+            }
+            Protocol::Uci => {
+                let variant = offered("uci_variant");
+                if let Some(line) = &variant {
+                    let toks: Vec<&str> = line.split_whitespace().collect();
+                    let has = toks
+                        .windows(2)
+                        .any(|w| w[0] == "var" && w[1].eq_ignore_ascii_case("xiangqi"))
+                        || toks
+                            .windows(2)
+                            .any(|w| w[0] == "default" && w[1].eq_ignore_ascii_case("xiangqi"));
+                    if !has {
+                        e.kill();
+                        return Err(EngineError::NoXiangqi);
+                    }
+                    e.send("setoption name UCI_Variant value xiangqi");
+                }
+                e.notation = spec.notation.unwrap_or(if variant.is_some() {
+                    Notation::RanksFromOne
+                } else {
+                    Notation::Iccs
+                });
+                for (k, v) in &spec.options {
+                    let line = if v.is_empty() {
+                        format!("setoption name {k}")
+                    } else {
+                        format!("setoption name {k} value {v}")
+                    };
+                    e.send(&line);
+                }
+            }
+        }
+        match e.sync() {
+            Ok(()) => Ok(e),
+            Err(EngineError::NotReady) if protocol == Protocol::Ucci => {
+                // isready is optional in UCCI practice (XQWizard never sends it).
+                e.has_isready = false;
+                Ok(e)
+            }
+            Err(err) => {
+                e.kill();
+                Err(err)
+            }
+        }
+    }
+
+    /// Display name from the spec.
+    pub fn name(&self) -> &str {
+        &self.spec.name
+    }
+
+    /// The engine's own `id name`, if it sent one.
+    pub fn id_name(&self) -> Option<&str> {
+        self.id_name.as_deref()
+    }
+
+    /// The protocol in use.
+    pub fn protocol(&self) -> Protocol {
+        self.protocol
+    }
+
+    /// The move notation in use.
+    pub fn notation(&self) -> Notation {
+        self.notation
+    }
+
+    /// Still running and readable?
+    pub fn is_alive(&mut self) -> bool {
+        !self.eof && matches!(self.child.try_wait(), Ok(None))
+    }
+
+    fn send(&mut self, line: &str) {
+        if let Some(log) = &self.log {
+            log.write(&self.tag, ">", line);
+        }
+        let ok = match self.stdin.as_mut() {
+            Some(w) => w
+                .write_all(line.as_bytes())
+                .and_then(|_| w.write_all(b"\n"))
+                .and_then(|_| w.flush())
+                .is_ok(),
+            None => false,
+        };
+        if !ok {
+            // A closed pipe means the engine is gone; the reader will report EOF.
+            self.stdin = None;
+        }
+    }
+
+    /// Next event before `deadline`; `None` on timeout.
+    fn recv_until(&mut self, deadline: Instant) -> Option<Event> {
+        if self.eof {
+            return Some(Event::Eof(Instant::now()));
+        }
+        let wait = deadline.saturating_duration_since(Instant::now());
+        let ev = match self.rx.recv_timeout(wait) {
+            Ok(ev) => ev,
+            Err(RecvTimeoutError::Timeout) => return None,
+            Err(RecvTimeoutError::Disconnected) => Event::Eof(Instant::now()),
+        };
+        match &ev {
+            Event::Line(_, l) => {
+                if let Some(log) = &self.log {
+                    log.write(&self.tag, "<", l);
+                }
+            }
+            Event::Eof(_) => {
+                self.eof = true;
+                if let Some(log) = &self.log {
+                    log.write(&self.tag, "<", "<EOF>");
+                }
+            }
+        }
+        Some(ev)
+    }
+
+    /// Throws away lines left over from earlier (late `info`, a `bestmove` after `stop`).
+    fn drain(&mut self) {
+        loop {
+            match self.rx.try_recv() {
+                Ok(Event::Line(_, l)) => {
+                    if let Some(log) = &self.log {
+                        log.write(&self.tag, "<", &l);
+                    }
+                }
+                Ok(Event::Eof(_)) | Err(TryRecvError::Disconnected) => {
+                    self.eof = true;
+                    return;
+                }
+                Err(TryRecvError::Empty) => return,
+            }
+        }
+    }
+
+    /// Waits for a line whose first word is one of `words`.
+    fn wait_for(&mut self, words: &[&str], timeout: Duration) -> Result<String, EngineError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            match self.recv_until(deadline) {
+                Some(Event::Line(_, l)) => {
+                    if l.split_whitespace()
+                        .next()
+                        .is_some_and(|w| words.contains(&w))
+                    {
+                        return Ok(l);
+                    }
+                }
+                Some(Event::Eof(_)) => return Err(EngineError::Died),
+                None => return Err(EngineError::NotReady),
+            }
+        }
+    }
+
+    /// `isready` → `readyok`.
+    fn sync(&mut self) -> Result<(), EngineError> {
+        if !self.has_isready {
+            self.drain();
+            return if self.eof {
+                Err(EngineError::Died)
+            } else {
+                Ok(())
+            };
+        }
+        self.send("isready");
+        self.wait_for(&["readyok"], self.timeouts.ready).map(|_| ())
+    }
+
+    /// Tells the engine a new game starts and waits until it is ready.
+    pub fn new_game(&mut self) -> Result<(), EngineError> {
+        self.drain();
+        match self.protocol {
+            Protocol::Ucci => self.send("setoption newgame"),
+            Protocol::Uci => self.send("ucinewgame"),
+        }
+        self.sync()
+    }
+
+    /// The `go` line for these limits with `side` to move.
+    pub fn go_command(&self, limits: &GoLimits<'_>, side: Color, draw_offered: bool) -> String {
+        go_command(self.protocol, self.millisec, limits, side, draw_offered)
+    }
+
+    /// Sends the position (`fen` then `moves`) and `go`, and waits until `deadline` after
+    /// `go` for the answer. At the deadline the engine gets `stop` and a short grace to
+    /// answer (so it can be reused), else it is killed.
+    pub fn think(&mut self, fen: &str, moves: &[Move], go: &str, deadline: Duration) -> Thought {
+        self.drain();
+        let mut pos = format!("position fen {fen}");
+        if !moves.is_empty() {
+            pos.push_str(" moves");
+            for &m in moves {
+                pos.push(' ');
+                pos.push_str(&move_to_engine(m, self.notation));
+            }
+        }
+        self.send(&pos);
+        self.send(go);
+        let t0 = Instant::now();
+        let end = t0 + deadline;
+        let mut score = None;
+        let mut depth = None;
+        loop {
+            match self.recv_until(end) {
+                Some(Event::Line(at, line)) => {
+                    let first = line.split_whitespace().next().unwrap_or("");
+                    let reply = match first {
+                        "info" => {
+                            parse_info(&line, &mut score, &mut depth);
+                            continue;
+                        }
+                        "bestmove" => parse_bestmove(&line, self.notation),
+                        "nobestmove" => Reply::NoMove,
+                        _ => continue,
+                    };
+                    return Thought {
+                        reply,
+                        elapsed: at.saturating_duration_since(t0),
+                        score,
+                        depth,
+                    };
+                }
+                Some(Event::Eof(at)) => {
+                    self.kill();
+                    return Thought {
+                        reply: Reply::Crash,
+                        elapsed: at.saturating_duration_since(t0),
+                        score,
+                        depth,
+                    };
+                }
+                None => {
+                    // Charged up to the deadline; the stop grace is not the engine's move.
+                    let elapsed = t0.elapsed();
+                    self.send("stop");
+                    if self
+                        .wait_for(&["bestmove", "nobestmove"], self.timeouts.stop_grace)
+                        .is_err()
+                    {
+                        self.kill();
+                    }
+                    return Thought {
+                        reply: Reply::Timeout,
+                        elapsed,
+                        score,
+                        depth,
+                    };
+                }
+            }
+        }
+    }
+
+    /// Kills the process at once.
+    pub fn kill(&mut self) {
+        self.stdin = None;
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.eof = true;
+    }
+
+    /// `quit`, a short wait for the exit, then kill.
+    pub fn quit(mut self) {
+        self.shutdown();
+    }
+
+    fn shutdown(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            self.send("quit");
+            self.stdin = None;
+            let end = Instant::now() + self.timeouts.quit;
+            while Instant::now() < end {
+                if !matches!(self.child.try_wait(), Ok(None)) {
+                    return;
+                }
+                thread::sleep(Duration::from_millis(5));
+            }
+        }
+        self.kill();
+    }
+}
+
+impl Drop for EngineProcess {
+    /// Never leave an engine running behind a finished or failed match.
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            self.shutdown();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_syntax() {
+        let s = EngineSpec::parse(
+            "cmd=/opt/eleeye,name=ee,proto=ucci,option.usebook=false,arg=-x,option.Move Overhead=30",
+        )
+        .unwrap();
+        assert_eq!(s.command, PathBuf::from("/opt/eleeye"));
+        assert_eq!(s.name, "ee");
+        assert_eq!(s.protocol, ProtocolChoice::Ucci);
+        assert_eq!(s.args, vec!["-x"]);
+        assert_eq!(
+            s.options,
+            vec![
+                ("usebook".to_string(), "false".to_string()),
+                ("Move Overhead".to_string(), "30".to_string())
+            ]
+        );
+        let s = EngineSpec::parse("/usr/bin/fsf").unwrap();
+        assert_eq!(s.name, "fsf");
+        assert_eq!(s.protocol, ProtocolChoice::Auto);
+        let s = EngineSpec::parse("cmd=x,option.bookfiles=a\\,b").unwrap();
+        assert_eq!(s.options[0].1, "a,b");
+        for bad in [
+            "",
+            "name=x",
+            "cmd=x,proto=xboard",
+            "cmd=x,colour=red",
+            "cmd=x,ranks=2",
+        ] {
+            assert!(EngineSpec::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn notations() {
+        assert_eq!(
+            move_from_engine("h2e2", Notation::Iccs).as_deref(),
+            Some("h2e2")
+        );
+        assert_eq!(
+            move_from_engine("H2-E2", Notation::Iccs).as_deref(),
+            Some("h2e2")
+        );
+        assert_eq!(
+            move_from_engine("h3e3", Notation::RanksFromOne).as_deref(),
+            Some("h2e2")
+        );
+        assert_eq!(
+            move_from_engine("h10g8", Notation::RanksFromOne).as_deref(),
+            Some("h9g7")
+        );
+        for bad in ["", "h0e0", "h11e1", "z1a1", "h3", "h3e3e3", "ééé"] {
+            assert_eq!(move_from_engine(bad, Notation::RanksFromOne), None, "{bad}");
+        }
+        for bad in ["", "h10g8", "j2e2", "h2e"] {
+            assert_eq!(move_from_engine(bad, Notation::Iccs), None, "{bad}");
+        }
+        let m: Move = "h9g7".parse().unwrap();
+        assert_eq!(move_to_engine(m, Notation::RanksFromOne), "h10g8");
+        assert_eq!(move_to_engine(m, Notation::Iccs), "h9g7");
+    }
+
+    #[test]
+    fn info_and_bestmove_lines() {
+        let (mut s, mut d) = (None, None);
+        parse_info("info depth 7 score 24 pv h2e2 h9g7", &mut s, &mut d);
+        assert_eq!((s, d), (Some(Score::Cp(24)), Some(7)));
+        parse_info(
+            "info depth 9 seldepth 12 score mate -3 nodes 5",
+            &mut s,
+            &mut d,
+        );
+        assert_eq!((s, d), (Some(Score::Mate(-3)), Some(9)));
+        parse_info(
+            "info depth x score cp garbage string score cp 5",
+            &mut s,
+            &mut d,
+        );
+        assert_eq!((s, d), (Some(Score::Mate(-3)), Some(9)));
+        assert!(Score::Mate(-3).value() < Score::Cp(-30000).value());
+        assert_eq!(parse_bestmove("bestmove", Notation::Iccs), Reply::NoMove);
+        assert_eq!(
+            parse_bestmove("bestmove (none)", Notation::Iccs),
+            Reply::NoMove
+        );
+        assert_eq!(
+            parse_bestmove("bestmove h2e2 ponder h9g7 draw", Notation::Iccs),
+            Reply::Move {
+                raw: "h2e2".into(),
+                mv: Some("h2e2".into()),
+                offers_draw: true,
+                resigns: false
+            }
+        );
+        assert!(matches!(
+            parse_bestmove("bestmove zz99 resign", Notation::Iccs),
+            Reply::Move {
+                mv: None,
+                resigns: true,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn go_lines() {
+        use super::super::clock::TimeControl;
+        let tc = TimeControl::parse("60+1").unwrap();
+        let (mut red, black) = (Clock::new(&tc), Clock::new(&tc));
+        red.charge(Duration::from_millis(2500), Duration::ZERO)
+            .unwrap();
+        let clocks = GoLimits::Clock {
+            red: &red,
+            black: &black,
+        };
+        assert_eq!(
+            go_command(Protocol::Ucci, true, &clocks, Color::Black, true),
+            "go draw time 60000 increment 1000 opptime 58500 oppincrement 1000"
+        );
+        assert_eq!(
+            go_command(Protocol::Ucci, false, &clocks, Color::Red, false),
+            "go time 58 increment 1 opptime 60 oppincrement 1"
+        );
+        assert_eq!(
+            go_command(Protocol::Uci, true, &clocks, Color::Black, true),
+            "go wtime 58500 btime 60000 winc 1000 binc 1000"
+        );
+        let tc = TimeControl::parse("40/300").unwrap();
+        let c = Clock::new(&tc);
+        let periods = GoLimits::Clock { red: &c, black: &c };
+        assert_eq!(
+            go_command(Protocol::Ucci, true, &periods, Color::Red, false),
+            "go time 300000 movestogo 40 opptime 300000 oppmovestogo 40"
+        );
+        assert_eq!(
+            go_command(Protocol::Uci, true, &periods, Color::Red, false),
+            "go wtime 300000 btime 300000 winc 0 binc 0 movestogo 40"
+        );
+        assert_eq!(
+            go_command(
+                Protocol::Ucci,
+                true,
+                &GoLimits::MoveTime(100),
+                Color::Red,
+                false
+            ),
+            "go time 100 movestogo 1"
+        );
+        assert_eq!(
+            go_command(
+                Protocol::Uci,
+                true,
+                &GoLimits::MoveTime(100),
+                Color::Red,
+                true
+            ),
+            "go movetime 100"
+        );
+        assert_eq!(
+            go_command(Protocol::Uci, true, &GoLimits::Depth(5), Color::Red, false),
+            "go depth 5"
+        );
+    }
+
+    #[test]
+    fn bounded_lines() {
+        let long = "x".repeat(MAX_LINE * 2) + "\nok\n";
+        let mut r = BufReader::with_capacity(100, long.as_bytes());
+        let mut buf = Vec::new();
+        assert!(read_line_bounded(&mut r, &mut buf).unwrap());
+        assert_eq!(buf.len(), MAX_LINE);
+        assert!(read_line_bounded(&mut r, &mut buf).unwrap());
+        assert_eq!(buf, b"ok");
+        assert!(!read_line_bounded(&mut r, &mut buf).unwrap());
+    }
+}

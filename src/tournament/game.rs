@@ -1,0 +1,580 @@
+//! One engine game from an opening to a result, with the runner as arbiter.
+//!
+//! Before each move the arbiter checks, in this order: no legal move for the side to move
+//! (4.1.1 checkmate, 4.1.2 stalemate — both lose in xiangqi); a position occurring for the
+//! third time, judged by the plugged-in [`Referee`] (4.1.4, 4.1.5, 4.2.3); the natural limit
+//! (4.2.4, counted as 22.2 says, by [`crate::rules::natural_limit_with`]); then the optional
+//! adjudications (no attacking material left, 4.2.2; a length cap). After each answer: a
+//! crash, a hang, an illegal move (the engine's move fails the board's legality test; 4.1.3
+//! treats self-exposure as a loss), `nobestmove` while moves exist, resignation (4.1.12) or a
+//! fallen flag (4.1.6) loses; two draw offers in a row agree a draw (4.2.1, UCCI `draw`); and
+//! the optional score adjudication may end a hopeless or dead-drawn game.
+
+use super::clock::{Clock, TimeControl};
+use super::engine_process::{EngineProcess, GoLimits, Protocol, Reply};
+use super::openings::Opening;
+use super::ranking::Outcome;
+use super::referee::Referee;
+use crate::board::{Color, Move, PieceKind, Position};
+use crate::rules::{self, LimitRule, PlyRecord, RuleSet, Side};
+use std::fmt;
+use std::time::Duration;
+
+/// Draw by score: from move `move_number` on, when both engines' last `move_count` scores
+/// are within ±`score`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DrawAdjudication {
+    pub move_number: u32,
+    pub move_count: u32,
+    pub score: i32,
+}
+
+/// Loss by score: when one engine's last `move_count` scores are all ≤ −`score` and its
+/// opponent's all ≥ `score` (both agree the game is lost).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResignAdjudication {
+    pub move_count: u32,
+    pub score: i32,
+}
+
+/// Everything about how games are played and judged.
+#[derive(Debug, Clone)]
+pub struct GameConfig {
+    pub tc: TimeControl,
+    /// Overrun forgiven before a loss on time.
+    pub margin: Duration,
+    /// Under depth or node limits: how long a move may take before the engine counts as hung.
+    pub hang_timeout: Duration,
+    /// Rule book for repetition verdicts.
+    pub rules: RuleSet,
+    /// Natural limit; `None` turns it off.
+    pub natural_limit: Option<LimitRule>,
+    /// Draw after this many plies (0 = no cap).
+    pub max_plies: u32,
+    pub draw_adjudication: Option<DrawAdjudication>,
+    pub resign_adjudication: Option<ResignAdjudication>,
+    /// Draw when neither side has a rook, horse, cannon or pawn (4.2.2).
+    pub material_draw: bool,
+}
+
+impl GameConfig {
+    /// Defaults: the rule set's natural limit, a 1000-ply cap, no score adjudication.
+    pub fn new(tc: TimeControl) -> GameConfig {
+        GameConfig {
+            tc,
+            margin: Duration::from_millis(100),
+            hang_timeout: Duration::from_secs(60),
+            rules: RuleSet::Cxa2011,
+            natural_limit: Some(RuleSet::Cxa2011.profile().limit),
+            max_plies: 1000,
+            draw_adjudication: None,
+            resign_adjudication: None,
+            material_draw: false,
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Termination {
+    Checkmate,
+    Stalemate,
+    Repetition,
+    NaturalLimit,
+    DrawAgreed,
+    Resignation,
+    TimeForfeit,
+    IllegalMove,
+    Crash,
+    Hang,
+    NoMove,
+    /// The engine could not be (re)started or made ready before the game.
+    StartFailure,
+    NoAttackingMaterial,
+    AdjudicatedDraw,
+    AdjudicatedLoss,
+    MaxPlies,
+    /// The game could not be set up (invalid opening).
+    Aborted,
+}
+
+impl Termination {
+    /// Short name for summaries.
+    pub fn name(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::Repetition => "repetition",
+            Termination::NaturalLimit => "natural limit",
+            Termination::DrawAgreed => "draw agreed",
+            Termination::Resignation => "resignation",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::IllegalMove => "illegal move",
+            Termination::Crash => "crash",
+            Termination::Hang => "hang",
+            Termination::NoMove => "no move",
+            Termination::StartFailure => "start failure",
+            Termination::NoAttackingMaterial => "no attacking material",
+            Termination::AdjudicatedDraw => "adjudicated draw",
+            Termination::AdjudicatedLoss => "adjudicated loss",
+            Termination::MaxPlies => "length cap",
+            Termination::Aborted => "aborted",
+        }
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Per-side statistics of one game.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SideStats {
+    /// Moves the engine made (opening moves excluded).
+    pub moves: u32,
+    /// Time it used.
+    pub time: Duration,
+    /// Its longest move.
+    pub max_time: Duration,
+}
+
+/// A finished game.
+#[derive(Debug, Clone)]
+pub struct GameRecord {
+    pub opening: Opening,
+    /// Every move from `opening.fen`, the opening's moves first.
+    pub moves: Vec<Move>,
+    pub outcome: Outcome,
+    pub termination: Termination,
+    /// Human-readable reason ("Black is checkmated", "Red lost on time ...").
+    pub reason: String,
+    /// Red's and Black's statistics.
+    pub stats: [SideStats; 2],
+}
+
+impl GameRecord {
+    /// PGN result text.
+    pub fn result_text(&self) -> &'static str {
+        match self.outcome {
+            Outcome::RedWin => "1-0",
+            Outcome::BlackWin => "0-1",
+            Outcome::Draw => "1/2-1/2",
+        }
+    }
+
+    /// A game lost before it started (engine could not start or get ready).
+    pub fn forfeit(
+        opening: &Opening,
+        loser: Color,
+        termination: Termination,
+        reason: String,
+    ) -> Self {
+        GameRecord {
+            opening: opening.clone(),
+            moves: opening.moves.clone(),
+            outcome: win_for(!loser),
+            termination,
+            reason,
+            stats: [SideStats::default(); 2],
+        }
+    }
+}
+
+fn win_for(c: Color) -> Outcome {
+    match c {
+        Color::Red => Outcome::RedWin,
+        Color::Black => Outcome::BlackWin,
+    }
+}
+
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::Red => "Red",
+        Color::Black => "Black",
+    }
+}
+
+fn rules_side(c: Color) -> Side {
+    match c {
+        Color::Red => Side::Red,
+        Color::Black => Side::Black,
+    }
+}
+
+/// How often the current position has occurred, counting back to the last capture (a
+/// position before a capture cannot recur after it).
+pub fn occurrences(pos: &Position) -> u32 {
+    let key = pos.key();
+    let mut n = 1;
+    for st in pos.history().iter().rev() {
+        if st.key == key {
+            n += 1;
+        }
+        if st.captured.is_some() {
+            break;
+        }
+    }
+    n
+}
+
+/// Neither side has a piece that can cross the river or give mate (rook, horse, cannon,
+/// pawn): 4.2.2's "双方均无取胜可能".
+pub fn no_attacking_material(pos: &Position) -> bool {
+    Color::ALL.iter().all(|&c| {
+        [
+            PieceKind::Rook,
+            PieceKind::Horse,
+            PieceKind::Cannon,
+            PieceKind::Pawn,
+        ]
+        .iter()
+        .all(|&k| pos.pieces(c, k).is_empty())
+    })
+}
+
+/// The last `n` entries all satisfy `f` (and there are at least `n`).
+fn last_n(v: &[Option<i32>], n: u32, f: impl Fn(i32) -> bool) -> bool {
+    let n = n as usize;
+    n > 0 && v.len() >= n && v[v.len() - n..].iter().all(|s| s.is_some_and(&f))
+}
+
+/// The moves so far and what the rules need about them.
+struct Track {
+    moves: Vec<Move>,
+    plies: Vec<PlyRecord>,
+    /// The last irreversible position (after the latest capture) and the index of the first
+    /// move after it: what UCCI's `position` wants (ucci.md 4.4).
+    irreversible: (String, usize),
+}
+
+impl Track {
+    fn play(&mut self, pos: &mut Position, m: Move) {
+        let side = rules_side(pos.side_to_move());
+        let capture = pos.piece_at(m.to()).is_some();
+        pos.make_move(m);
+        self.moves.push(m);
+        self.plies.push(PlyRecord {
+            side,
+            capture,
+            check: pos.in_check(),
+        });
+        if capture {
+            self.irreversible = (pos.to_fen(), self.moves.len());
+        }
+    }
+}
+
+struct Ending {
+    outcome: Outcome,
+    termination: Termination,
+    reason: String,
+}
+
+fn loss(loser: Color, termination: Termination, reason: String) -> Ending {
+    Ending {
+        outcome: win_for(!loser),
+        termination,
+        reason,
+    }
+}
+
+fn draw(termination: Termination, reason: impl Into<String>) -> Ending {
+    Ending {
+        outcome: Outcome::Draw,
+        termination,
+        reason: reason.into(),
+    }
+}
+
+/// Plays one game: `red` and `black` are running engines.
+pub fn play_game(
+    red: &mut EngineProcess,
+    black: &mut EngineProcess,
+    opening: &Opening,
+    cfg: &GameConfig,
+    referee: &dyn Referee,
+) -> GameRecord {
+    let mut stats = [SideStats::default(); 2];
+    let mut pos = match Position::from_fen(&opening.fen) {
+        Ok(p) => p,
+        Err(e) => {
+            return GameRecord {
+                opening: opening.clone(),
+                moves: Vec::new(),
+                outcome: Outcome::Draw,
+                termination: Termination::Aborted,
+                reason: format!("bad opening FEN: {e}"),
+                stats,
+            }
+        }
+    };
+    let carried = pos.halfmove_clock();
+    let mut track = Track {
+        moves: Vec::new(),
+        plies: Vec::new(),
+        irreversible: (opening.fen.clone(), 0),
+    };
+    for &m in &opening.moves {
+        if !pos.is_legal(m) {
+            return GameRecord {
+                opening: opening.clone(),
+                moves: track.moves,
+                outcome: Outcome::Draw,
+                termination: Termination::Aborted,
+                reason: format!("opening move {m} is illegal"),
+                stats,
+            };
+        }
+        track.play(&mut pos, m);
+    }
+
+    for (eng, color) in [(&mut *red, Color::Red), (&mut *black, Color::Black)] {
+        if let Err(e) = eng.new_game() {
+            return GameRecord::forfeit(
+                opening,
+                color,
+                Termination::StartFailure,
+                format!(
+                    "{} ({}) not ready for the game: {e}",
+                    side_name(color),
+                    eng.name()
+                ),
+            );
+        }
+    }
+
+    let mut clocks = [Clock::new(&cfg.tc), Clock::new(&cfg.tc)];
+    let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
+    let mut draw_offer: Option<Color> = None;
+
+    let ending = loop {
+        let stm = pos.side_to_move();
+        // Before the move: the board and the rules.
+        if !pos.has_legal_move() {
+            break if pos.in_check() {
+                loss(
+                    stm,
+                    Termination::Checkmate,
+                    format!("{} is checkmated", side_name(stm)),
+                )
+            } else {
+                loss(
+                    stm,
+                    Termination::Stalemate,
+                    format!(
+                        "{} is stalemated (4.1.2: a loss in xiangqi)",
+                        side_name(stm)
+                    ),
+                )
+            };
+        }
+        if occurrences(&pos) >= rules::RULING_OCCURRENCE {
+            let ruling = referee.repetition(&opening.fen, &track.moves, cfg.rules);
+            match ruling.outcome {
+                rules::Outcome::Draw => break draw(Termination::Repetition, ruling.reason),
+                rules::Outcome::RedLoses => {
+                    break loss(Color::Red, Termination::Repetition, ruling.reason)
+                }
+                rules::Outcome::BlackLoses => {
+                    break loss(Color::Black, Termination::Repetition, ruling.reason)
+                }
+                rules::Outcome::None => {}
+            }
+        }
+        if let Some(rule) = cfg.natural_limit {
+            let st = rules::natural_limit_with(rule, carried, &track.plies, None);
+            if st.outcome == rules::Outcome::Draw {
+                break draw(
+                    Termination::NaturalLimit,
+                    format!(
+                        "natural limit: {} plies without capture ({})",
+                        st.counted, st.clause
+                    ),
+                );
+            }
+        }
+        if cfg.material_draw && no_attacking_material(&pos) {
+            break draw(
+                Termination::NoAttackingMaterial,
+                "neither side can win (4.2.2)",
+            );
+        }
+        if cfg.max_plies > 0 && track.moves.len() >= cfg.max_plies as usize {
+            break draw(
+                Termination::MaxPlies,
+                format!("game length cap of {} plies", cfg.max_plies),
+            );
+        }
+
+        // The move.
+        let (eng, other_offer) = match stm {
+            Color::Red => (&mut *red, draw_offer == Some(Color::Black)),
+            Color::Black => (&mut *black, draw_offer == Some(Color::Red)),
+        };
+        let limits = match &cfg.tc {
+            TimeControl::MoveTime(ms) => GoLimits::MoveTime(*ms),
+            TimeControl::Depth(d) => GoLimits::Depth(*d),
+            TimeControl::Nodes(n) => GoLimits::Nodes(*n),
+            TimeControl::Fischer { .. } | TimeControl::Periods { .. } => GoLimits::Clock {
+                red: &clocks[0],
+                black: &clocks[1],
+            },
+        };
+        let go = eng.go_command(&limits, stm, other_offer);
+        let me = stm.index();
+        let deadline = clocks[me].allowance(cfg.margin).unwrap_or(cfg.hang_timeout);
+        let thought = match eng.protocol() {
+            Protocol::Ucci => {
+                let (fen, from) = &track.irreversible;
+                eng.think(fen, &track.moves[*from..], &go, deadline)
+            }
+            Protocol::Uci => eng.think(&opening.fen, &track.moves, &go, deadline),
+        };
+        let who = format!("{} ({})", side_name(stm), eng.name());
+        let s = &mut stats[me];
+        s.time += thought.elapsed;
+        s.max_time = s.max_time.max(thought.elapsed);
+        let (raw, mv, offers_draw, resigns) = match thought.reply {
+            Reply::Timeout if cfg.tc.has_clock() || matches!(cfg.tc, TimeControl::MoveTime(_)) => {
+                break loss(
+                    stm,
+                    Termination::TimeForfeit,
+                    format!(
+                        "{who} lost on time (no move in {} ms)",
+                        deadline.as_millis()
+                    ),
+                )
+            }
+            Reply::Timeout => {
+                break loss(
+                    stm,
+                    Termination::Hang,
+                    format!("{who} hung (no move in {} s)", deadline.as_secs()),
+                )
+            }
+            Reply::Crash => break loss(stm, Termination::Crash, format!("{who} crashed")),
+            // ElephantEye answers `nobestmove` when it thinks the game is drawn by its own
+            // rules (50 moves, threefold); the arbiter's rules decide, so like the UCCI
+            // league emulator it scores this as a resignation.
+            Reply::NoMove => {
+                break loss(
+                    stm,
+                    Termination::NoMove,
+                    format!("{who} gave no move (nobestmove with legal moves left)"),
+                )
+            }
+            Reply::Move {
+                raw,
+                mv,
+                offers_draw,
+                resigns,
+            } => (raw, mv, offers_draw, resigns),
+        };
+        if let Err(f) = clocks[me].charge(thought.elapsed, cfg.margin) {
+            break loss(
+                stm,
+                Termination::TimeForfeit,
+                format!("{who} lost on time ({} ms over)", f.over_ms),
+            );
+        }
+        // UCCI: answering an offer with `draw` accepts it, and the move is not played.
+        if other_offer && offers_draw {
+            break draw(
+                Termination::DrawAgreed,
+                format!("draw agreed ({who} accepted)"),
+            );
+        }
+        if resigns {
+            break loss(stm, Termination::Resignation, format!("{who} resigned"));
+        }
+        let m = match mv.as_deref().map(|t| pos.parse_move(t)) {
+            Some(Ok(m)) => m,
+            _ => {
+                break loss(
+                    stm,
+                    Termination::IllegalMove,
+                    format!("{who} played an illegal move '{raw}'"),
+                )
+            }
+        };
+        track.play(&mut pos, m);
+        s.moves += 1;
+        draw_offer = offers_draw.then_some(stm);
+        scores[me].push(thought.score.map(|v| v.value()));
+
+        // After the move: score adjudication.
+        if let Some(a) = cfg.resign_adjudication {
+            let mover_ahead = last_n(&scores[me], a.move_count, |v| v >= a.score)
+                && last_n(&scores[1 - me], a.move_count, |v| v <= -a.score);
+            if mover_ahead {
+                let loser = !stm;
+                break loss(
+                    loser,
+                    Termination::AdjudicatedLoss,
+                    format!(
+                        "{} adjudicated lost: both engines scored it ≤ -{} for {} moves",
+                        side_name(loser),
+                        a.score,
+                        a.move_count
+                    ),
+                );
+            }
+        }
+        if let Some(a) = cfg.draw_adjudication {
+            let late = track.moves.len() as u64 >= 2 * u64::from(a.move_number);
+            let quiet = |v: &Vec<Option<i32>>| last_n(v, a.move_count, |x| x.abs() <= a.score);
+            if late && quiet(&scores[0]) && quiet(&scores[1]) {
+                break draw(
+                    Termination::AdjudicatedDraw,
+                    format!(
+                        "adjudicated draw: both engines within ±{} for {} moves",
+                        a.score, a.move_count
+                    ),
+                );
+            }
+        }
+    };
+    GameRecord {
+        opening: opening.clone(),
+        moves: track.moves,
+        outcome: ending.outcome,
+        termination: ending.termination,
+        reason: ending.reason,
+        stats,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repetition_count_stops_at_captures() {
+        let mut pos = Position::startpos();
+        for m in [
+            "h0g2", "h9g7", "g2h0", "g7h9", "h0g2", "h9g7", "g2h0", "g7h9",
+        ] {
+            assert!(occurrences(&pos) < 3);
+            pos.play(m).unwrap();
+        }
+        assert_eq!(occurrences(&pos), 3);
+    }
+
+    #[test]
+    fn dead_material() {
+        let p = Position::from_fen("3ak4/4a4/4b4/9/9/9/9/4B4/4A4/3AK4 w - - 0 1").unwrap();
+        assert!(no_attacking_material(&p));
+        assert!(!no_attacking_material(&Position::startpos()));
+    }
+
+    #[test]
+    fn score_windows() {
+        let v = [Some(5), None, Some(-500), Some(-600)];
+        assert!(last_n(&v, 2, |x| x <= -400));
+        assert!(!last_n(&v, 3, |x| x <= -400));
+        assert!(!last_n(&v, 5, |_| true));
+        assert!(!last_n(&v, 0, |_| true));
+    }
+}

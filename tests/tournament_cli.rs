@@ -1,0 +1,139 @@
+//! `jiangjun match` and `jiangjun tournament` run as a user runs them, with the random test
+//! engine of `examples/random_engine.rs` as players.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The example binary built next to this test; built on demand for filtered runs.
+fn random_engine() -> PathBuf {
+    let exe = std::env::current_exe().expect("test path");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>/deps/<test>");
+    let path = profile_dir.join("examples").join("random_engine");
+    if !path.exists() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let mut cmd = Command::new(cargo);
+        cmd.args(["build", "--example", "random_engine"]);
+        if !cfg!(debug_assertions) {
+            cmd.arg("--release");
+        }
+        assert!(cmd.status().expect("cargo runs").success());
+    }
+    path
+}
+
+fn run(args: &[String]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+        .args(args)
+        .output()
+        .expect("binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn engine(name: &str, seed: u32) -> [String; 2] {
+    [
+        "--engine".into(),
+        format!(
+            "cmd={},name={name},arg=--seed,arg={seed}",
+            random_engine().display()
+        ),
+    ]
+}
+
+fn openings() -> String {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings.txt").to_string()
+}
+
+#[test]
+fn match_prints_progress_summary_and_pgn() {
+    let pgn = std::env::temp_dir().join(format!("jiangjun-cli-{}.pgn", std::process::id()));
+    let _ = std::fs::remove_file(&pgn);
+    let mut args: Vec<String> = vec!["match".into()];
+    args.extend(engine("alpha", 1));
+    args.extend(engine("beta", 2));
+    for a in [
+        "--games",
+        "4",
+        "--tc",
+        "40/5",
+        "--openings",
+        &openings(),
+        "--concurrency",
+        "2",
+        "--sprt=-10,10",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ] {
+        args.push(a.into());
+    }
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with('[')).count(),
+        4,
+        "{out}"
+    );
+    assert!(out.contains("Result alpha vs beta: W"), "{out}");
+    assert!(out.contains("LOS"), "{out}");
+    assert!(out.contains("SPRT elo0 -10 elo1 10"), "{out}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Event \"jiangjun match\"]").count(), 4);
+    assert_eq!(text.matches("[TimeControl \"40/5\"]").count(), 4);
+    let _ = std::fs::remove_file(&pgn);
+}
+
+#[test]
+fn tournament_prints_crosstable() {
+    let mut args: Vec<String> = vec!["tournament".into()];
+    for (i, n) in ["one", "two", "three"].iter().enumerate() {
+        args.extend(engine(n, i as u32 + 5));
+    }
+    for a in [
+        "--tc",
+        "movetime=1000",
+        "--max-plies",
+        "80",
+        "--scoring",
+        "3,1,0",
+    ] {
+        args.push(a.into());
+    }
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains("3 engines, 1 cycle(s), 3 rounds, 3 games"),
+        "{out}"
+    );
+    assert!(out.contains("Final standings"), "{out}");
+    assert!(out.contains("Order by 14.1"), "{out}");
+    // Header plus one line per engine in the table.
+    let table: Vec<&str> = out.lines().filter(|l| l.contains("  |")).collect();
+    assert_eq!(table.len(), 4, "{out}");
+}
+
+#[test]
+fn bad_arguments_and_missing_engines() {
+    let (code, _, err) = run(&["match".into(), "--engine".into(), "/x".into()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("exactly 2"), "{err}");
+    let (code, _, err) = run(&[
+        "match".into(),
+        "--engine".into(),
+        "cmd=/nonexistent/engine".into(),
+        "--engine".into(),
+        "cmd=/nonexistent/other".into(),
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("cannot run"), "{err}");
+    let (code, _, _) = run(&["tournament".into(), "--tc".into(), "fast".into()]);
+    assert_eq!(code, 2);
+    let (code, out, _) = run(&["match".into(), "--help".into()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("--engine SPEC"));
+}

@@ -1,0 +1,501 @@
+//! The match runner against a test double: `examples/random_engine.rs`, a random mover that
+//! can crash, hang, play an illegal move or print garbage on request.
+
+use jiangjun::board::{Position, START_FEN};
+use jiangjun::tournament::clock::TimeControl;
+use jiangjun::tournament::command::{
+    run_match, run_tournament, CommonOptions, MatchOptions, TournamentOptions,
+};
+use jiangjun::tournament::engine_process::EngineSpec;
+use jiangjun::tournament::game::Termination;
+use jiangjun::tournament::openings::load_openings;
+use jiangjun::tournament::{Outcome, Scoring, System};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The example binary built next to this test (cargo builds examples for `cargo test`); when
+/// a filtered run did not build it, build it now.
+fn random_engine() -> PathBuf {
+    let exe = std::env::current_exe().expect("test path");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>/deps/<test>");
+    let path = profile_dir.join("examples").join("random_engine");
+    if !path.exists() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let mut cmd = std::process::Command::new(cargo);
+        cmd.args(["build", "--example", "random_engine"]);
+        if !cfg!(debug_assertions) {
+            cmd.arg("--release");
+        }
+        let status = cmd.status().expect("cargo runs");
+        assert!(status.success(), "building examples/random_engine failed");
+    }
+    path
+}
+
+fn spec(name: &str, extra: &str) -> EngineSpec {
+    let mut s = format!("cmd={},name={name}", random_engine().display());
+    for a in extra.split_whitespace() {
+        s.push_str(&format!(",arg={a}"));
+    }
+    EngineSpec::parse(&s).expect("spec")
+}
+
+fn options(engines: Vec<EngineSpec>, tc: &str) -> CommonOptions {
+    let mut c = CommonOptions::new(engines, TimeControl::parse(tc).unwrap());
+    c.openings = load_openings(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/openings.txt"
+    )))
+    .unwrap();
+    c.settings.timeouts.handshake = Duration::from_secs(5);
+    c.settings.timeouts.ready = Duration::from_secs(5);
+    c.settings.game.margin = Duration::from_millis(100);
+    c
+}
+
+fn temp(name: &str) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("jiangjun-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+/// Replays every game of a PGN written by the runner: all moves legal, tags present, the
+/// result matching the tag, and mates really mates.
+fn check_pgn(text: &str) -> usize {
+    let mut games = 0;
+    for chunk in text.split("[Event ").skip(1) {
+        games += 1;
+        let tag = |name: &str| {
+            chunk
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("[{name} \"")))
+                .map(|v| v.trim_end_matches("\"]").to_string())
+                .unwrap_or_else(|| panic!("tag {name} missing"))
+        };
+        for t in [
+            "Site",
+            "Date",
+            "Round",
+            "Red",
+            "Black",
+            "TimeControl",
+            "Termination",
+        ] {
+            tag(t);
+        }
+        let result = tag("Result");
+        let fen = tag("FEN");
+        let mut pos = Position::from_fen(&fen).unwrap();
+        let mut movetext: String = chunk
+            .lines()
+            .skip_while(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        while let (Some(a), Some(b)) = (movetext.find('{'), movetext.find('}')) {
+            if b < a {
+                break;
+            }
+            movetext.replace_range(a..=b, " ");
+        }
+        let mut plies = 0;
+        for tok in movetext.split_whitespace() {
+            if tok.contains('.') {
+                continue;
+            }
+            if ["1-0", "0-1", "1/2-1/2"].contains(&tok) {
+                assert_eq!(tok, result);
+                break;
+            }
+            if tok.len() == 5 && tok.as_bytes()[2] == b'-' {
+                pos.play(tok)
+                    .unwrap_or_else(|e| panic!("illegal {tok} in PGN: {e}"));
+                plies += 1;
+            }
+        }
+        assert_eq!(tag("PlyCount"), plies.to_string());
+        if tag("Termination").contains("checkmated") {
+            assert!(pos.is_checkmate());
+        }
+        if tag("Termination").contains("stalemated") {
+            assert!(pos.is_stalemate());
+        }
+    }
+    games
+}
+
+#[test]
+fn four_game_match_between_random_engines() {
+    // One UCCI engine and one UCI engine with Fairy-Stockfish's 1-based ranks, both found by
+    // protocol detection.
+    let pgn = temp("match.pgn");
+    let mut c = options(
+        vec![
+            spec("ucci_rand", "--proto ucci --seed 1"),
+            spec("fsf_rand", "--proto uci --fsf --seed 2"),
+        ],
+        "10+0.1",
+    );
+    c.pgn = Some(pgn.clone());
+    let opts = MatchOptions {
+        common: c,
+        games: 4,
+        sprt: None,
+    };
+    let mut out = Vec::new();
+    let report = run_match(&opts, &mut out).unwrap();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains("ucci_rand: UCCI, ranks 0-9"), "{text}");
+    assert!(text.contains("fsf_rand: UCI, ranks 1-10"), "{text}");
+    assert_eq!(report.games.len(), 4);
+    assert_eq!(report.wdl.games(), 4);
+    for (i, g) in report.games.iter().enumerate() {
+        assert_eq!(g.game.red, i % 2, "colours alternate");
+        assert!(
+            !matches!(
+                g.record.termination,
+                Termination::Crash
+                    | Termination::Hang
+                    | Termination::IllegalMove
+                    | Termination::TimeForfeit
+                    | Termination::StartFailure
+                    | Termination::Aborted
+            ),
+            "game {i}: {}",
+            g.record.reason
+        );
+    }
+    // Games 1 and 2 share the first opening, 3 and 4 the second.
+    assert_eq!(
+        report.games[0].record.opening,
+        report.games[1].record.opening
+    );
+    assert_ne!(
+        report.games[1].record.opening,
+        report.games[2].record.opening
+    );
+    let wins_a = report
+        .games
+        .iter()
+        .filter(|g| match g.record.outcome {
+            Outcome::RedWin => g.game.red == 0,
+            Outcome::BlackWin => g.game.black == 0,
+            Outcome::Draw => false,
+        })
+        .count() as u64;
+    assert_eq!(wins_a, report.wdl.wins);
+    assert!(text.contains("Result ucci_rand vs fsf_rand: W"));
+    let pgn_text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(check_pgn(&pgn_text), 4);
+    assert!(pgn_text.contains("[Format \"ICCS\"]"));
+    let _ = std::fs::remove_file(&pgn);
+}
+
+fn one_sided(bad: &str, tc: &str, games: u32) -> Vec<jiangjun::tournament::runner::FinishedGame> {
+    let mut c = options(vec![spec("bad", bad), spec("good", "--seed 7")], tc);
+    c.openings = vec![jiangjun::tournament::openings::Opening::startpos()];
+    c.settings.game.hang_timeout = Duration::from_secs(1);
+    let opts = MatchOptions {
+        common: c,
+        games,
+        sprt: None,
+    };
+    let mut out = Vec::new();
+    run_match(&opts, &mut out).unwrap().games
+}
+
+fn bad_engine_lost(g: &jiangjun::tournament::runner::FinishedGame) -> bool {
+    match g.record.outcome {
+        Outcome::RedWin => g.game.black == 0,
+        Outcome::BlackWin => g.game.red == 0,
+        Outcome::Draw => false,
+    }
+}
+
+#[test]
+fn crashing_engine_loses_and_is_restarted() {
+    let games = one_sided("--crash-after 3", "10+0.1", 2);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert_eq!(
+            g.record.termination,
+            Termination::Crash,
+            "{}",
+            g.record.reason
+        );
+        assert!(bad_engine_lost(g));
+    }
+}
+
+#[test]
+fn hanging_engine_loses_on_time() {
+    let games = one_sided("--hang-after 2", "1+0", 1);
+    assert_eq!(
+        games[0].record.termination,
+        Termination::TimeForfeit,
+        "{}",
+        games[0].record.reason
+    );
+    assert!(bad_engine_lost(&games[0]));
+}
+
+#[test]
+fn hanging_engine_under_depth_limit_is_a_hang() {
+    let games = one_sided("--hang-after 1", "depth=3", 1);
+    assert_eq!(
+        games[0].record.termination,
+        Termination::Hang,
+        "{}",
+        games[0].record.reason
+    );
+    assert!(bad_engine_lost(&games[0]));
+}
+
+#[test]
+fn slow_engine_loses_at_movetime() {
+    let games = one_sided("--delay 400", "movetime=50", 1);
+    assert_eq!(
+        games[0].record.termination,
+        Termination::TimeForfeit,
+        "{}",
+        games[0].record.reason
+    );
+    assert!(bad_engine_lost(&games[0]));
+}
+
+#[test]
+fn illegal_move_loses() {
+    let games = one_sided("--illegal-after 2", "10+0.1", 2);
+    for g in &games {
+        assert_eq!(
+            g.record.termination,
+            Termination::IllegalMove,
+            "{}",
+            g.record.reason
+        );
+        assert!(bad_engine_lost(g));
+    }
+}
+
+#[test]
+fn garbage_output_is_tolerated() {
+    let games = one_sided("--garbage --no-millisec --seed 3", "10+0.1", 1);
+    assert!(
+        !matches!(
+            games[0].record.termination,
+            Termination::Crash | Termination::IllegalMove | Termination::TimeForfeit
+        ),
+        "{}",
+        games[0].record.reason
+    );
+}
+
+#[test]
+fn two_ucci_draw_offers_agree_a_draw() {
+    let games = one_sided("--proto ucci --offer-draw", "10+0.1", 1);
+    // The bad engine is Red and offers on its first move; the good engine does not offer,
+    // so nothing is agreed until both offer.
+    assert_ne!(games[0].record.termination, Termination::DrawAgreed);
+    let mut c = options(
+        vec![
+            spec("a", "--proto ucci --offer-draw"),
+            spec("b", "--proto ucci --offer-draw"),
+        ],
+        "10+0.1",
+    );
+    c.openings = vec![jiangjun::tournament::openings::Opening::startpos()];
+    let opts = MatchOptions {
+        common: c,
+        games: 1,
+        sprt: None,
+    };
+    let r = run_match(&opts, &mut Vec::new()).unwrap();
+    assert_eq!(r.games[0].record.termination, Termination::DrawAgreed);
+    assert_eq!(
+        r.games[0].record.moves.len(),
+        1,
+        "the accepting move is not played"
+    );
+    assert_eq!(r.games[0].record.opening.fen, START_FEN);
+}
+
+fn robin(
+    n: usize,
+    cycles: u32,
+    concurrency: usize,
+) -> jiangjun::tournament::command::TournamentReport {
+    let engines = (0..n)
+        .map(|i| spec(&format!("r{}", i + 1), &format!("--seed {}", 11 + i)))
+        .collect();
+    let mut c = options(engines, "10+0.1");
+    c.settings.concurrency = concurrency;
+    // Short games keep the test fast: a 60-ply cap.
+    c.settings.game.max_plies = 60;
+    let opts = TournamentOptions {
+        common: c,
+        cycles,
+        scoring: Scoring::STANDARD,
+    };
+    let mut out = Vec::new();
+    let report = run_tournament(&opts, &mut out).unwrap();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains("Final standings"), "{text}");
+    report
+}
+
+fn check_consistency(r: &jiangjun::tournament::command::TournamentReport, n: usize) {
+    for s in &r.standings {
+        let e = s.entrant as usize;
+        assert_eq!(r.crosstable.row_points(e), s.points, "row sum = points");
+        let (mut w, mut d, mut l) = (0, 0, 0);
+        for g in &r.results {
+            let red = g.red as usize == e;
+            if !red && g.black as usize != e {
+                continue;
+            }
+            match (g.outcome, red) {
+                (Outcome::Draw, _) => d += 1,
+                (Outcome::RedWin, true) | (Outcome::BlackWin, false) => w += 1,
+                _ => l += 1,
+            }
+        }
+        assert_eq!((s.wins, s.draws, s.losses), (w, d, l));
+        for opp in 1..=n {
+            let cell = &r.crosstable.cells[e - 1][opp - 1];
+            let games = r
+                .results
+                .iter()
+                .filter(|g| {
+                    (g.red as usize, g.black as usize) == (e, opp)
+                        || (g.red as usize, g.black as usize) == (opp, e)
+                })
+                .count();
+            assert_eq!(cell.len(), games);
+        }
+    }
+    // Ranks are ordered by points first.
+    for w in r.standings.windows(2) {
+        assert!(w[0].rank <= w[1].rank);
+    }
+}
+
+#[test]
+fn three_engine_round_robin() {
+    let r = robin(3, 1, 1);
+    assert_eq!(r.games.len(), 3);
+    assert_eq!(r.system, System::SingleGame);
+    let mut pairs: Vec<(usize, usize)> = r
+        .games
+        .iter()
+        .map(|g| (g.game.red.min(g.game.black), g.game.red.max(g.game.black)))
+        .collect();
+    pairs.sort();
+    assert_eq!(pairs, vec![(0, 1), (0, 2), (1, 2)]);
+    check_consistency(&r, 3);
+}
+
+#[test]
+fn four_engine_double_round_robin_in_parallel() {
+    let r = robin(4, 2, 2);
+    assert_eq!(r.games.len(), 12);
+    assert_eq!(r.system, System::MultiGame);
+    for a in 0..4 {
+        for b in 0..4 {
+            if a != b {
+                let n = r
+                    .games
+                    .iter()
+                    .filter(|g| (g.game.red, g.game.black) == (a, b))
+                    .count();
+                assert_eq!(n, 1, "{a} has Red against {b} exactly once");
+            }
+        }
+    }
+    check_consistency(&r, 4);
+}
+
+fn kings_only(
+    configure: impl FnOnce(&mut CommonOptions),
+) -> jiangjun::tournament::runner::FinishedGame {
+    let mut c = options(
+        vec![spec("a", "--seed 21"), spec("b", "--seed 22")],
+        "10+0.1",
+    );
+    c.openings = vec![jiangjun::tournament::openings::parse_opening_line(
+        "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+        "bare kings",
+    )
+    .unwrap()];
+    configure(&mut c);
+    let opts = MatchOptions {
+        common: c,
+        games: 1,
+        sprt: None,
+    };
+    run_match(&opts, &mut Vec::new()).unwrap().games.remove(0)
+}
+
+#[test]
+fn repetition_goes_to_the_referee() {
+    // Bare kings shuffle in their palaces: a position soon occurs a third time. The stand-in
+    // referee draws it.
+    let g = kings_only(|_| {});
+    assert_eq!(
+        g.record.termination,
+        Termination::Repetition,
+        "{}",
+        g.record.reason
+    );
+    assert_eq!(g.record.outcome, Outcome::Draw);
+    // A plugged-in referee decides instead: here it rules against Red.
+    let g = kings_only(|c| {
+        c.referee = std::sync::Arc::new(
+            |fen: &str, moves: &[jiangjun::board::Move], _rules: jiangjun::rules::RuleSet| {
+                let mut pos = Position::from_fen(fen).unwrap();
+                for &m in moves {
+                    pos.make_move(m);
+                }
+                assert!(jiangjun::tournament::game::occurrences(&pos) >= 3);
+                jiangjun::tournament::referee::Ruling {
+                    outcome: jiangjun::rules::Outcome::RedLoses,
+                    reason: "test ruling".into(),
+                }
+            },
+        );
+    });
+    assert_eq!(g.record.outcome, Outcome::BlackWin);
+    assert_eq!(g.record.reason, "test ruling");
+}
+
+#[test]
+fn natural_limit_and_dead_material() {
+    // A referee that lets repetitions go on leaves the natural limit to end the game.
+    let g = kings_only(|c| {
+        c.referee = std::sync::Arc::new(
+            |_: &str, _: &[jiangjun::board::Move], _: jiangjun::rules::RuleSet| {
+                jiangjun::tournament::referee::Ruling {
+                    outcome: jiangjun::rules::Outcome::None,
+                    reason: String::new(),
+                }
+            },
+        );
+        c.settings.game.natural_limit = Some(
+            jiangjun::rules::RuleSet::Cxa2011
+                .profile()
+                .limit
+                .with_rounds(5),
+        );
+    });
+    assert_eq!(
+        g.record.termination,
+        Termination::NaturalLimit,
+        "{}",
+        g.record.reason
+    );
+    assert_eq!(g.record.moves.len(), 10);
+    let g = kings_only(|c| c.settings.game.material_draw = true);
+    assert_eq!(g.record.termination, Termination::NoAttackingMaterial);
+    assert!(g.record.moves.is_empty());
+}
