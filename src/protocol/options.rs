@@ -4,12 +4,13 @@
 //! announce; announcing a setting that does nothing misleads users). Everything a GUI may send
 //! is still accepted (ucci.md §4.3: setting an unannounced option is not an error):
 //!
-//! * options that act: `usemillisec`, `batch`, `debug`, `ponder`, `hashsize` (0 = auto),
-//!   `threads` (0 = auto), `moveoverhead`, `allowdraw`, `allowresign`, `repetition`, `newgame`;
-//!   in UCI `UCI_Variant` (xiangqi only), `Hash`, `Threads`, `Ponder`, `Move Overhead`,
-//!   `Rank Origin`, `Repetition`, `Clear Hash`;
-//! * options we do not implement yet (`usebook`, `bookfiles`, `promotion`, `idle`, `pruning`,
-//!   `knowledge`, `randomness`, `style`, `useegtb`, …) are accepted without effect. When the
+//! * options that act: `usemillisec`, `batch`, `debug`, `ponder`, `usebook`, `bookfiles`,
+//!   `randomness`, `hashsize` (0 = auto), `threads` (0 = auto), `moveoverhead`, `allowdraw`,
+//!   `allowresign`, `repetition`, `newgame`; in UCI `UCI_Variant` (xiangqi only), `Hash`,
+//!   `Threads`, `Ponder`, `OwnBook`, `BookFile`, `Move Overhead`, `Rank Origin`, `Repetition`,
+//!   `Clear Hash`;
+//! * options we do not implement yet (`promotion`, `idle`, `pruning`, `knowledge`, `style`,
+//!   `useegtb`, …) are accepted without effect. When the
 //!   value asks for something we do not do, an `info string` says it has no effect yet; when
 //!   the value describes what we already do (`usebook false`, `idle none`, `style normal`),
 //!   nothing is printed, so XQWizard's start-up (gui.md §1.1) stays quiet where it can;
@@ -24,6 +25,7 @@
 
 use super::command::{parse_check_value, Dialect};
 use super::notation::RankOrigin;
+use crate::book::Randomness;
 use crate::search::engine::{DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 
@@ -87,12 +89,16 @@ impl Default for Settings {
 }
 
 /// What the session must do with the engine after a `setoption`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Effect {
     None,
     HashMb(usize),
     Threads(usize),
     NewGame,
+    UseBook(bool),
+    /// Load this book file (empty: no book).
+    BookFile(String),
+    Randomness(Randomness),
 }
 
 /// The result of one `setoption`: an engine action and `info string` texts.
@@ -116,6 +122,9 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             "option batch type check default false".to_string(),
             "option debug type check default false".to_string(),
             "option ponder type check default false".to_string(),
+            "option usebook type check default true".to_string(),
+            "option bookfiles type string default <empty>".to_string(),
+            "option randomness type combo var none var tiny var small var medium var large var huge default none".to_string(),
             format!("option hashsize type spin min 0 max {hash_max} default {hash}"),
             format!("option threads type spin min 0 max {threads_max} default 1"),
             format!("option moveoverhead type spin min 0 max {overhead_max} default {overhead}"),
@@ -129,6 +138,8 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             format!("option name Hash type spin default {hash} min 1 max {hash_max}"),
             format!("option name Threads type spin default 1 min 1 max {threads_max}"),
             "option name Ponder type check default false".to_string(),
+            "option name OwnBook type check default true".to_string(),
+            "option name BookFile type string default <empty>".to_string(),
             format!(
                 "option name Move Overhead type spin default {overhead} min 0 max {overhead_max}"
             ),
@@ -163,12 +174,10 @@ enum Neutral {
 /// Options accepted without effect: key, neutral value, and why nothing happens.
 const NO_EFFECT: &[(&str, Neutral, &str)] = &[
     (
-        "usebook",
-        Neutral::Check(false),
-        "there is no opening book yet",
+        "loadbook",
+        Neutral::Never,
+        "books are loaded with bookfiles",
     ),
-    ("bookfiles", Neutral::Empty, "there is no opening book yet"),
-    ("loadbook", Neutral::Never, "there is no opening book yet"),
     (
         "useegtb",
         Neutral::Check(false),
@@ -199,16 +208,6 @@ const NO_EFFECT: &[(&str, Neutral, &str)] = &[
         "knowledge",
         Neutral::Values(&["large"]),
         "the evaluation is not adjustable yet",
-    ),
-    (
-        "randomness",
-        Neutral::Values(&["none"]),
-        "play is not randomised yet",
-    ),
-    (
-        "selectivity",
-        Neutral::Values(&["none"]),
-        "play is not randomised yet",
     ),
     (
         "style",
@@ -265,6 +264,29 @@ pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Applie
             Effect::None
         }
         "newgame" | "clearhash" => Effect::NewGame,
+        "usebook" | "ownbook" => {
+            let mut on = true;
+            set_check(&mut on, &shown, value, &mut messages);
+            match value.and_then(parse_check_value) {
+                Some(b) => Effect::UseBook(b),
+                None => Effect::None,
+            }
+        }
+        "bookfiles" | "bookfile" => {
+            // UCCI allows a ';'-separated list; the first file is used.
+            let first = value.unwrap_or("").split(';').next().unwrap_or("").trim();
+            let first = if first == "<empty>" { "" } else { first };
+            Effect::BookFile(first.to_string())
+        }
+        "randomness" | "selectivity" => match value_trimmed.and_then(Randomness::parse) {
+            Some(r) => Effect::Randomness(r),
+            None => {
+                messages.push(format!(
+                    "setoption {shown}: expected none, tiny, small, medium, large or huge"
+                ));
+                Effect::None
+            }
+        },
         "repetition" | "repetitionrules" => {
             match value_trimmed.map(str::to_ascii_lowercase).as_deref() {
                 Some("cxa2011" | "cxa" | "chinese") => {
@@ -405,17 +427,22 @@ mod tests {
         }
         assert_eq!(set(&mut s, "hashsize", Some("0")).effect, Effect::HashMb(0));
         let a = set(&mut s, "usebook", Some("true"));
-        assert!(a.messages[0].contains("no effect yet"), "{:?}", a.messages);
+        assert_eq!(a.effect, Effect::UseBook(true));
+        assert!(a.messages.is_empty(), "{:?}", a.messages);
         let a = set(
             &mut s,
             "bookfiles",
-            Some("C:\\Program Files\\XQ\\book one.dat"),
+            Some("C:\\Program Files\\XQ\\book one.dat;D:\\b2.dat"),
         );
-        assert!(
-            a.messages[0].contains("book one.dat: no effect"),
-            "{:?}",
-            a.messages
+        assert_eq!(
+            a.effect,
+            Effect::BookFile("C:\\Program Files\\XQ\\book one.dat".into())
         );
+        assert_eq!(
+            set(&mut s, "randomness", Some("medium")).effect,
+            Effect::Randomness(Randomness::Medium)
+        );
+        assert_eq!(set(&mut s, "randomness", Some("lots")).messages.len(), 1);
     }
 
     #[test]
@@ -460,9 +487,8 @@ mod tests {
     fn announcements() {
         let ucci = announce(Dialect::Ucci);
         assert!(ucci[0].starts_with("option usemillisec "));
-        assert!(ucci
-            .iter()
-            .all(|l| !l.contains("usebook") && !l.contains(" name ")));
+        assert!(ucci.iter().any(|l| l.starts_with("option usebook ")));
+        assert!(ucci.iter().all(|l| !l.contains(" name ")));
         let uci = announce(Dialect::Uci);
         assert!(uci.iter().all(|l| l.starts_with("option name ")));
         // Every announced name is accepted without complaint.
@@ -473,7 +499,7 @@ mod tests {
             } else if line.contains("check") {
                 Some("true")
             } else if line.contains("combo") {
-                Some("cxa2011")
+                line.split(" default ").nth(1)
             } else {
                 Some("1")
             };

@@ -371,6 +371,16 @@ impl<W: Write> Session<W> {
             Effect::HashMb(mb) => self.engine.set_hash_mb(mb),
             Effect::Threads(n) => self.engine.set_threads(n),
             Effect::NewGame => self.new_game(),
+            Effect::UseBook(on) => self.engine.set_use_book(on),
+            Effect::Randomness(r) => self.engine.set_randomness(r),
+            Effect::BookFile(path) => match self.engine.set_book_file(&path) {
+                Ok(msg) => {
+                    if self.settings.debug {
+                        self.info(&msg);
+                    }
+                }
+                Err(e) => self.info(&format!("bookfiles: {e}; book unchanged")),
+            },
         }
         for m in applied.messages {
             self.info(&m);
