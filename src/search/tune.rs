@@ -164,8 +164,8 @@ mod tests {
     #[test]
     fn tuning_lowers_the_error_on_biased_data() {
         // Red wins every game in which it has an extra rook: material weights fit that.
-        let text = "4k4/9/9/9/9/9/9/9/4R4/3K5 w | 1.0\n\
-                    4k4/9/9/9/9/9/9/9/4R4/3K5 b | 1.0\n\
+        let text = "4k4/9/9/9/9/9/9/9/R8/3K5 w | 1.0\n\
+                    4k4/9/9/9/9/9/9/9/R8/3K5 b | 1.0\n\
                     3k5/9/9/9/9/9/9/9/9/4K4 w | 0.5\n\
                     not a fen | 1\n";
         let (samples, bad) = parse_samples(text);
