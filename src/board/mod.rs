@@ -15,6 +15,7 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod reference;
+pub mod scratch;
 pub mod see;
 pub mod square;
 pub mod zobrist;

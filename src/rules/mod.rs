@@ -52,16 +52,22 @@
 //! - 22.2 caps only the claimant's checks; each check beyond the tenth removes its round. An
 //!   automatic referee draws when either side's claim would be upheld.
 
+pub mod classify;
+pub mod cycle;
+pub mod fast;
 pub mod nature;
+pub mod referee;
 pub mod verdict;
 
 #[cfg(test)]
 mod spec_tests;
 
+pub use cycle::{Count, Repetition, Replay, ReplayError};
 pub use nature::{
     ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, NatureClass, PieceId, PieceKind,
     Protection, Side,
 };
+pub use referee::{judge as judge_game, judge_with, Judgement, MoveReport, RefereeOptions};
 pub use verdict::{
     adjudicate, classify, judge, natural_limit, natural_limit_with, ChaseSummary, CheckScope,
     Clause, Coverage, LimitRule, LimitStatus, Outcome, Pattern, PlyRecord, Profile, RuleSet,
