@@ -276,7 +276,7 @@ struct Chases {
     exchange: bool,
     /// A new attack whose capture gains nothing (24.3, 26.6).
     no_gain: bool,
-    /// The moved piece attacks a piece that could already be won before (图5).
+    /// A piece that can be won after the move could already be won before (图5).
     unchanged: bool,
 }
 
@@ -340,9 +340,8 @@ fn chases(pos: &mut Position, m: Move, mover: Piece, new_attack_only: bool) -> C
     // Which of them could already be won before the move? Those are not new (图5, 24.8).
     for (sq, w) in after {
         if win_info(pos, sq, 0).is_some() {
-            if w.winners >> m.to().index() & 1 != 0 {
-                out.unchanged = true;
-            }
+            // 图5: "吃士的结果没有发生变化" — the piece could be won before and still can.
+            out.unchanged = true;
             continue;
         }
         if new_attack_only && !has_new_attack(pos, sq, &w, m) {
