@@ -604,12 +604,32 @@ fn threatens_mate(pos: &mut Position, m: Move, depth: u32) -> bool {
     threat
 }
 
+/// Where a move of the side to move must start or end to give check: the enemy king's rank
+/// and file (rook, cannon, pawn and king lines, screens, discovered lines), its diagonal
+/// neighbours (horse legs, as `from`), and the points a horse checks from (as `to`). A
+/// superset: [`Position::gives_check`] still decides.
+fn check_masks(pos: &Position) -> (u128, u128, u128) {
+    let k = pos.king_square(!pos.side_to_move());
+    let lines = attacks::rook_attacks(k, 0, 0);
+    let legs = attacks::DIAG_NEIGHBOURS[k.index()]
+        .iter()
+        .fold(0u128, |a, b| a | b);
+    let horse_points = attacks::horse_attackers(k, 0);
+    (lines, legs, horse_points)
+}
+
 /// Can the side to move mate with a series of at most `depth` checks?
 pub fn mate_by_checks(pos: &mut Position, depth: u32) -> bool {
     if depth == 0 {
         return false;
     }
+    let (lines, from_mask, to_mask) = check_masks(pos);
     for m in pos.legal_moves() {
+        let (f, t) = (1u128 << m.from().index(), 1u128 << m.to().index());
+        // Only a move touching the enemy king's lines, horse points or legs can check.
+        if (f & from_mask) | (t & to_mask) == 0 && (f | t) & lines == 0 {
+            continue;
+        }
         if !pos.gives_check(m) {
             continue;
         }
