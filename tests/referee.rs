@@ -912,3 +912,138 @@ fn search_does_not_complete_a_losing_cycle() {
     }
     assert!(tested >= 15, "only {tested} losing cycles tested");
 }
+
+// ---- robustness ----------------------------------------------------------------------------
+
+/// Random games with shuffles in them (a move and its way back, three times over) go through
+/// the referee under both rule sets and through the search's fast path: no panic, bounded
+/// time, and the fast path agrees with the referee whenever the ruled period holds no mate
+/// threat (the referee looks for 杀 three checks deep, the fast path one move deep).
+#[test]
+fn random_games_with_shuffles_never_panic() {
+    use jiangjun::rules::fast::judge_cycle_uncached;
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(2011);
+    let start = std::time::Instant::now();
+    let mut ruled = 0;
+    let mut agreed = 0;
+    let mut decisive = 0;
+    for _game in 0..60 {
+        let mut pos = Position::startpos();
+        let mut moves: Vec<String> = Vec::new();
+        let mut checks: Vec<bool> = Vec::new();
+        'game: for _ in 0..40 {
+            let list = pos.legal_moves();
+            if list.is_empty() {
+                break;
+            }
+            let play =
+                |pos: &mut Position, m: Move, moves: &mut Vec<String>, checks: &mut Vec<bool>| {
+                    checks.push(pos.gives_check(m));
+                    moves.push(m.to_string());
+                    pos.make_move(m);
+                };
+            if rng.gen_bool(0.3) {
+                // A shuffle: two quiet moves and their way back, three times.
+                let quiet = |pos: &Position, rng: &mut rand::rngs::StdRng| {
+                    let q: Vec<Move> = pos.legal_quiets().into_iter().collect();
+                    (!q.is_empty()).then(|| q[rng.gen_range(0..q.len())])
+                };
+                let Some(a) = quiet(&pos, &mut rng) else {
+                    break;
+                };
+                for _round in 0..3 {
+                    if !pos.is_legal(a) {
+                        continue 'game;
+                    }
+                    play(&mut pos, a, &mut moves, &mut checks);
+                    let Some(b) = quiet(&pos, &mut rng) else {
+                        break 'game;
+                    };
+                    play(&mut pos, b, &mut moves, &mut checks);
+                    let (Some(ra), Some(rb)) =
+                        (Move::new(a.to(), a.from()), Move::new(b.to(), b.from()))
+                    else {
+                        break 'game;
+                    };
+                    if !pos.is_legal(ra) {
+                        continue 'game;
+                    }
+                    play(&mut pos, ra, &mut moves, &mut checks);
+                    if !pos.is_legal(rb) {
+                        continue 'game;
+                    }
+                    play(&mut pos, rb, &mut moves, &mut checks);
+                    // The search's view of this repetition (the last four plies).
+                    let _ = judge_cycle_uncached(&pos, &checks, 4, RuleSet::Cxa2011);
+                    let _ = judge_cycle_uncached(&pos, &checks, 4, RuleSet::Axf);
+                }
+            } else {
+                let m = list[rng.gen_range(0..list.len())];
+                play(&mut pos, m, &mut moves, &mut checks);
+            }
+        }
+        for rules in [RuleSet::Cxa2011, RuleSet::Axf] {
+            let j = judge_game("", &moves, rules).expect("legal game");
+            let _ = j.to_json();
+            let (Some(rep), Some(at)) = (j.repetition, j.ruled_at) else {
+                continue;
+            };
+            if j.verdict.is_none() || j.outcome == Outcome::None {
+                continue;
+            }
+            ruled += 1;
+            decisive += usize::from(j.outcome != Outcome::Draw);
+            // The fast path on the same cycle, replayed up to the ruling.
+            if j.moves[rep.period()]
+                .iter()
+                .any(|r| r.natures.threatens_mate())
+            {
+                continue; // the referee looks deeper for 杀 than the fast path
+            }
+            let mut p = Position::startpos();
+            for m in &moves[..at] {
+                p.play(m).expect("legal");
+            }
+            let fast = judge_cycle_uncached(&p, &checks[..at], rep.ply - rep.previous, rules);
+            assert_eq!(fast, j.outcome, "{:?} {}", rules, moves[..at].join(" "));
+            agreed += 1;
+        }
+    }
+    assert!(ruled > 0 && agreed > 0, "ruled {ruled}, agreed {agreed}");
+    eprintln!("ruled {ruled} ({decisive} decisive), fast path agreed on {agreed}");
+    assert!(start.elapsed().as_secs() < 60, "took {:?}", start.elapsed());
+}
+
+/// The search's fast path, given the cycle the referee ruled on, reaches the same verdict for
+/// every JSON case (it looks for 杀 one move deep only; no case needs more).
+#[test]
+fn fast_path_agrees_with_the_referee_on_every_case() {
+    use jiangjun::rules::fast::{judge_cycle, judge_cycle_uncached};
+    let mut compared = 0;
+    for case in cases() {
+        for rules in [RuleSet::Cxa2011, RuleSet::Axf] {
+            let j = judge(&case, rules);
+            let (Some(rep), Some(at), Some(_)) = (j.repetition, j.ruled_at, j.verdict) else {
+                continue;
+            };
+            let mut pos = Position::from_fen(&case.fen).expect("fen");
+            let mut checks = Vec::new();
+            for m in &case.moves[..at] {
+                let m = pos.parse_move(m).expect("legal");
+                checks.push(pos.gives_check(m));
+                pos.make_move(m);
+            }
+            let len = rep.ply - rep.previous;
+            assert_eq!(
+                judge_cycle_uncached(&pos, &checks, len, rules),
+                j.outcome,
+                "{} {rules:?}",
+                case.id
+            );
+            assert_eq!(judge_cycle(&pos, &checks, len, rules), j.outcome);
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 2 * 34);
+}
