@@ -12,6 +12,9 @@ usage:
   jiangjun perft <depth> [--fen \"<FEN>\"] [--divide]
                                    count the leaf nodes of the legal-move tree
   jiangjun bench [depth]           search fixed positions; last line: <nodes> nodes <nps> nps
+  jiangjun judge [--fen \"<FEN>\"] --moves \"<m1 m2 ...>\" [--rules cxa2011|axf] [--strict] [--json]
+                                   rule on a game's repetitions (2011 rules 23-26) and limits;
+                                   first line: verdict <red_loses|black_loses|draw|none> <clause>
   jiangjun book build [--out F] [--seeds F] [--depth N] [--plies N] [--positions N] [--margin CP]
                                    grow the opening book by the engine's own analysis
   jiangjun book probe [--book F] [--fen \"<FEN>\"] [--moves \"m1 m2 ..\"]
@@ -32,6 +35,7 @@ pub fn run(args: &[String]) -> Option<i32> {
     Some(match first.as_str() {
         "perft" => perft_cmd(&args[1..]),
         "bench" => bench_cmd(&args[1..]),
+        "judge" => judge_cmd(&args[1..]),
         "book" => book_cmd(&args[1..]),
         "selfplay" => wrap("selfplay", selfplay_inner(&args[1..])),
         "tune" => wrap("tune", tune_inner(&args[1..])),
@@ -147,6 +151,52 @@ fn bench_cmd(args: &[String]) -> i32 {
     };
     crate::search::bench::run(depth, |line| println!("{line}"));
     0
+}
+
+/// `judge`: the repetition referee on a game given on the command line.
+fn judge_cmd(args: &[String]) -> i32 {
+    match judge_inner(args) {
+        Ok(out) => {
+            print!("{out}");
+            0
+        }
+        Err(e) => {
+            eprintln!("jiangjun judge: {e}");
+            2
+        }
+    }
+}
+
+fn judge_inner(args: &[String]) -> Result<String, String> {
+    use crate::rules::{judge_with, Count, RefereeOptions, RuleSet};
+    let (fen, rest) = take_option(args, "--fen")?;
+    let (moves, rest) = take_option(&rest, "--moves")?;
+    let (rules, rest) = take_option(&rest, "--rules")?;
+    let json = rest.iter().any(|a| a == "--json");
+    let strict = rest.iter().any(|a| a == "--strict");
+    if let Some(a) = rest.iter().find(|a| *a != "--json" && *a != "--strict") {
+        return Err(format!("unexpected argument '{a}'"));
+    }
+    let rules = match rules.as_deref() {
+        None | Some("cxa2011") | Some("cxa") => RuleSet::Cxa2011,
+        Some("axf") => RuleSet::Axf,
+        Some(other) => return Err(format!("unknown rule set '{other}' (cxa2011 or axf)")),
+    };
+    let moves: Vec<&str> = moves.as_deref().unwrap_or("").split_whitespace().collect();
+    let opts = RefereeOptions {
+        count: if strict { Count::Strict } else { Count::Third },
+        ..RefereeOptions::default()
+    };
+    let fen = fen
+        .as_deref()
+        .map(str::trim)
+        .filter(|f| !f.is_empty() && *f != "startpos");
+    let j = judge_with(fen, &moves, rules, opts).map_err(|e| e.to_string())?;
+    Ok(if json {
+        format!("{}\n", j.to_json())
+    } else {
+        j.to_text()
+    })
 }
 
 /// Prints an error the usual way and turns it into the exit status.

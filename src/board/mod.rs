@@ -19,6 +19,7 @@ pub mod pgn;
 pub mod piece;
 pub mod position;
 pub mod reference;
+pub mod scratch;
 pub mod see;
 pub mod square;
 pub mod zobrist;

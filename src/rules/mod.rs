@@ -25,20 +25,25 @@
 //! [`verdict::RuleSet::Axf`], the Asian rules as Fairy-Stockfish/pyffish apply them; all their
 //! differences sit in one table, [`verdict::PROFILES`].
 //!
-//! # What exists now, and what waits for the board core
+//! # Where each step lives
 //!
-//! Here now, independent of the board: the nature vocabulary ([`nature`]), the per-side
-//! classification and the verdict table for both rule sets ([`verdict`]), the repetition-count
-//! gate, and the natural limit. `CASES.md` in this folder spells out, for every case of
-//! `tests/data/repetition_cases.json`, the natures the classifier must produce and the ruling
-//! that follows; a test replays those natures through the verdict table.
+//! - [`nature`], [`verdict`]: the vocabulary, the per-side patterns and the verdict table for
+//!   both rule sets, the repetition-count gate and the natural limit (board-independent).
+//!   `CASES.md` spells out, for every case of `tests/data/repetition_cases.json`, the natures
+//!   the classifier must produce and the ruling that follows; `spec_tests.rs` replays them.
+//! - [`mod@classify`]: step 3 on the board — what one move is (将, 杀 by a short series of
+//!   checks, 捉 with its targets, 闲), with stable piece ids from replaying the moves.
+//! - [`cycle`]: steps 1–2 for a game — replay, keys, repetitions since the last capture,
+//!   third occurrence by default, the strict count (cycle played three times) as an option.
+//! - [`referee`]: the whole game — 4.1.1/4.1.2, repetitions, the natural limit — with a report
+//!   of every move (`jiangjun judge`, text or JSON).
+//! - [`fast`]: the search's fast path on a cycle found in the tree (check flags first, then a
+//!   per-thread cache, then classification on a scratch copy; 杀 as mate in one only).
 //!
-//! Waiting for the board core (positions, attacks, move generation, Zobrist keys):
-//! - the per-ply record and cycle detection of steps 1–2;
-//! - the move classifier of step 3 (attack and protection tests, legal recaptures for 假根,
-//!   exchange arithmetic for 26.5/26.6, a short mate search for 杀, stable piece ids);
-//! - search integration: the rule-score band, keeping rule verdicts out of the transposition
-//!   table (repetition.md §7.3–7.4), and the nine-round rule of 23.4.
+//! Not done: the nine-round rule of 23.4; 26.2 (a lone defender's incidental attacks), 26.3
+//! (自毙) and 26.7 (a pawn's discovered win); winning material by a series of checks or a
+//! discovered check *after* the chasing move (24.3's 连续将军得子, 抽吃); keeping rule verdicts
+//! out of the search's transposition table (repetition.md §7.4, the search's side).
 //!
 //! # Readings of unclear points (see also rules.md)
 //!
@@ -51,17 +56,26 @@
 //!   chases it only jointly on every move.
 //! - 22.2 caps only the claimant's checks; each check beyond the tenth removes its round. An
 //!   automatic referee draws when either side's claim would be upheld.
+//! - 捉 is judged per chased piece: winnable after the move and not before. So cutting a root
+//!   (图3 "断根捉马", including a hidden root, 24.15) is a chase, and an attack that merely
+//!   persists is not (图5). AXF as pyffish applies it counts new attacks only.
 
+pub mod classify;
+pub mod cycle;
+pub mod fast;
 pub mod nature;
+pub mod referee;
 pub mod verdict;
 
 #[cfg(test)]
 mod spec_tests;
 
+pub use cycle::{Count, Repetition, Replay, ReplayError};
 pub use nature::{
     ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, NatureClass, PieceId, PieceKind,
     Protection, Side,
 };
+pub use referee::{judge as judge_game, judge_with, Judgement, MoveReport, RefereeOptions};
 pub use verdict::{
     adjudicate, classify, judge, natural_limit, natural_limit_with, ChaseSummary, CheckScope,
     Clause, Coverage, LimitRule, LimitStatus, Outcome, Pattern, PlyRecord, Profile, RuleSet,

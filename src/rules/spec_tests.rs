@@ -146,11 +146,18 @@ fn idle_kind(text: &str) -> Result<IdleKind, String> {
     })
 }
 
-/// `e2f2=K+Z(C1u)` → the move's natures.
-fn move_natures(token: &str) -> Result<MoveNatures, String> {
+/// `e2f2=K+Z(C1u)` → the move's natures under `rules`. `Zr(...)`, a chase by cutting a root,
+/// counts under the 2011 rules only (AXF counts new attacks only).
+fn move_natures(token: &str, rules: RuleSet) -> Result<MoveNatures, String> {
     let body = token.split_once('=').map_or(token, |(_, b)| b);
     let mut natures = Vec::new();
     for part in body.split('+') {
+        let part = match part.strip_prefix("Zr") {
+            Some(_) if rules == RuleSet::Axf => continue,
+            Some(rest) => format!("Z{rest}"),
+            None => part.to_owned(),
+        };
+        let part = part.as_str();
         natures.push(match part {
             "K" => Nature::Check,
             "S" => Nature::MateThreat,
@@ -167,8 +174,10 @@ fn move_natures(token: &str) -> Result<MoveNatures, String> {
     Ok(MoveNatures::new(natures))
 }
 
-fn side_natures(cell: &str) -> Result<Vec<MoveNatures>, String> {
-    cell.split_whitespace().map(move_natures).collect()
+fn side_natures(cell: &str, rules: RuleSet) -> Result<Vec<MoveNatures>, String> {
+    cell.split_whitespace()
+        .map(|t| move_natures(t, rules))
+        .collect()
 }
 
 /// The natural-limit row: `carry=N` then plies `q`/`c`/`x`, red's cell then black's,
@@ -208,8 +217,8 @@ fn rule_row(row: &Row, rules: RuleSet) -> Result<(Outcome, String), String> {
         let s = natural_limit(rules, carry, &record, None);
         return Ok((s.outcome, s.clause.to_string()));
     }
-    let red = side_natures(&row.red)?;
-    let black = side_natures(&row.black)?;
+    let red = side_natures(&row.red, rules)?;
+    let black = side_natures(&row.black, rules)?;
     let v: Verdict = adjudicate(rules, row.occurrences, &red, &black);
     let clause = match v.basis() {
         Some(basis) => format!("{} / {}", v.clause, basis),

@@ -303,6 +303,10 @@ impl Pattern {
 /// Article numbers that a ruling cites.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Clause {
+    /// Checkmated: the side to move, in check, has no legal move and loses.
+    Art4_1_1,
+    /// 困毙: the side to move has no legal move (not in check) and loses.
+    Art4_1_2,
     /// 60 rounds without a capture: draw.
     Art4_2_4,
     /// The claimant's checks count for at most 10 moves.
@@ -341,6 +345,8 @@ impl Clause {
     /// The article number as printed in the rules, e.g. "26.8.1".
     pub const fn number(self) -> &'static str {
         match self {
+            Clause::Art4_1_1 => "4.1.1",
+            Clause::Art4_1_2 => "4.1.2",
             Clause::Art4_2_4 => "4.2.4",
             Clause::Art22_2 => "22.2",
             Clause::Art23_1 => "23.1",

@@ -1,17 +1,20 @@
 //! Repetitions inside the search tree: the fast path of the repetition rules.
 //!
 //! When the current position already occurred since the last capture, the moves between the
-//! two occurrences form a cycle. Each side's moves in the cycle are judged: a side all of whose
-//! moves gave check is making a perpetual check (长将), forbidden by the 2011 rules 25.1 when
-//! the other side's moves are allowed; both perpetual checking is a draw (25.2). Any other
-//! cycle is scored as a draw here; perpetual chase (长捉) judgement plugs in through
-//! `crate::rules` once its classifier exists.
+//! two occurrences form a cycle, and [`crate::rules::fast::judge_cycle`] rules on it under the
+//! 2011 rules: one-sided perpetual check (25.1), 长捉 / 长杀 / the mixed cycles of 24.13
+//! against allowed moves (25.3), both forbidden (26.8), or a draw (25.2).
 //!
-//! Cost: one key comparison every two plies back to the last capture, and only on a hit a walk
-//! over the cycle's check flags (which the search keeps anyway for its check extension).
+//! Cost: one key comparison every two plies back to the last capture at every node. Only on
+//! a hit is the cycle judged: its check flags first (which the search keeps anyway for its
+//! check extension); chases and mate-in-one threats are computed on a scratch copy of the
+//! cycle only when no side checked on every move, and the result is cached per thread.
 
 use super::score::RULE_WIN;
 use crate::board::Position;
+use crate::rules::classify::side_of;
+use crate::rules::fast::judge_cycle;
+use crate::rules::RuleSet;
 
 /// 2011 rules 4.2.4: 60 moves per side (120 plies) without a capture is a draw.
 pub const NATURAL_LIMIT_PLIES: u32 = 120;
@@ -33,29 +36,22 @@ pub fn score(pos: &Position, checks: &[bool], ply: usize) -> Option<i32> {
             return None;
         }
         if i >= 4 && hist[n - i].key == key {
-            return Some(judge(checks, n - i, n, ply));
+            return Some(judge(pos, checks, i, ply));
         }
         i += 2;
     }
     None
 }
 
-/// Judges the cycle of moves `start..end`; the side to move made moves `end-2, end-4, ...`.
-fn judge(checks: &[bool], start: usize, end: usize, ply: usize) -> i32 {
-    let mut them_all = true;
-    let mut us_all = true;
-    for (j, &c) in checks.iter().enumerate().take(end).skip(start) {
-        if (end - 1 - j).is_multiple_of(2) {
-            them_all &= c;
-        } else {
-            us_all &= c;
-        }
-    }
+/// Scores the cycle of the last `len` moves: a rule loss for the side to move is
+/// `-(RULE_WIN - ply)`, a rule win the opposite, anything else a draw.
+fn judge(pos: &Position, checks: &[bool], len: usize, ply: usize) -> i32 {
     let win = RULE_WIN - ply as i32;
-    match (us_all, them_all) {
-        (false, true) => win,  // 25.1: the opponent checks perpetually and loses
-        (true, false) => -win, // 25.1: we check perpetually and lose
-        _ => 0,                // 25.2 both checking, or no forbidden pattern found: draw
+    let us = side_of(pos.side_to_move());
+    match judge_cycle(pos, checks, len, RuleSet::Cxa2011).loser() {
+        Some(loser) if loser == us => -win,
+        Some(_) => win,
+        None => 0,
     }
 }
 
@@ -93,5 +89,17 @@ mod tests {
         assert_eq!(score(&pos, &checks, 4), Some(0));
         let (pos, checks) = play(fen, "a1b1 e9f9 b1a1");
         assert_eq!(score(&pos, &checks, 3), None);
+    }
+
+    #[test]
+    fn perpetual_chase_loses_for_the_chaser() {
+        // tests/data/repetition_cases.json own_rook_chases_unprotected_cannon: the rook chases
+        // the unprotected cannon on every move (24.11, 25.3).
+        let fen = "3k5/9/2c6/R8/9/9/9/9/9/4K4 w - - 0 1";
+        let (pos, checks) = play(fen, "a6a7 c7c6 a7a6 c6c7 a6a7");
+        assert_eq!(score(&pos, &checks, 5), Some(RULE_WIN - 5));
+        // One ply later the chaser is to move: it is the one losing.
+        let (pos, checks) = play(fen, "a6a7 c7c6 a7a6 c6c7 a6a7 c7c6");
+        assert_eq!(score(&pos, &checks, 6), Some(-(RULE_WIN - 6)));
     }
 }

@@ -1,0 +1,546 @@
+//! The game referee: a start position and the moves played, in; a ruling with its clause and
+//! every move's classification, out.
+//!
+//! Ply by ply it applies, in this order: no legal move loses (4.1.1 mate, 4.1.2 困毙); a
+//! position repeated often enough ([`Count`], default the third occurrence) is ruled on its
+//! last period by [`verdict::judge`] (25–26); the natural limit (4.2.4, 22.2). The first of
+//! these to give a result ends the game there; later moves are still classified and listed.
+//!
+//! Input is user input: every failure is an [`Err`], never a panic.
+
+use super::classify::{classify_move, side_of, IdBoard, Options};
+use super::cycle::{Count, Repetition, Replay, ReplayError};
+use super::nature::Side;
+use super::nature::{ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, PieceKind, Protection};
+use super::verdict::{
+    self, natural_limit, Clause, LimitStatus, Outcome, PlyRecord, RuleSet, Verdict,
+};
+use crate::board::{Move, Square};
+use std::fmt::Write as _;
+
+/// How the referee works, beyond the rule set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RefereeOptions {
+    /// When a repeated position is ruled on.
+    pub count: Count,
+    /// How deep the classifier looks.
+    pub classifier: Options,
+}
+
+impl Default for RefereeOptions {
+    fn default() -> Self {
+        RefereeOptions {
+            count: Count::Third,
+            classifier: Options::REFEREE,
+        }
+    }
+}
+
+/// One move of the game, classified.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveReport {
+    /// 1-based ply.
+    pub ply: usize,
+    pub side: Side,
+    pub mv: Move,
+    pub capture: bool,
+    pub natures: MoveNatures,
+    /// Squares of the chased pieces (after the move), in the order of the chase targets.
+    pub chased: Vec<Square>,
+    /// Part of the period of the ruled cycle.
+    pub in_cycle: bool,
+}
+
+/// The referee's ruling on a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judgement {
+    pub rules: RuleSet,
+    pub outcome: Outcome,
+    /// The deciding clause; `None` when nothing applies (no repetition, no limit, no mate).
+    pub clause: Option<Clause>,
+    /// The article that makes the loser's cycle forbidden (24.9–24.13), for repetitions.
+    pub basis: Option<Clause>,
+    /// The ply (number of moves played) at which the ruling was made.
+    pub ruled_at: Option<usize>,
+    /// The repetition ruled on, or the last one seen when there is no ruling.
+    pub repetition: Option<Repetition>,
+    /// The repetition verdict, with both sides' patterns.
+    pub verdict: Option<Verdict>,
+    /// The natural-limit count at the end (or at the ruling).
+    pub limit: LimitStatus,
+    pub moves: Vec<MoveReport>,
+}
+
+/// Judges a game from `start_fen` (empty or `startpos`: the initial position) and its
+/// ICCS `moves` under `rules`, with the default options.
+pub fn judge<S: AsRef<str>>(
+    start_fen: &str,
+    moves: &[S],
+    rules: RuleSet,
+) -> Result<Judgement, ReplayError> {
+    let fen = match start_fen.trim() {
+        "" | "startpos" => None,
+        f => Some(f),
+    };
+    judge_with(fen, moves, rules, RefereeOptions::default())
+}
+
+/// [`judge`] with explicit options; `fen: None` is the initial position.
+pub fn judge_with<S: AsRef<str>>(
+    fen: Option<&str>,
+    moves: &[S],
+    rules: RuleSet,
+    opts: RefereeOptions,
+) -> Result<Judgement, ReplayError> {
+    let game = Replay::new(fen, moves)?;
+    let mut opts = opts;
+    if opts.classifier == Options::REFEREE {
+        opts.classifier = Options::referee(rules);
+    }
+    let n = game.len();
+
+    // Classify every move on its own position.
+    let mut pos = game.start.clone();
+    let mut ids = IdBoard::new(&pos);
+    let mut reports = Vec::with_capacity(n);
+    let mut legal_after = Vec::with_capacity(n + 1);
+    let mut in_check_after = Vec::with_capacity(n + 1);
+    legal_after.push(pos.has_legal_move());
+    in_check_after.push(pos.in_check());
+    for (j, &m) in game.moves.iter().enumerate() {
+        let c = classify_move(&mut pos, m, &ids, &opts.classifier);
+        reports.push(MoveReport {
+            ply: j + 1,
+            side: side_of(game.movers[j]),
+            mv: m,
+            capture: game.captures[j],
+            natures: c.natures,
+            chased: c.chased,
+            in_cycle: false,
+        });
+        ids.apply(m);
+        pos.make_move(m);
+        legal_after.push(pos.has_legal_move());
+        in_check_after.push(pos.in_check());
+    }
+
+    let carried = game.start.halfmove_clock();
+    let records: Vec<PlyRecord> = (0..n)
+        .map(|j| PlyRecord {
+            side: side_of(game.movers[j]),
+            capture: game.captures[j],
+            check: game.checks[j],
+        })
+        .collect();
+    let needed = opts.count.ruling_occurrence();
+    let mut judgement = Judgement {
+        rules,
+        outcome: Outcome::None,
+        clause: None,
+        basis: None,
+        ruled_at: None,
+        repetition: None,
+        verdict: None,
+        limit: natural_limit(rules, carried, &[], None),
+        moves: reports,
+    };
+    for ply in 0..=n {
+        let limit = natural_limit(rules, carried, &records[..ply], None);
+        judgement.limit = limit;
+        // 4.1.1 / 4.1.2: no legal move loses, in check or not; it comes before everything.
+        if !legal_after[ply] {
+            let loser = if ply == 0 {
+                side_of(game.start.side_to_move())
+            } else {
+                side_of(game.movers[ply - 1]).opponent()
+            };
+            judgement.outcome = Outcome::loses(loser);
+            judgement.clause = Some(if in_check_after[ply] {
+                Clause::Art4_1_1
+            } else {
+                Clause::Art4_1_2
+            });
+            judgement.ruled_at = Some(ply);
+            break;
+        }
+        if let Some(rep) = game.repetition_at(ply) {
+            judgement.repetition = Some(rep);
+            if rep.occurrences >= needed {
+                let v = rule_on(&judgement.moves, &rep, rules);
+                if v.outcome != Outcome::None {
+                    for r in &mut judgement.moves[rep.period()] {
+                        r.in_cycle = true;
+                    }
+                    judgement.outcome = v.outcome;
+                    judgement.clause = Some(v.clause);
+                    judgement.basis = v.basis();
+                    judgement.verdict = Some(v);
+                    judgement.ruled_at = Some(ply);
+                    break;
+                }
+            }
+        }
+        // 4.2.4 / 22.2: an automatic referee draws when either side's claim would hold.
+        if limit.outcome == Outcome::Draw {
+            judgement.outcome = Outcome::Draw;
+            judgement.clause = Some(limit.clause);
+            judgement.ruled_at = Some(ply);
+            break;
+        }
+    }
+    if judgement.ruled_at.is_none() {
+        // 23.3: a repetition below the ruling count gets no ruling; say so.
+        if let Some(rep) = judgement.repetition.filter(|r| r.ply == n) {
+            judgement.clause = Some(Clause::Art23_3);
+            let v = rule_on(&judgement.moves, &rep, rules);
+            judgement.verdict = Some(Verdict {
+                outcome: Outcome::None,
+                clause: Clause::Art23_3,
+                ..v
+            });
+        } else {
+            judgement.repetition = None;
+        }
+    }
+    Ok(judgement)
+}
+
+/// Rules on the period of `rep`, each side's moves in playing order.
+fn rule_on(moves: &[MoveReport], rep: &Repetition, rules: RuleSet) -> Verdict {
+    let period = moves.get(rep.period()).unwrap_or_default();
+    let side = |s: Side| -> Vec<MoveNatures> {
+        period
+            .iter()
+            .filter(|r| r.side == s)
+            .map(|r| r.natures.clone())
+            .collect()
+    };
+    verdict::judge(rules, &side(Side::Red), &side(Side::Black))
+}
+
+/// The word for an outcome in the referee's output: `none` when there is no ruling.
+pub fn outcome_word(o: Outcome) -> &'static str {
+    match o {
+        Outcome::RedLoses => "red_loses",
+        Outcome::BlackLoses => "black_loses",
+        Outcome::Draw => "draw",
+        Outcome::None => "none",
+    }
+}
+
+/// The rule set's name on the command line.
+pub fn rules_name(r: RuleSet) -> &'static str {
+    match r {
+        RuleSet::Cxa2011 => "cxa2011",
+        RuleSet::Axf => "axf",
+    }
+}
+
+fn side_word(s: Side) -> &'static str {
+    match s {
+        Side::Red => "red",
+        Side::Black => "black",
+    }
+}
+
+fn kind_word(k: PieceKind) -> &'static str {
+    match k {
+        PieceKind::King => "king",
+        PieceKind::Advisor => "advisor",
+        PieceKind::Elephant => "elephant",
+        PieceKind::Horse => "horse",
+        PieceKind::Rook => "rook",
+        PieceKind::Cannon => "cannon",
+        PieceKind::Pawn => "pawn",
+    }
+}
+
+fn protection_word(p: Protection) -> &'static str {
+    match p {
+        Protection::Protected => "protected",
+        Protection::Unprotected => "unprotected",
+        Protection::FalseRoot => "false_root",
+        Protection::Underprotected => "underprotected",
+    }
+}
+
+fn chaser_word(c: Chaser) -> &'static str {
+    match c {
+        Chaser::Piece => "piece",
+        Chaser::KingAlone => "king_alone",
+        Chaser::PawnAlone => "pawn_alone",
+    }
+}
+
+fn idle_word(k: IdleKind) -> &'static str {
+    match k {
+        IdleKind::Plain => "plain",
+        IdleKind::Exchange => "exchange",
+        IdleKind::Offer => "offer",
+        IdleKind::Block => "block",
+        IdleKind::Follow => "follow",
+        IdleKind::KingAnswersCheck => "king_answers_check",
+        IdleKind::LoneDefender => "lone_defender",
+        IdleKind::LosingTrade => "losing_trade",
+        IdleKind::NoGain => "no_gain",
+        IdleKind::PawnDiscovery => "pawn_discovery",
+        IdleKind::UnchangedAttack => "unchanged_attack",
+    }
+}
+
+/// The heaviest nature's word (26.4) under the 2011 weighting.
+fn class_word(n: &MoveNatures) -> &'static str {
+    use super::nature::NatureClass;
+    match n.heaviest() {
+        NatureClass::Check => "check",
+        NatureClass::MateThreat => "threat",
+        NatureClass::Chase => "chase",
+        NatureClass::Idle => "idle",
+    }
+}
+
+/// `rook@e3:protected`, with `:joint` and the lone chaser when they apply.
+fn target_text(t: &ChaseTarget, sq: Option<&Square>) -> String {
+    let mut s = kind_word(t.kind).to_owned();
+    if let Some(sq) = sq {
+        let _ = write!(s, "@{sq}");
+    }
+    let _ = write!(s, ":{}", protection_word(t.protection));
+    if t.joint {
+        s.push_str(":joint");
+    }
+    if t.by != Chaser::Piece {
+        let _ = write!(s, ":{}", chaser_word(t.by));
+    }
+    s
+}
+
+/// A move's natures as text: `check+chase(cannon@d3:unprotected)`, `threat`, `idle:no_gain`.
+fn natures_text(r: &MoveReport) -> String {
+    let mut parts = Vec::new();
+    for n in r.natures.natures() {
+        parts.push(match n {
+            Nature::Check => "check".to_owned(),
+            Nature::MateThreat => "threat".to_owned(),
+            Nature::Chase(ts) => {
+                let inner: Vec<String> = ts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| target_text(t, r.chased.get(i)))
+                    .collect();
+                format!("chase({})", inner.join(","))
+            }
+            Nature::Idle(IdleKind::Plain) => "idle".to_owned(),
+            Nature::Idle(k) => format!("idle:{}", idle_word(*k)),
+        });
+    }
+    parts.join("+")
+}
+
+impl Judgement {
+    /// The clause as printed: its number, or `-` when nothing applies.
+    pub fn clause_text(&self) -> &'static str {
+        self.clause.map_or("-", Clause::number)
+    }
+
+    /// Plain output: `verdict <word> <clause>`, then one line per move:
+    /// `<ply> <side> <move> <heaviest> <natures>[ cycle]`.
+    pub fn to_text(&self) -> String {
+        let mut out = format!(
+            "verdict {} {}\n",
+            outcome_word(self.outcome),
+            self.clause_text()
+        );
+        for r in &self.moves {
+            let _ = writeln!(
+                out,
+                "{} {} {} {} {}{}{}",
+                r.ply,
+                side_word(r.side),
+                r.mv,
+                class_word(&r.natures),
+                natures_text(r),
+                if r.capture { " capture" } else { "" },
+                if r.in_cycle { " cycle" } else { "" }
+            );
+        }
+        out
+    }
+
+    /// One JSON object with the same facts (written by hand: no serde in the engine).
+    pub fn to_json(&self) -> String {
+        let mut o = String::from("{");
+        let _ = write!(
+            o,
+            "\"verdict\":\"{}\",\"clause\":{},\"basis\":{},\"rules\":\"{}\",\"ruled_at\":{}",
+            outcome_word(self.outcome),
+            opt_str(self.clause.map(Clause::number)),
+            opt_str(self.basis.map(Clause::number)),
+            rules_name(self.rules),
+            self.ruled_at.map_or("null".to_owned(), |p| p.to_string()),
+        );
+        match &self.repetition {
+            Some(rep) => {
+                let _ = write!(
+                    o,
+                    ",\"repetition\":{{\"ply\":{},\"previous\":{},\"occurrences\":{}}}",
+                    rep.ply, rep.previous, rep.occurrences
+                );
+            }
+            None => o.push_str(",\"repetition\":null"),
+        }
+        match &self.verdict {
+            Some(v) => {
+                let _ = write!(
+                    o,
+                    ",\"patterns\":{{\"red\":{},\"black\":{}}}",
+                    json_str(&v.red.to_string()),
+                    json_str(&v.black.to_string())
+                );
+            }
+            None => o.push_str(",\"patterns\":null"),
+        }
+        let l = &self.limit;
+        let _ = write!(
+            o,
+            ",\"limit\":{{\"window\":{},\"excluded\":{},\"counted\":{},\"needed\":{}}}",
+            l.window, l.excluded, l.counted, l.needed
+        );
+        o.push_str(",\"moves\":[");
+        for (i, r) in self.moves.iter().enumerate() {
+            if i > 0 {
+                o.push(',');
+            }
+            let _ = write!(
+                o,
+                "{{\"ply\":{},\"side\":\"{}\",\"move\":\"{}\",\"capture\":{},\"in_cycle\":{},\"class\":\"{}\",\"natures\":[",
+                r.ply,
+                side_word(r.side),
+                r.mv,
+                r.capture,
+                r.in_cycle,
+                class_word(&r.natures)
+            );
+            for (k, n) in r.natures.natures().iter().enumerate() {
+                if k > 0 {
+                    o.push(',');
+                }
+                match n {
+                    Nature::Check => o.push_str("{\"type\":\"check\"}"),
+                    Nature::MateThreat => o.push_str("{\"type\":\"threat\"}"),
+                    Nature::Idle(kind) => {
+                        let _ =
+                            write!(o, "{{\"type\":\"idle\",\"kind\":\"{}\"}}", idle_word(*kind));
+                    }
+                    Nature::Chase(ts) => {
+                        o.push_str("{\"type\":\"chase\",\"targets\":[");
+                        for (t_i, t) in ts.iter().enumerate() {
+                            if t_i > 0 {
+                                o.push(',');
+                            }
+                            let sq = r
+                                .chased
+                                .get(t_i)
+                                .map_or("null".to_owned(), |s| format!("\"{s}\""));
+                            let _ = write!(
+                                o,
+                                "{{\"piece\":\"{}\",\"square\":{},\"id\":{},\"protection\":\"{}\",\"joint\":{},\"by\":\"{}\"}}",
+                                kind_word(t.kind),
+                                sq,
+                                t.piece.0,
+                                protection_word(t.protection),
+                                t.joint,
+                                chaser_word(t.by)
+                            );
+                        }
+                        o.push_str("]}");
+                    }
+                }
+            }
+            o.push_str("]}");
+        }
+        o.push_str("]}");
+        o
+    }
+}
+
+/// A JSON string literal.
+fn json_str(s: &str) -> String {
+    let mut o = String::with_capacity(s.len() + 2);
+    o.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '\n' => o.push_str("\\n"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(o, "\\u{:04x}", c as u32);
+            }
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+fn opt_str(s: Option<&str>) -> String {
+    s.map_or("null".to_owned(), json_str)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_strings_are_escaped() {
+        assert_eq!(json_str("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
+        assert_eq!(opt_str(None), "null");
+    }
+
+    #[test]
+    fn perpetual_check_is_ruled_at_the_third_occurrence() {
+        let fen = "4k4/9/9/9/5R3/9/9/9/9/3K5 w - - 0 1";
+        let moves = [
+            "f5e5", "e9f9", "e5f5", "f9e9", "f5e5", "e9f9", "e5f5", "f9e9",
+        ];
+        let j = judge(fen, &moves, RuleSet::Cxa2011).unwrap();
+        assert_eq!(j.outcome, Outcome::RedLoses);
+        assert_eq!(j.clause, Some(Clause::Art25_1));
+        assert_eq!(j.ruled_at, Some(8));
+        assert!(j
+            .to_text()
+            .starts_with("verdict red_loses 25.1\n1 red f5e5 check check"));
+        let j = judge_with(
+            Some(fen),
+            &moves,
+            RuleSet::Cxa2011,
+            RefereeOptions {
+                count: Count::Strict,
+                ..RefereeOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            (j.outcome, j.clause),
+            (Outcome::None, Some(Clause::Art23_3))
+        );
+    }
+
+    #[test]
+    fn no_legal_move_loses_4_1() {
+        // Black is mated by the rook on the back rank.
+        let j = judge(
+            "3k5/R8/9/9/9/9/9/9/9/1R3K3 w - - 0 1",
+            &["b0b9"],
+            RuleSet::Cxa2011,
+        )
+        .unwrap();
+        assert_eq!(
+            (j.outcome, j.clause),
+            (Outcome::BlackLoses, Some(Clause::Art4_1_1))
+        );
+        assert_eq!(j.ruled_at, Some(1));
+        let j = judge("", &Vec::<String>::new(), RuleSet::Axf).unwrap();
+        assert_eq!((j.outcome, j.clause_text()), (Outcome::None, "-"));
+    }
+}
