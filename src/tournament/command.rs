@@ -10,7 +10,7 @@ use super::openings::{load_openings, Opening};
 use super::pairing::multi_round_robin;
 use super::pgn;
 use super::ranking::{standings, GameResult, Outcome, Scoring, Standing, System};
-use super::referee::{DrawReferee, Referee};
+use super::referee::{Referee, RulesReferee};
 use super::runner::{
     match_schedule, probe_engines, round_robin_schedule, run_games, EngineInfo, FinishedGame,
     RunSettings,
@@ -64,7 +64,7 @@ pub struct CommonOptions {
     pub pgn: Option<PathBuf>,
     pub event: String,
     pub site: String,
-    /// Repetition judge; [`DrawReferee`] until the board-level rules land.
+    /// Repetition judge: the 2011 rules (or AXF, by `--rules`).
     pub referee: Arc<dyn Referee>,
 }
 
@@ -84,7 +84,7 @@ impl CommonOptions {
             pgn: None,
             event: String::new(),
             site: "?".into(),
-            referee: Arc::new(DrawReferee),
+            referee: Arc::new(RulesReferee),
         }
     }
 }

@@ -5,10 +5,9 @@
 //! means: a draw when neither side is forbidden (4.2.3, 25.1), or a loss for the side that
 //! must vary (4.1.4 one-sided perpetual check, 4.1.5 other forbidden patterns).
 //!
-//! The board-level judge of 长将/长捉 (`rules::referee::judge(start_fen, moves, RuleSet)`)
-//! is being written in the rules module; until it lands the runner uses [`DrawReferee`],
-//! which rules every repetition a draw. The real 2011-rules verdict plugs in here: any
-//! `Fn(&str, &[Move], RuleSet) -> Ruling` is a [`Referee`].
+//! [`RulesReferee`] asks the board-level judge of 长将/长捉 ([`crate::rules::referee::judge`])
+//! under the match's rule set; it is the runner's default. [`DrawReferee`] (every repetition
+//! a draw) remains for tests, and any `Fn(&str, &[Move], RuleSet) -> Ruling` is a [`Referee`].
 
 use crate::board::Move;
 use crate::rules::{Outcome, RuleSet};
@@ -54,5 +53,46 @@ pub struct DrawReferee;
 impl Referee for DrawReferee {
     fn repetition(&self, _start_fen: &str, _moves: &[Move], _rules: RuleSet) -> Ruling {
         Ruling::draw("threefold repetition (perpetual check/chase not judged yet)")
+    }
+}
+
+/// The 2011 rules (or AXF) as the `rules` module applies them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RulesReferee;
+
+impl Referee for RulesReferee {
+    fn repetition(&self, start_fen: &str, moves: &[Move], rules: RuleSet) -> Ruling {
+        let texts: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        match crate::rules::referee::judge(start_fen, &texts, rules) {
+            Ok(j) => {
+                let clause = j.clause.map(|c| format!(" ({c})")).unwrap_or_default();
+                match j.outcome {
+                    Outcome::None | Outcome::Draw => Ruling::draw(format!("repetition{clause}")),
+                    outcome => Ruling {
+                        outcome,
+                        reason: format!("forbidden repetition{clause}"),
+                    },
+                }
+            }
+            Err(e) => Ruling::draw(format!("repetition (referee could not replay: {e})")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+
+    #[test]
+    fn perpetual_check_loses_under_the_rules_referee() {
+        let fen = "4k4/9/9/9/5R3/9/9/9/9/3K5 w - - 0 1";
+        let mut pos = Position::from_fen(fen).unwrap();
+        let moves: Vec<Move> = "f5e5 e9f9 e5f5 f9e9 f5e5 e9f9 e5f5 f9e9"
+            .split(' ')
+            .map(|m| pos.play(m).unwrap())
+            .collect();
+        let r = RulesReferee.repetition(fen, &moves, RuleSet::Cxa2011);
+        assert_eq!(r.outcome, Outcome::RedLoses, "{r:?}");
     }
 }
