@@ -340,6 +340,7 @@ impl Worker {
     }
 
     fn root_search(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        let orig_alpha = alpha;
         let mut best = -INFINITE;
         self.pv[0].clear();
         let in_check = self.pos.in_check();
@@ -398,9 +399,22 @@ impl Worker {
         }
         if !self.stopped && !is_rule(best) {
             let m = self.root_moves[0].mv;
+            // Aspiration windows make the root score a bound when it falls outside them.
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > orig_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let e = if in_check {
+                0
+            } else {
+                eval::evaluate(&self.pos)
+            };
             self.shared
                 .tt
-                .store(self.pos.key(), 0, Some(m), best, 0, depth, Bound::Exact);
+                .store(self.pos.key(), 0, Some(m), best, e, depth, bound);
         }
         best
     }
