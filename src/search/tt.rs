@@ -74,11 +74,15 @@ fn unpack(data: u64) -> (TtEntry, u8) {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one bucket).
+    /// A table of about `mb` megabytes (at least one bucket). If the memory cannot be had,
+    /// the size is halved until it can: a too-large `hashsize` must not crash the engine.
     pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.saturating_mul(1 << 20);
-        let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
-        let mut slots = Vec::new();
+        let mut buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
+        let mut slots: Vec<Slot> = Vec::new();
+        while slots.try_reserve_exact(buckets * BUCKET).is_err() && buckets > 1 {
+            buckets /= 2;
+        }
         slots.resize_with(buckets * BUCKET, Slot::default);
         TranspositionTable {
             slots,
