@@ -151,3 +151,36 @@ fn infinite_and_ponder_wait_for_the_caller() {
         e.wait();
     }
 }
+
+/// The `repetition` option reaches the search: a cycle the 2011 rules forbid but the AXF rules
+/// allow (ora_D26: a cannon chasing two rooks in turn, 24.11 "一子或数子") is a rule loss for
+/// the chaser under cxa2011 and a draw under axf.
+#[test]
+fn search_applies_the_chosen_rule_set() {
+    use jiangjun::board::Position;
+    use jiangjun::rules::RuleSet;
+    use jiangjun::search::repetition::score_with;
+    let data: serde_json::Value =
+        serde_json::from_str(include_str!("data/repetition_cases.json")).expect("json");
+    let case = data
+        .as_array()
+        .and_then(|a| {
+            a.iter()
+                .find(|c| c["id"] == "ora_D26_cannon_alternates_two_rooks")
+        })
+        .expect("case present");
+    let mut pos = Position::from_fen(case["fen"].as_str().unwrap()).unwrap();
+    let mut checks = Vec::new();
+    for m in case["moves"].as_array().unwrap() {
+        let mv = pos.parse_move(m.as_str().unwrap()).unwrap();
+        checks.push(pos.gives_check(mv));
+        pos.make_move(mv);
+    }
+    let cxa = score_with(&pos, &checks, 0, RuleSet::Cxa2011).expect("a repetition");
+    let axf = score_with(&pos, &checks, 0, RuleSet::Axf).expect("a repetition");
+    assert_ne!(cxa, 0, "2011 rules: the chaser loses");
+    assert_eq!(axf, 0, "AXF: a draw");
+    let mut e = Engine::new();
+    e.set_rules(RuleSet::Axf);
+    assert_eq!(e.rules(), RuleSet::Axf);
+}

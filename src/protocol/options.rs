@@ -20,12 +20,13 @@
 //! `move_overhead` and `moveoverhead` are one option; `Hash`/`Threads` are the UCCI
 //! `hashsize`/`threads` (TCHESS sends them in UCCI mode).
 //!
-//! `repetition` (`cxa2011` | `axf`) is stored for the rules layer; the search does not read it
-//! yet, and choosing `axf` says so.
+//! `repetition` (`cxa2011` | `axf`) chooses the rules the search (and the book filter) apply to
+//! repeated positions.
 
 use super::command::{parse_check_value, Dialect};
 use super::notation::RankOrigin;
 use crate::book::Randomness;
+use crate::rules::RuleSet;
 use crate::search::engine::{DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 
@@ -41,6 +42,14 @@ pub enum RepetitionRules {
 }
 
 impl RepetitionRules {
+    /// The rules module's rule set.
+    pub fn rule_set(self) -> RuleSet {
+        match self {
+            RepetitionRules::Cxa2011 => RuleSet::Cxa2011,
+            RepetitionRules::Axf => RuleSet::Axf,
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             RepetitionRules::Cxa2011 => "cxa2011",
@@ -66,7 +75,7 @@ pub struct Settings {
     pub allow_resign: bool,
     /// Time lost per move outside the search.
     pub move_overhead_ms: u64,
-    /// Stored for the rules layer.
+    /// Repetition rules (also handed to the engine).
     pub repetition: RepetitionRules,
     /// Rank numbering of moves in UCI mode.
     pub rank_origin: RankOrigin,
@@ -99,6 +108,8 @@ pub enum Effect {
     /// Load this book file (empty: no book).
     BookFile(String),
     Randomness(Randomness),
+    /// Repetition rules for the search and the book filter.
+    Rules(RuleSet),
 }
 
 /// The result of one `setoption`: an engine action and `info string` texts.
@@ -292,20 +303,13 @@ pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Applie
                 Some("cxa2011" | "cxa" | "chinese") => {
                     settings.repetition = RepetitionRules::Cxa2011
                 }
-                Some("axf" | "asian") => {
-                    settings.repetition = RepetitionRules::Axf;
-                    messages.push(
-                        "repetition axf stored; the search still judges repetitions by the \
-                         2011 Chinese rules"
-                            .to_string(),
-                    );
-                }
+                Some("axf" | "asian") => settings.repetition = RepetitionRules::Axf,
                 _ => messages.push(format!(
                     "setoption {shown}: expected cxa2011 or axf; stays {}",
                     settings.repetition.name()
                 )),
             }
-            Effect::None
+            Effect::Rules(settings.repetition.rule_set())
         }
         "rankorigin" => {
             match value_trimmed {
@@ -471,7 +475,8 @@ mod tests {
         assert_eq!(s.rank_origin, RankOrigin::One);
         let a = set(&mut s, "repetition", Some("axf"));
         assert_eq!(s.repetition, RepetitionRules::Axf);
-        assert_eq!(a.messages.len(), 1);
+        assert!(a.messages.is_empty(), "{:?}", a.messages);
+        assert_eq!(a.effect, Effect::Rules(RuleSet::Axf));
         set(&mut s, "repetition", Some("cxa2011"));
         assert_eq!(s.repetition, RepetitionRules::Cxa2011);
         set(&mut s, "allowresign", Some("false"));

@@ -373,6 +373,7 @@ impl<W: Write> Session<W> {
             Effect::NewGame => self.new_game(),
             Effect::UseBook(on) => self.engine.set_use_book(on),
             Effect::Randomness(r) => self.engine.set_randomness(r),
+            Effect::Rules(r) => self.engine.set_rules(r),
             Effect::BookFile(path) => match self.engine.set_book_file(&path) {
                 Ok(msg) => {
                     if self.settings.debug {
@@ -547,6 +548,8 @@ impl<W: Write> Session<W> {
             soft_ms: budget.filter(|_| timed).map(|b| b.soft_ms),
             hard_ms: budget.filter(|_| timed).map(|b| b.hard_ms),
             infinite: search.infinite,
+            // The engine applies its own rule set (the `repetition` option).
+            ..Limits::default()
         };
         if self.settings.debug {
             let b = budget.map_or("none".to_string(), |b| {

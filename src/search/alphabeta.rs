@@ -16,6 +16,7 @@ use super::score::*;
 use super::time::{self, TimeBudget};
 use super::tt::{Bound, TranspositionTable};
 use crate::board::{Move, MoveList, PieceKind, Position};
+use crate::rules::RuleSet;
 use arrayvec::ArrayVec;
 use once_cell::sync::Lazy;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -38,6 +39,8 @@ pub struct Limits {
     pub hard_ms: Option<u64>,
     /// Run until told to stop (`go infinite`); also implied while pondering.
     pub infinite: bool,
+    /// Which repetition rules the search applies (set by the engine from its option).
+    pub rules: RuleSet,
 }
 
 /// State shared by all threads of one search.
@@ -487,7 +490,7 @@ impl Worker {
         self.seldepth = self.seldepth.max(ply);
 
         // Repetitions and the natural limit (2011 rules 23-26, 4.2.4).
-        if let Some(v) = repetition::score(&self.pos, &self.checks, ply) {
+        if let Some(v) = repetition::score_with(&self.pos, &self.checks, ply, self.limits.rules) {
             return v;
         }
         if self.pos.halfmove_clock() >= repetition::NATURAL_LIMIT_PLIES {

@@ -13,6 +13,7 @@ use super::repetition;
 use super::tt::{TranspositionTable, TtEntry};
 use crate::board::{FenError, Move, MoveError, Position};
 use crate::book::{self, Book, BookMove, Randomness};
+use crate::rules::RuleSet;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -86,6 +87,8 @@ pub struct Engine {
     book: Option<Arc<Book>>,
     book_loaded: bool,
     randomness: Randomness,
+    /// Repetition rules applied by the search and the book filter.
+    rules: RuleSet,
 }
 
 impl Default for Engine {
@@ -110,7 +113,18 @@ impl Engine {
             book: None,
             book_loaded: false,
             randomness: Randomness::None,
+            rules: RuleSet::Cxa2011,
         }
+    }
+
+    /// Chooses the repetition rules (`repetition` option): the 2011 Chinese rules (default)
+    /// or the Asian rules.
+    pub fn set_rules(&mut self, rules: RuleSet) {
+        self.rules = rules;
+    }
+
+    pub fn rules(&self) -> RuleSet {
+        self.rules
     }
 
     /// Switches the opening book on or off (`usebook`).
@@ -164,7 +178,7 @@ impl Engine {
                 // Never let the book walk into a repetition (a rule loss or a needless draw).
                 checks.push(pos.gives_check(bm.mv));
                 pos.make_move(bm.mv);
-                let repeats = repetition::score(&pos, &checks, 1).is_some();
+                let repeats = repetition::score_with(&pos, &checks, 1, self.rules).is_some();
                 pos.unmake_move();
                 checks.pop();
                 !repeats
@@ -315,10 +329,11 @@ impl Engine {
     /// `report` gets `Info`s and finally one `Done`.
     pub fn go(
         &mut self,
-        limits: Limits,
+        mut limits: Limits,
         ponder: bool,
         mut report: impl FnMut(Report) + Send + 'static,
     ) {
+        limits.rules = self.rules;
         self.stop();
         self.wait();
         // The book answers timed searches; analysis (`go infinite`) and pondering search.
@@ -387,7 +402,12 @@ impl Engine {
     }
 
     /// Searches synchronously on this thread (bench, tests, scripts).
-    pub fn search_blocking(&mut self, limits: Limits, mut on_info: impl FnMut(&Info)) -> Outcome {
+    pub fn search_blocking(
+        &mut self,
+        mut limits: Limits,
+        mut on_info: impl FnMut(&Info),
+    ) -> Outcome {
+        limits.rules = self.rules;
         self.stop();
         self.wait();
         let tt = self.ensure_ready();

@@ -2,7 +2,7 @@
 //!
 //! When the current position already occurred since the last capture, the moves between the
 //! two occurrences form a cycle, and [`crate::rules::fast::judge_cycle`] rules on it under the
-//! 2011 rules: one-sided perpetual check (25.1), 长捉 / 长杀 / the mixed cycles of 24.13
+//! 2011 rules (or the AXF rules, by the engine's `repetition` option): one-sided perpetual check (25.1), 长捉 / 长杀 / the mixed cycles of 24.13
 //! against allowed moves (25.3), both forbidden (26.8), or a draw (25.2).
 //!
 //! Cost: one key comparison every two plies back to the last capture at every node. Only on
@@ -19,9 +19,14 @@ use crate::rules::RuleSet;
 /// 2011 rules 4.2.4: 60 moves per side (120 plies) without a capture is a draw.
 pub const NATURAL_LIMIT_PLIES: u32 = 120;
 
-/// The score (for the side to move) of a repetition at this node, if the position repeats.
-/// `checks[i]` tells whether move `i` of the history gave check.
+/// The score (for the side to move) of a repetition at this node under the 2011 rules, if the
+/// position repeats. `checks[i]` tells whether move `i` of the history gave check.
 pub fn score(pos: &Position, checks: &[bool], ply: usize) -> Option<i32> {
+    score_with(pos, checks, ply, RuleSet::Cxa2011)
+}
+
+/// [`score`] under a chosen rule set (the engine's `repetition` option).
+pub fn score_with(pos: &Position, checks: &[bool], ply: usize, rules: RuleSet) -> Option<i32> {
     let hist = pos.history();
     let n = hist.len();
     if checks.len() != n {
@@ -36,7 +41,7 @@ pub fn score(pos: &Position, checks: &[bool], ply: usize) -> Option<i32> {
             return None;
         }
         if i >= 4 && hist[n - i].key == key {
-            return Some(judge(pos, checks, i, ply));
+            return Some(judge(pos, checks, i, ply, rules));
         }
         i += 2;
     }
@@ -45,10 +50,10 @@ pub fn score(pos: &Position, checks: &[bool], ply: usize) -> Option<i32> {
 
 /// Scores the cycle of the last `len` moves: a rule loss for the side to move is
 /// `-(RULE_WIN - ply)`, a rule win the opposite, anything else a draw.
-fn judge(pos: &Position, checks: &[bool], len: usize, ply: usize) -> i32 {
+fn judge(pos: &Position, checks: &[bool], len: usize, ply: usize, rules: RuleSet) -> i32 {
     let win = RULE_WIN - ply as i32;
     let us = side_of(pos.side_to_move());
-    match judge_cycle(pos, checks, len, RuleSet::Cxa2011).loser() {
+    match judge_cycle(pos, checks, len, rules).loser() {
         Some(loser) if loser == us => -win,
         Some(_) => win,
         None => 0,
