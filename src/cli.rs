@@ -33,10 +33,10 @@ usage:
 pub fn run(args: &[String]) -> Option<i32> {
     let first = args.first()?;
     Some(match first.as_str() {
-        "perft" => perft_cmd(&args[1..]),
+        "perft" => wrap("perft", perft_inner(&args[1..])),
         "bench" => bench_cmd(&args[1..]),
         "judge" => judge_cmd(&args[1..]),
-        "book" => book_cmd(&args[1..]),
+        "book" => wrap("book", book_inner(&args[1..])),
         "selfplay" => wrap("selfplay", selfplay_inner(&args[1..])),
         "tune" => wrap("tune", tune_inner(&args[1..])),
         "match" => match_cmd(&args[1..]),
@@ -75,16 +75,6 @@ fn take_option(args: &[String], name: &str) -> Result<(Option<String>, Vec<Strin
         i += 1;
     }
     Ok((value, rest))
-}
-
-fn perft_cmd(args: &[String]) -> i32 {
-    match perft_inner(args) {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("jiangjun perft: {e}\n{USAGE}");
-            2
-        }
-    }
 }
 
 fn perft_inner(args: &[String]) -> Result<(), String> {
@@ -300,16 +290,6 @@ fn tune_inner(args: &[String]) -> Result<(), String> {
         .map_err(|e| format!("cannot write {out}: {e}"))?;
     println!("wrote {out}: error {err:.6}");
     Ok(())
-}
-
-fn book_cmd(args: &[String]) -> i32 {
-    match book_inner(args) {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("jiangjun book: {e}\n{USAGE}");
-            2
-        }
-    }
 }
 
 fn parse_num<T: std::str::FromStr>(v: Option<String>, name: &str, default: T) -> Result<T, String> {
