@@ -15,7 +15,7 @@ usage:
   jiangjun judge [--fen \"<FEN>\"] --moves \"<m1 m2 ...>\" [--rules cxa2011|axf] [--strict] [--json]
                                    rule on a game's repetitions (2011 rules 23-26) and limits;
                                    first line: verdict <red_loses|black_loses|draw|none> <clause>
-  jiangjun book build [--out F] [--seeds F] [--depth N] [--plies N] [--positions N] [--margin CP]
+  jiangjun book build [--out F] [--seeds F] [--depth N] [--plies N] [--positions N] [--margin CP] [--side-cost N]
                                    grow the opening book by the engine's own analysis
   jiangjun book probe [--book F] [--fen \"<FEN>\"] [--moves \"m1 m2 ..\"]
                                    list the book moves of a position (our format or BOOK.DAT)
@@ -315,6 +315,7 @@ fn book_inner(args: &[String]) -> Result<(), String> {
             let (plies, rest) = take_option(&rest, "--plies")?;
             let (positions, rest) = take_option(&rest, "--positions")?;
             let (margin, rest) = take_option(&rest, "--margin")?;
+            let (side_cost, rest) = take_option(&rest, "--side-cost")?;
             if let Some(x) = rest.first() {
                 return Err(format!("unexpected argument '{x}'"));
             }
@@ -327,6 +328,7 @@ fn book_inner(args: &[String]) -> Result<(), String> {
                 plies: parse_num(plies, "--plies", d.plies)?.clamp(1, 60),
                 max_positions: parse_num(positions, "--positions", d.max_positions)?,
                 margin: parse_num(margin, "--margin", d.margin)?.clamp(0, 1000),
+                side_cost: parse_num(side_cost, "--side-cost", d.side_cost)?.clamp(1, 60),
                 seeds: builder::parse_seeds(&seed_text),
                 ..d
             };

@@ -3,12 +3,15 @@
 //! Breadth-first from the root: at each position every legal move is searched briefly, the
 //! most promising few again more deeply, and the moves within `margin` centipawns of the best
 //! are kept (at most `max_moves`), weighted by how close they are to the best. The best move's
-//! child gets one ply less of budget, alternatives two less, so the main line reaches `plies`
-//! and side lines stay shorter. Seed lines (named openings, `book/seeds.txt`) are always
+//! child gets one ply less of budget, alternatives `side_cost` less, so the main line reaches
+//! `plies` and side lines stay shorter (with `side_cost` 3 and 3 moves kept the tree grows by
+//! about 1.7 per ply instead of 3). When the position cap cuts a level, the positions with the
+//! least budget left (the side lines) go first, so the main lines keep their depth. Seed lines (named openings, `book/seeds.txt`) are always
 //! explored along their moves, but a seed move the engine refutes (worse than the best by more
 //! than twice the margin) is dropped. Positions are merged by their canonical (mirror-folded)
 //! key, so transpositions and mirror images are analysed once. Each level runs in parallel
-//! over positions (rayon); one engine with a small table per worker thread.
+//! over positions (rayon); one engine with a small table per worker thread, cleared before each
+//! position so that a rebuild with the same binary gives the same book.
 
 use super::{canonical_key, Entry};
 use crate::board::{Move, Position};
@@ -33,6 +36,8 @@ pub struct Config {
     pub max_moves: usize,
     /// Plies of the main line from the root.
     pub plies: usize,
+    /// Budget a side line (not the best move, not a seed move) costs.
+    pub side_cost: usize,
     /// Stop after analysing this many positions.
     pub max_positions: usize,
     /// Seed lines: ICCS move lists from the start position.
@@ -48,6 +53,7 @@ impl Default for Config {
             margin: 25,
             max_moves: 3,
             plies: 14,
+            side_cost: 3,
             max_positions: 2000,
             seeds: Vec::new(),
         }
@@ -72,6 +78,9 @@ struct Node {
 
 /// The analysis of one position: kept moves as (move, score).
 fn analyse(engine: &mut Engine, pos: &Position, cfg: &Config, seeds: &[Move]) -> Vec<(Move, i32)> {
+    // A fresh table per position: which worker thread analyses which position varies from run
+    // to run, and a table left over from another position would make the result depend on it.
+    engine.new_game();
     let search = |engine: &mut Engine, child: &Position, depth: i32| -> i32 {
         if engine.set_position(Some(&child.to_fen()), &[]).is_err() {
             return 0;
@@ -167,6 +176,8 @@ pub fn build(cfg: &Config, progress: impl Fn(&str) + Sync) -> Result<Vec<Entry>,
     let mut analysed = 0usize;
     let mut ply = 0;
     while !level.is_empty() && analysed < cfg.max_positions {
+        // Deepest-reaching positions first, so that the cap trims side lines.
+        level.sort_by_key(|n| std::cmp::Reverse(n.budget));
         level.truncate(cfg.max_positions - analysed);
         let results: Vec<(usize, Vec<(Move, i32)>)> = level
             .par_iter()
@@ -197,7 +208,11 @@ pub fn build(cfg: &Config, progress: impl Fn(&str) + Sync) -> Result<Vec<Entry>,
                     score: s.clamp(-30_000, 30_000) as i16,
                 });
                 let is_seed = node.seed_moves.contains(&m);
-                let cost = if rank == 0 || is_seed { 1 } else { 2 };
+                let cost = if rank == 0 || is_seed {
+                    1
+                } else {
+                    cfg.side_cost.max(1)
+                };
                 if node.budget <= cost {
                     continue;
                 }
@@ -246,6 +261,7 @@ mod tests {
             margin: 10,
             max_moves: 2,
             plies: 4,
+            side_cost: 2,
             max_positions: 12,
             seeds: parse_seeds("h2e2 h9g7 # central cannon v screen horse\n\n"),
         };
@@ -265,5 +281,52 @@ mod tests {
             |_| {}
         )
         .is_err());
+    }
+
+    /// Two runs give the same book (worker threads analyse positions in a varying order), and
+    /// dearer side lines give a smaller tree for the same main-line length.
+    #[test]
+    fn builds_are_reproducible_and_side_cost_thins_the_tree() {
+        let cfg = Config {
+            depth: 3,
+            quick_depth: 1,
+            deep_candidates: 3,
+            margin: 40,
+            max_moves: 3,
+            plies: 5,
+            side_cost: 2,
+            max_positions: 400,
+            seeds: Vec::new(),
+        };
+        let mut a = build(&cfg, |_| {}).unwrap();
+        let mut b = build(&cfg, |_| {}).unwrap();
+        super::super::sort_entries(&mut a);
+        super::super::sort_entries(&mut b);
+        assert_eq!(a, b);
+        let a = super::super::Book::from_entries(a);
+        let thin = super::super::Book::from_entries(
+            build(
+                &Config {
+                    side_cost: 4,
+                    ..cfg.clone()
+                },
+                |_| {},
+            )
+            .unwrap(),
+        );
+        assert!(
+            thin.positions() < a.positions(),
+            "{} vs {}",
+            thin.positions(),
+            a.positions()
+        );
+        // The main line still reaches the full length: follow the first move five plies.
+        let mut pos = Position::startpos();
+        for ply in 0..cfg.plies {
+            let m = thin.probe(&pos).first().map(|b| b.mv);
+            let m = m.unwrap_or_else(|| panic!("main line ends at ply {ply}"));
+            pos.make_move(m);
+            pos.clear_history();
+        }
     }
 }
