@@ -1,24 +1,26 @@
 //! Growing our book from the start position by the engine's own analysis.
 //!
-//! Breadth-first from the root: at each position every legal move is searched briefly, the
+//! From the root outwards: at each position every legal move is searched briefly, the
 //! most promising few again more deeply, and the moves within `margin` centipawns of the best
 //! are kept (at most `max_moves`), weighted by how close they are to the best. The best move's
 //! child gets one ply less of budget, alternatives `side_cost` less, so the main line reaches
 //! `plies` and side lines stay shorter (with `side_cost` 3 and 3 moves kept the tree grows by
-//! about 1.7 per ply instead of 3). When the position cap cuts a level, the positions with the
-//! least budget left (the side lines) go first, so the main lines keep their depth. Seed lines (named openings, `book/seeds.txt`) are always
-//! explored along their moves, but a seed move the engine refutes (worse than the best by more
-//! than twice the margin) is dropped. Positions are merged by their canonical (mirror-folded)
-//! key, so transpositions and mirror images are analysed once. Each level runs in parallel
-//! over positions (rayon); one engine with a small table per worker thread, cleared before each
-//! position so that a rebuild with the same binary gives the same book.
+//! about 1.7 per ply instead of 3). Positions are analysed in batches of equal remaining
+//! budget, highest first, so when the position cap ends the build it is the lines with the
+//! least budget left (short side lines) that are cut, never the main lines. Seed lines (named
+//! openings, `book/seeds.txt`) are always explored along their moves, but a seed move the
+//! engine refutes (worse than the best by more than twice the margin) is dropped. Positions are
+//! merged by their canonical (mirror-folded) key, so transpositions and mirror images are
+//! analysed once. Each batch runs in parallel over positions (rayon); one engine with a small
+//! table per worker thread, cleared before each position so that a rebuild with the same
+//! binary gives the same book.
 
 use super::{canonical_key, Entry};
 use crate::board::{Move, Position};
 use crate::search::alphabeta::Limits;
 use crate::search::engine::Engine;
 use rayon::prelude::*;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Instant;
 
 /// Builder settings.
@@ -149,7 +151,7 @@ fn weight(diff: i32, margin: i32) -> u16 {
         .clamp(1.0, 1000.0) as u16
 }
 
-/// Builds the book entries. `progress` gets a line per level.
+/// Builds the book entries. `progress` gets a line per batch.
 pub fn build(cfg: &Config, progress: impl Fn(&str) + Sync) -> Result<Vec<Entry>, String> {
     let start = Instant::now();
     // Seed moves by canonical key of the position they are played from.
@@ -167,34 +169,39 @@ pub fn build(cfg: &Config, progress: impl Fn(&str) + Sync) -> Result<Vec<Entry>,
     let mut seen: HashSet<u64> = HashSet::new();
     let mut entries = Vec::new();
     let root = Position::startpos();
-    let mut level = vec![Node {
-        seed_moves: seed_map.get(&root.key()).cloned().unwrap_or_default(),
-        pos: root,
-        budget: cfg.plies,
-    }];
-    seen.insert(canonical_key(&level[0].pos).0);
+    seen.insert(canonical_key(&root).0);
+    // Positions waiting for analysis, by the budget they have left. A child always has less
+    // budget than its parent, so taking the highest budget first analyses every parent before
+    // its children, the main lines (which lose one ply of budget per move) before the side
+    // lines, and lets the position cap cut the lines with the least budget left.
+    let mut waiting: BTreeMap<usize, Vec<Node>> = BTreeMap::new();
+    waiting.insert(
+        cfg.plies,
+        vec![Node {
+            seed_moves: seed_map.get(&root.key()).cloned().unwrap_or_default(),
+            pos: root,
+            budget: cfg.plies,
+        }],
+    );
     let mut analysed = 0usize;
-    let mut ply = 0;
-    while !level.is_empty() && analysed < cfg.max_positions {
-        // Deepest-reaching positions first, so that the cap trims side lines.
-        level.sort_by_key(|n| std::cmp::Reverse(n.budget));
-        level.truncate(cfg.max_positions - analysed);
-        let results: Vec<(usize, Vec<(Move, i32)>)> = level
+    while analysed < cfg.max_positions {
+        let Some((budget, mut batch)) = waiting.pop_last() else {
+            break;
+        };
+        batch.truncate(cfg.max_positions - analysed);
+        let results: Vec<Vec<(Move, i32)>> = batch
             .par_iter()
-            .enumerate()
             .map_init(
                 || {
                     let mut e = Engine::new();
                     e.set_hash_mb(16);
                     e
                 },
-                |engine, (i, node)| (i, analyse(engine, &node.pos, cfg, &node.seed_moves)),
+                |engine, node| analyse(engine, &node.pos, cfg, &node.seed_moves),
             )
             .collect();
-        analysed += level.len();
-        let mut next = Vec::new();
-        for (i, kept) in results {
-            let node = &level[i];
+        analysed += batch.len();
+        for (node, kept) in batch.iter().zip(results) {
             let Some(&(_, best)) = kept.first() else {
                 continue;
             };
@@ -222,21 +229,19 @@ pub fn build(cfg: &Config, progress: impl Fn(&str) + Sync) -> Result<Vec<Entry>,
                 if !seen.insert(canonical_key(&child).0) {
                     continue;
                 }
-                next.push(Node {
+                waiting.entry(node.budget - cost).or_default().push(Node {
                     seed_moves: seed_map.get(&child.key()).cloned().unwrap_or_default(),
                     pos: child,
                     budget: node.budget - cost,
                 });
             }
         }
-        ply += 1;
         progress(&format!(
-            "ply {ply}: analysed {analysed} positions, {} entries, next level {} positions, {:.0} s",
+            "budget {budget}: analysed {analysed} positions, {} entries, {} waiting, {:.0} s",
             entries.len(),
-            next.len(),
+            waiting.values().map(Vec::len).sum::<usize>(),
             start.elapsed().as_secs_f64()
         ));
-        level = next;
     }
     Ok(entries)
 }
