@@ -193,8 +193,9 @@ struct Expect {
     threat: bool,
     /// (kind letter, counts as unprotected, joint, lone king/pawn) per counting or lone target.
     targets: Vec<(char, bool, bool, bool)>,
-    /// A root-cutting chase (`Zr`): only under the 2011 rules.
-    root_cut: bool,
+    /// Targets of a root-cutting chase (`Zr`) or of a win by a series of checks (`Zc`): only
+    /// under the 2011 rules.
+    cxa_only: Vec<(char, bool, bool, bool)>,
 }
 
 fn parse_token(token: &str) -> Expect {
@@ -204,28 +205,34 @@ fn parse_token(token: &str) -> Expect {
         check: false,
         threat: false,
         targets: Vec::new(),
-        root_cut: false,
+        cxa_only: Vec::new(),
     };
     for part in body.split('+') {
         match part {
             "K" => e.check = true,
             "S" => e.threat = true,
             p if p.starts_with('Z') => {
-                e.root_cut = p.starts_with("Zr");
+                let cxa_only = p.starts_with("Zr") || p.starts_with("Zc");
                 let inner = p
                     .trim_start_matches("Zr")
+                    .trim_start_matches("Zc")
                     .trim_start_matches('Z')
                     .trim_matches(|c| c == '(' || c == ')');
                 for t in inner.split('&') {
                     let kind = t.chars().next().unwrap_or('?');
                     let flags: String =
                         t.chars().skip(1).skip_while(char::is_ascii_digit).collect();
-                    e.targets.push((
+                    let target = (
                         kind,
                         !flags.starts_with('p'),
                         flags.contains('j'),
                         flags.contains('!'),
-                    ));
+                    );
+                    if cxa_only {
+                        e.cxa_only.push(target);
+                    } else {
+                        e.targets.push(target);
+                    }
                 }
             }
             _ => {}
@@ -301,8 +308,8 @@ fn natures_match_cases_md() {
                     })
                     .collect();
                 let mut want = e.targets.clone();
-                if e.root_cut && rules == RuleSet::Axf {
-                    want.clear();
+                if rules == RuleSet::Cxa2011 {
+                    want.extend_from_slice(&e.cxa_only);
                 }
                 if e.check && rules == RuleSet::Cxa2011 {
                     // The referee still lists a checking move's chases (for AXF); CXA weighs
@@ -442,6 +449,16 @@ fn last_example_perpetual_check_loses_even_without_another_move() {
 
 /// The natures of `mv` after `before` (ICCS moves) from `fen`.
 fn natures_of(fen: &str, before: &[&str], mv: &str) -> jiangjun::rules::MoveNatures {
+    natures_with(fen, before, mv, &Options::REFEREE)
+}
+
+/// [`natures_of`] with explicit classifier options.
+fn natures_with(
+    fen: &str,
+    before: &[&str],
+    mv: &str,
+    opts: &Options,
+) -> jiangjun::rules::MoveNatures {
     let mut pos = Position::from_fen(fen).expect("fen");
     let mut ids = IdBoard::new(&pos);
     for m in before {
@@ -451,7 +468,7 @@ fn natures_of(fen: &str, before: &[&str], mv: &str) -> jiangjun::rules::MoveNatu
     }
     let m: Move = pos.parse_move(mv).expect("legal");
     let fen_before = pos.to_fen();
-    let n = classify_move(&mut pos, m, &ids, &Options::REFEREE).natures;
+    let n = classify_move(&mut pos, m, &ids, opts).natures;
     assert_eq!(
         pos.to_fen(),
         fen_before,
@@ -553,6 +570,91 @@ fn discovered_chase_counts() {
             Chaser::Piece
         )]
     );
+}
+
+/// The chased pieces won through a series of checks (24.3), by kind and protection.
+fn by_checks(n: &jiangjun::rules::MoveNatures) -> Vec<(PieceKind, Protection)> {
+    n.chases()
+        .filter(|t| t.by_checks)
+        .map(|t| (t.kind, t.protection))
+        .collect()
+}
+
+#[test]
+fn chase_by_a_discovered_check_24_3() {
+    // 抽吃: the rook steps behind the e5 horse on the black king's file. Next move the horse
+    // jumps to c6 with a discovered check and hits the unprotected a7 horse; the king must
+    // move (d9 would face the red king), and N×a7 follows. Nothing attacks a7 directly.
+    let fen = "4k4/9/n8/9/4N4/9/9/1R7/9/3K5 w - - 0 1";
+    let n = natures_of(fen, &[], "b2e2");
+    assert_eq!(n.heaviest(), NatureClass::Chase, "{:?}", n.natures());
+    assert_eq!(by_checks(&n), [(PieceKind::Horse, Protection::Unprotected)]);
+    // The search's fast path and AXF (pyffish) do not look for it.
+    assert_eq!(
+        natures_with(fen, &[], "b2e2", &Options::FAST).heaviest(),
+        NatureClass::Idle
+    );
+    let axf = Options::referee(RuleSet::Axf);
+    assert_eq!(
+        natures_with(fen, &[], "b2e2", &axf).heaviest(),
+        NatureClass::Idle
+    );
+    // Once the battery stands, moving the rook along it creates nothing new (图5).
+    let n = natures_of(fen, &["b2e2", "e9f9", "e2e1", "f9e9"], "e1e2");
+    assert!(by_checks(&n).is_empty(), "{:?}", n.natures());
+}
+
+#[test]
+fn series_of_checks_is_bounded_24_3() {
+    // fsf_D39_variant_black_loses after e1f0: h3h1 wins the f0 advisor by two checks —
+    // C i1i0+ (screen f0) forces Af0e1, R h1h0+ forces Ae1f0, C×f0 over the rook, and the
+    // king cannot take back. With the bound at one check it is not seen.
+    let fen = "5k3/9/9/9/9/9/7r1/9/2nRA3c/4K4 w - - 0 1";
+    let n = natures_of(fen, &["e1f0"], "h3h1");
+    assert_eq!(by_checks(&n), [(PieceKind::Advisor, Protection::Protected)]);
+    let one = Options {
+        check_series: 1,
+        ..Options::REFEREE
+    };
+    let n = natures_with(fen, &["e1f0"], "h3h1", &one);
+    assert!(by_checks(&n).is_empty(), "{:?}", n.natures());
+    // The direct chase of the pinned d1 rook is there either way.
+    assert!(n
+        .chases()
+        .any(|t| t.kind == PieceKind::Rook && !t.by_checks));
+}
+
+#[test]
+fn pawn_winning_by_its_own_discovered_check_is_idle_26_7() {
+    // 26.7 "兵（卒）借其他子抽吃对方的子，按'闲'处理": after e5e6 the pawn can step to d6
+    // uncovering the e2 rook's check and take the unprotected c6 horse once the king moves.
+    let fen = "4k4/9/9/2n6/4P4/9/9/4R4/9/4K4 w - - 0 1";
+    let n = natures_of(fen, &[], "e5e6");
+    assert_eq!(
+        n.natures(),
+        [Nature::Idle(jiangjun::rules::IdleKind::PawnDiscovery)]
+    );
+}
+
+#[test]
+fn pawn_capture_that_uncovers_check_is_a_chase_26_7() {
+    // 26.7 "兵（卒）吃子时产生其他子'将军'，按'捉'处理": on e6 the pawn attacks the d6 horse,
+    // and P×d6 uncovers the e2 rook's check, so the d8 rook cannot take back (假根). A pawn
+    // alone would be allowed to chase (26.1); this one chases with the rook.
+    let fen = "4k4/3r5/9/3n5/4P4/9/9/4R4/9/3K5 w - - 0 1";
+    let n = natures_of(fen, &[], "e5e6");
+    let horse = (
+        PieceKind::Horse,
+        Protection::FalseRoot,
+        false,
+        Chaser::Piece,
+    );
+    assert_eq!(chased(&n), [horse]);
+    assert_eq!(n.heaviest(), NatureClass::Chase);
+    // Without the rook behind it the pawn's capture uncovers nothing: the d8 rook takes back,
+    // and a crossed pawn for a horse gains nothing (26.6).
+    let n = natures_of("4k4/3r5/9/3n5/4P4/9/9/9/9/3K5 w - - 0 1", &[], "e5e6");
+    assert_eq!(n.heaviest(), NatureClass::Idle, "{:?}", n.natures());
 }
 
 #[test]
@@ -918,7 +1020,8 @@ fn search_does_not_complete_a_losing_cycle() {
 /// Random games with shuffles in them (a move and its way back, three times over) go through
 /// the referee under both rule sets and through the search's fast path: no panic, bounded
 /// time, and the fast path agrees with the referee whenever the ruled period holds no mate
-/// threat (the referee looks for 杀 three checks deep, the fast path one move deep).
+/// threat and no win by a series of checks (the referee looks for 杀 three checks deep and
+/// for 24.3's series two checks deep; the fast path for 杀 one move deep only).
 #[test]
 fn random_games_with_shuffles_never_panic() {
     use jiangjun::rules::fast::judge_cycle_uncached;
@@ -997,9 +1100,11 @@ fn random_games_with_shuffles_never_panic() {
             // The fast path on the same cycle, replayed up to the ruling.
             if j.moves[rep.period()]
                 .iter()
-                .any(|r| r.natures.threatens_mate())
+                .any(|r| r.natures.threatens_mate() || r.natures.chases().any(|t| t.by_checks))
             {
-                continue; // the referee looks deeper for 杀 than the fast path
+                // The referee looks deeper for 杀 than the fast path, and for wins by a
+                // series of checks (24.3), which the fast path does not look for.
+                continue;
             }
             let mut p = Position::startpos();
             for m in &moves[..at] {

@@ -41,9 +41,9 @@
 //!   per-thread cache, then classification on a scratch copy; 杀 as mate in one only).
 //!
 //! Not done: the nine-round rule of 23.4; 26.2 (a lone defender's incidental attacks), 26.3
-//! (自毙) and 26.7 (a pawn's discovered win); winning material by a series of checks or a
-//! discovered check *after* the chasing move (24.3's 连续将军得子, 抽吃); keeping rule verdicts
-//! out of the search's transposition table (repetition.md §7.4, the search's side).
+//! (自毙); keeping rule verdicts out of the search's transposition table (repetition.md §7.4,
+//! the search's side). The fast path does not look for 24.3's wins by a series of checks
+//! (the referee does, two checks deep).
 //!
 //! # Readings of unclear points (see also rules.md)
 //!

@@ -109,6 +109,9 @@ pub struct ChaseTarget {
     pub joint: bool,
     /// Who chases; a lone king or pawn may chase perpetually (26.1).
     pub by: Chaser,
+    /// Won only by a series of checks starting with the mover's next move (24.3 连续将军得子,
+    /// 抽吃): a check that forks, or a discovered check that lets another piece take.
+    pub by_checks: bool,
 }
 
 impl ChaseTarget {
@@ -120,6 +123,7 @@ impl ChaseTarget {
             protection,
             joint: false,
             by: Chaser::Piece,
+            by_checks: false,
         }
     }
 

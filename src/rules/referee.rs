@@ -312,6 +312,9 @@ fn target_text(t: &ChaseTarget, sq: Option<&Square>) -> String {
     if t.by != Chaser::Piece {
         let _ = write!(s, ":{}", chaser_word(t.by));
     }
+    if t.by_checks {
+        s.push_str(":by_checks");
+    }
     s
 }
 
@@ -444,13 +447,14 @@ impl Judgement {
                                 .map_or("null".to_owned(), |s| format!("\"{s}\""));
                             let _ = write!(
                                 o,
-                                "{{\"piece\":\"{}\",\"square\":{},\"id\":{},\"protection\":\"{}\",\"joint\":{},\"by\":\"{}\"}}",
+                                "{{\"piece\":\"{}\",\"square\":{},\"id\":{},\"protection\":\"{}\",\"joint\":{},\"by\":\"{}\",\"by_checks\":{}}}",
                                 kind_word(t.kind),
                                 sq,
                                 t.piece.0,
                                 protection_word(t.protection),
                                 t.joint,
-                                chaser_word(t.by)
+                                chaser_word(t.by),
+                                t.by_checks
                             );
                         }
                         o.push_str("]}");
