@@ -332,8 +332,14 @@ fn natures_match_cases_md() {
 /// so that the quoted moves are legal and have the quoted natures), twice through so that the
 /// start position occurs a third time.
 fn example(fen: &str, moves: &[&str]) -> Judgement {
+    twice(fen, moves, RuleSet::Cxa2011)
+}
+
+/// The cycle `moves` played twice from `fen` (the start position then occurs a third time),
+/// judged under `rules`.
+fn twice(fen: &str, moves: &[&str], rules: RuleSet) -> Judgement {
     let all: Vec<&str> = moves.iter().chain(moves.iter()).copied().collect();
-    judge_game(fen, &all, RuleSet::Cxa2011).expect("legal example")
+    judge_game(fen, &all, rules).expect("legal example")
 }
 
 fn heaviest(j: &Judgement) -> Vec<NatureClass> {
@@ -839,6 +845,52 @@ fn listed_side_must_vary_26_8_1() {
     // AXF has no such tie-break: both forbidden is a draw.
     let j = judge_game(fen, &moves, RuleSet::Axf).expect("legal");
     assert_eq!(j.outcome, Outcome::Draw);
+}
+
+/// The pieces each move of the first period chases, as (kind, counts as 无根子, joint).
+fn period_targets(j: &Judgement) -> Vec<Vec<(PieceKind, bool, bool)>> {
+    j.moves[..4]
+        .iter()
+        .map(|r| {
+            r.natures
+                .chases()
+                .map(|t| (t.kind, t.protection.counts_as_unprotected(), t.joint))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn alone_against_joint_unprotected_26_8_3() {
+    // Red's b-rook steps between b3 and b6, each time lining up with the i2 rook on the black
+    // cannon, which the i7 rook guards: neither rook wins it alone (R×C, R×R), together they
+    // do (R×C, R×R, R×R): 联合捉 (24.17) of a 少根子, which counts as 无根子 (rules.md). Black's
+    // cannon steps between i6 and i3; from either point C-d+ (over the d2 advisor) opens the
+    // i7 rook onto the unprotected i2 rook: 长捉 of an unprotected rook by a series of checks
+    // (24.3), alone. From i6 the b6 rook could take the checking cannon with check, so i3→i6
+    // is new once the rook is back on b3, and i6→i3 once it is on b6.
+    let fen = "3k5/9/8r/8c/9/9/1R7/3A4R/1c2A4/3K5 w - - 0 1";
+    let cycle = ["b3b6", "i6i3", "b6b3", "i3i6"];
+    let j = twice(fen, &cycle, RuleSet::Cxa2011);
+    let red = (PieceKind::Cannon, true, true);
+    let black = (PieceKind::Rook, true, false);
+    assert_eq!(
+        period_targets(&j),
+        [vec![red], vec![black], vec![red], vec![black]],
+        "{}",
+        j.to_text()
+    );
+    // 26.8.3 "凡单方长捉无根子，对方联合捉无根子，前者变着": black, chasing alone, must vary.
+    assert_eq!(
+        (j.outcome, j.clause),
+        (Outcome::BlackLoses, Some(Clause::Art26_8_3)),
+        "{}",
+        j.to_text()
+    );
+    // AXF as pyffish applies it sees no series of checks: black's moves are idle, red chases
+    // the same cannon on every move and must vary.
+    let axf = twice(fen, &cycle, RuleSet::Axf);
+    assert_eq!(axf.outcome, Outcome::RedLoses, "{}", axf.to_text());
 }
 
 #[test]
