@@ -699,6 +699,44 @@ fn king_and_pawn_may_chase_26_1() {
 }
 
 #[test]
+fn lone_defender_attacking_an_elephant_is_idle_26_2() {
+    // Red holds with a single rook against black's rook and horse (守和方, one attacking
+    // piece). The rook follows the unprotected elephant between a7 and c5 on every move:
+    // "守和方只有一个进攻子时……附带产生的捉士象按'闲'处理" — idle, and the cycle is a draw.
+    let cycle = ["i5i7", "a7c5", "i7i5", "c5a7"];
+    let fen = "1r2k1n2/9/b8/9/8R/9/9/9/4A4/3AK4 w - - 0 1";
+    let j = example(fen, &cycle);
+    assert_eq!(
+        j.moves[0].natures.natures(),
+        [Nature::Idle(jiangjun::rules::IdleKind::LoneDefender)]
+    );
+    assert_eq!(
+        (j.outcome, j.clause),
+        (Outcome::Draw, Some(Clause::Art25_2)),
+        "{}",
+        j.to_text()
+    );
+    // With a horse as well red is no lone defender: 长捉 of an unprotected elephant (24.11),
+    // and red must vary.
+    let fen = "1r2k1n2/9/b8/9/8R/9/9/9/4A4/N2AK4 w - - 0 1";
+    let j = example(fen, &cycle);
+    assert_eq!(
+        (j.outcome, j.clause),
+        (Outcome::RedLoses, Some(Clause::Art25_3)),
+        "{}",
+        j.to_text()
+    );
+    // 26.2 covers advisors and elephants only: the lone rook on the unprotected g9 horse
+    // chases.
+    let n = natures_of("1r2k1n2/9/b8/9/8R/9/9/9/4A4/3AK4 w - - 0 1", &[], "i5i9");
+    assert!(
+        n.chases().any(|t| t.kind == PieceKind::Horse),
+        "{:?}",
+        n.natures()
+    );
+}
+
+#[test]
 fn king_answering_check_chases_nothing_26_1_2() {
     // fsf_pawn_perpetual_check_vs_cannon_chase: the king steps out of the pawn's check and
     // uncovers the f0 cannon on the f4 pawn — idle.
@@ -711,6 +749,34 @@ fn king_answering_check_chases_nothing_26_1_2() {
         n.natures(),
         [Nature::Idle(jiangjun::rules::IdleKind::KingAnswersCheck)]
     );
+}
+
+#[test]
+fn mate_threat_left_by_the_checkers_own_move_is_idle_26_3() {
+    // Red's a0 cannon checks over the d7 advisor (a0a7) and black answers by taking the screen
+    // away (d7e8). Now black threatens R g5g1+ and R h7h0# or R h7h2#; with the cannon still on
+    // a0 it could take back on h0 over its own king, and the same advisor move threatens
+    // nothing. The check opened red's king (自毙, 24.18): "应由己方负责，不得视为另一方造成".
+    let fen = "5a3/9/3a1k1r1/9/6r2/9/5C3/3A5/4AK3/C8 w - - 0 1";
+    let n = natures_of(fen, &["a0a7"], "d7e8");
+    assert_eq!(
+        n.natures(),
+        [Nature::Idle(jiangjun::rules::IdleKind::SelfInflicted)]
+    );
+    // The fast path (mate in one) sees no threat here at all.
+    let n = natures_with(fen, &["a0a7"], "d7e8", &Options::FAST);
+    assert_eq!(n.heaviest(), NatureClass::Idle);
+}
+
+#[test]
+fn new_mate_threat_made_by_answering_a_check_counts_26_3() {
+    // The h1 cannon checks over the e3 rook; the rook answers by leaving the e-file for a3,
+    // and from there it threatens mate whether or not red had checked: "若另一方应将着法产生
+    // 新的杀法，仍应按'杀'判处" (and 26.1.2: a non-king answer's new 杀 counts).
+    let fen = "5a3/9/4ka3/2C6/9/9/4r4/5K3/n1n4C1/9 w - - 0 1";
+    let n = natures_of(fen, &["h1e1"], "e3a3");
+    assert!(n.threatens_mate(), "{:?}", n.natures());
+    assert_eq!(n.heaviest(), NatureClass::MateThreat);
 }
 
 #[test]

@@ -47,11 +47,14 @@
 //! referee uses [`Options::REFEREE`] (up to three checks); the search's fast path uses
 //! [`Options::FAST`] (mate in one only) to stay cheap.
 //!
+//! 26.2: the chases of advisors and elephants by a defending side with a single attacking
+//! piece are idle. 26.3 (自毙): a mate threat made by a non-king answer to check is idle when
+//! the answer would threaten nothing in the position before the check.
+//!
 //! # Not implemented
 //!
-//! 26.2 (a lone defender's incidental attacks on advisors and elephants) and 26.3 (自毙);
 //! 少根子 is reported for joint wins only; a mating line is 杀, never counted as a win of
-//! material by checks.
+//! material by checks; whether a lone defender stands on a "key drawing point" (26.2).
 
 use super::nature::{
     ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, PieceId, PieceKind as Kind, Protection,
@@ -235,7 +238,13 @@ pub fn classify_move(pos: &mut Position, m: Move, ids: &IdBoard, opts: &Options)
         }
         let mut after_ids = ids.clone();
         after_ids.apply(m);
+        let lone = lone_defender(pos, pos.side_to_move());
         for w in found.wins {
+            // 2011 rules 26.2 "守和方只有一个进攻子时，占据守和要点，附带产生的捉士象按'闲'处理".
+            if lone && matches!(w.kind, PieceKind::Advisor | PieceKind::Elephant) {
+                idle = IdleKind::LoneDefender;
+                continue;
+            }
             targets.push(ChaseTarget {
                 piece: after_ids.id(w.square),
                 kind: kind_of(w.kind),
@@ -251,6 +260,12 @@ pub fn classify_move(pos: &mut Position, m: Move, ids: &IdBoard, opts: &Options)
     let mut threat = false;
     if !check && opts.threat_depth > 0 && (!chasing || opts.threat_on_chase) {
         threat = threatens_mate(pos, m, opts.threat_depth);
+        // 2011 rules 26.3 "一方形成'自毙'，应由己方负责，不得视为另一方造成；若另一方应将着法产生
+        // 新的杀法，仍应按'杀'判处".
+        if threat && answering_check && !king_answer && self_inflicted(pos, m, opts.threat_depth) {
+            threat = false;
+            idle = IdleKind::SelfInflicted;
+        }
     }
     if king_answer {
         if !targets.is_empty() || threat {
@@ -655,6 +670,46 @@ fn swap(pos: &mut Position, t: Square, depth: u32) -> i32 {
     let reply = swap(pos, t, depth - 1);
     pos.unmake_move();
     (gain - reply).max(0)
+}
+
+/// 26.2: is `side` the defending side (守和方) with a single attacking piece? Attacking pieces
+/// are rooks, horses, cannons and pawns; the side defends when the opponent's attacking
+/// pieces are worth more (1.2). Whether the piece stands on a "key drawing point" (守和要点)
+/// is not judged: every move of that side counts as holding its post (rules.md).
+fn lone_defender(pos: &Position, side: Color) -> bool {
+    let attackers = |c: Color| {
+        [
+            PieceKind::Rook,
+            PieceKind::Horse,
+            PieceKind::Cannon,
+            PieceKind::Pawn,
+        ]
+        .iter()
+        .flat_map(|&k| pos.pieces(c, k))
+        .filter_map(|sq| pos.piece_at(sq).map(|p| value(p, sq)))
+        .collect::<Vec<i32>>()
+    };
+    let ours = attackers(side);
+    ours.len() == 1 && attackers(!side).iter().sum::<i32>() > ours[0]
+}
+
+/// 26.3 and 24.18 自毙: `m` answers the check the opponent has just given and threatens mate.
+/// The threat is the checker's own doing when `m`, played in the position before that check
+/// (the checker passing instead), would not threaten mate: the check, not the answer, opened
+/// the checker's king. When it would, the answer made a new mating threat (新的杀法) and is
+/// 杀. Without the position before the check (no history, or the checker was itself in
+/// check there) the threat stands.
+fn self_inflicted(pos: &Position, m: Move, depth: u32) -> bool {
+    if pos.history().last().is_none_or(|st| st.mv.is_none()) {
+        return false;
+    }
+    let mut before = pos.clone();
+    before.unmake_move();
+    if before.in_check() {
+        return false;
+    }
+    before.make_null_move();
+    before.is_legal(m) && !threatens_mate(&mut before, m, depth)
 }
 
 /// Can the side to move deliver mate with its next move? (24.3: a capture that loses at once

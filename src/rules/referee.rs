@@ -284,6 +284,7 @@ fn idle_word(k: IdleKind) -> &'static str {
         IdleKind::LosingTrade => "losing_trade",
         IdleKind::NoGain => "no_gain",
         IdleKind::PawnDiscovery => "pawn_discovery",
+        IdleKind::SelfInflicted => "self_inflicted",
         IdleKind::UnchangedAttack => "unchanged_attack",
     }
 }

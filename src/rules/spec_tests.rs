@@ -141,6 +141,7 @@ fn idle_kind(text: &str) -> Result<IdleKind, String> {
         "losing" => IdleKind::LosingTrade,
         "nogain" => IdleKind::NoGain,
         "pawn" => IdleKind::PawnDiscovery,
+        "selfkill" => IdleKind::SelfInflicted,
         "same" => IdleKind::UnchangedAttack,
         _ => return Err(format!("bad idle kind {text:?}")),
     })
