@@ -993,6 +993,77 @@ fn strict_count_waits_for_the_fourth_occurrence_23_1() {
     assert_eq!((j.outcome, j.ruled_at), (Outcome::RedLoses, Some(12)));
 }
 
+/// Twelve rounds of red's rook going round a2 → a4 → a6 → a2 (three points) against black's
+/// cycle `black`.
+fn round_the_a_file(black: &[&str]) -> Vec<String> {
+    let red = ["a2a4", "a4a6", "a6a2"];
+    (0..12)
+        .flat_map(|i| [red[i % 3].to_owned(), black[i % black.len()].to_owned()])
+        .collect()
+}
+
+/// Outcome, clause, ply of the ruling, and whether 23.4 made it.
+fn ruling(j: &Judgement) -> (Outcome, Option<Clause>, Option<usize>, bool) {
+    (j.outcome, j.clause, j.ruled_at, j.nine_rounds)
+}
+
+fn with_nine_rounds(fen: &str, moves: &[String]) -> Judgement {
+    let opts = RefereeOptions {
+        nine_rounds: true,
+        ..RefereeOptions::default()
+    };
+    judge_with(Some(fen), moves, RuleSet::Cxa2011, opts).expect("legal")
+}
+
+#[test]
+fn nine_rounds_over_three_points_23_4() {
+    // Red's rook goes round three points of the a-file and chases a different unprotected
+    // piece from each (the c4 pawn, the i6 cannon, the g2 horse): 长捉 (24.11). Black shuttles
+    // an advisor over two points, so the whole position recurs only every six rounds.
+    let fen = "3ak4/9/9/8c/9/2p6/9/R5n2/9/3K5 w - - 0 1";
+    let moves = round_the_a_file(&["d9e8", "e8d9"]);
+    // 23.4: after nine rounds (18 plies) of forbidden moves over three points red must vary,
+    // though the start position has occurred only twice.
+    let j = with_nine_rounds(fen, &moves);
+    let want = (Outcome::RedLoses, Some(Clause::Art25_3), Some(18), true);
+    assert_eq!(ruling(&j), want, "{}", j.to_text());
+    assert_eq!(j.repetition.map(|r| r.occurrences), Some(2));
+    assert!(j.to_text().starts_with("verdict red_loses 25.3 (23.4)\n"));
+    assert!(j.moves[..18].iter().all(|r| r.in_cycle));
+    // By default (rules.md) the referee waits for the third occurrence: six more plies.
+    let j = judge_game(fen, &moves, RuleSet::Cxa2011).expect("legal");
+    let want = (Outcome::RedLoses, Some(Clause::Art25_3), Some(24), false);
+    assert_eq!(ruling(&j), want);
+    // Eight rounds are not enough.
+    let j = with_nine_rounds(fen, &moves[..17]);
+    assert_eq!(j.outcome, Outcome::None, "{}", j.to_text());
+}
+
+#[test]
+fn nine_rounds_of_allowed_moves_23_4() {
+    // Nothing to chase: red's round of the a-file is idle (允许着法 without purpose).
+    let fen = "3ak4/9/9/9/9/9/9/R8/9/3K5 w - - 0 1";
+    // Black going round three points as well (d9 e8 f9 e8): both sides mark time; 23.4
+    // lets the referee rule, and both allowed is a draw (25.2). Positions recur only every
+    // twelve rounds.
+    let moves = round_the_a_file(&["d9e8", "e8f9", "f9e8", "e8d9"]);
+    let j = with_nine_rounds(fen, &moves);
+    let want = (Outcome::Draw, Some(Clause::Art25_2), Some(18), true);
+    assert_eq!(ruling(&j), want, "{}", j.to_text());
+    assert_eq!(
+        judge_game(fen, &moves, RuleSet::Cxa2011)
+            .expect("legal")
+            .outcome,
+        Outcome::None
+    );
+    // Only red marks time, black shuttles over two points: no claim under 23.4 would cost red
+    // the game, so nothing is ruled until the third occurrence (a plain draw, 25.2).
+    let moves = round_the_a_file(&["d9e8", "e8d9"]);
+    let j = with_nine_rounds(fen, &moves);
+    let want = (Outcome::Draw, Some(Clause::Art25_2), Some(24), false);
+    assert_eq!(ruling(&j), want, "{}", j.to_text());
+}
+
 #[test]
 fn a_capture_restarts_the_count_23_2() {
     // The rook takes a pawn, then shuffles: the position the capture made is the first
@@ -1042,6 +1113,16 @@ fn judge_subcommand_text_and_json() {
     assert_eq!(v["moves"].as_array().map(Vec::len), Some(8));
     assert_eq!(v["moves"][0]["natures"][0]["targets"][0]["piece"], "cannon");
     assert_eq!(v["moves"][0]["natures"][0]["targets"][0]["square"], "c7");
+
+    // 23.4 on request.
+    let fen = "3ak4/9/9/8c/9/2p6/9/R5n2/9/3K5 w - - 0 1";
+    let moves = "a2a4 d9e8 a4a6 e8d9 a6a2 d9e8 a2a4 e8d9 a4a6 d9e8 a6a2 e8d9 \
+                 a2a4 d9e8 a4a6 e8d9 a6a2 d9e8";
+    let (code, out, _) = run(&["judge", "--fen", fen, "--moves", moves, "--nine-rounds"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("verdict red_loses 25.3 (23.4)\n"), "{out}");
+    let (_, out, _) = run(&["judge", "--fen", fen, "--moves", moves]);
+    assert!(out.starts_with("verdict none 23.3\n"), "{out}");
 
     // No --fen: the start position.
     let (code, out, _) = run(&[
