@@ -381,7 +381,7 @@ fn chases(pos: &mut Position, m: Move, mover: Piece, opts: &Options) -> Chases {
             }
         }
     }
-    // 24.3 连续将军得子, 抽吃: the rest, won through a series of checks.
+    // 2011 rules 24.3 连续将军得子, 抽吃: the rest, won through a series of checks.
     let rest: Vec<Square> = candidates
         .iter()
         .map(|&(sq, _)| sq)
@@ -393,7 +393,7 @@ fn chases(pos: &mut Position, m: Move, mover: Piece, opts: &Options) -> Chases {
         0
     };
     if by_checks != 0 && mover.kind() == PieceKind::Pawn {
-        // 26.7 "兵（卒）借其他子抽吃对方的子，按'闲'处理": what the pawn wins only by moving
+        // 2011 rules 26.7 "兵（卒）借其他子抽吃对方的子，按'闲'处理": what the pawn wins only by moving
         // again, with check, is idle; what other pieces win by checks is theirs (26.1.1).
         let others = series_wins(pos, &as_tracked(&rest), opts.check_series, 0, Some(m.to()));
         out.pawn_discovery = by_checks & !others != 0;
@@ -579,7 +579,7 @@ fn has_new_attack(pos: &Position, t: Square, w: &WinInfo, m: Move) -> bool {
 /// Who chases (26.1): a chase won only by the king, or only by pawns, is theirs; a chase by
 /// any other piece, or a joint one, is an ordinary chase (26.1.1). `pos` is before `m`.
 fn chaser(pos: &Position, w: &WinInfo, m: Move, mover: Piece) -> Chaser {
-    // 26.7 "兵（卒）吃子时产生其他子'将军'，按'捉'处理".
+    // 2011 rules 26.7 "兵（卒）吃子时产生其他子'将军'，按'捉'处理".
     if !w.single || w.pawn_uncovers_check {
         return Chaser::Piece;
     }
