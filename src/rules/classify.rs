@@ -698,7 +698,7 @@ fn lone_defender(pos: &Position, side: Color) -> bool {
 /// (the checker passing instead), would not threaten mate: the check, not the answer, opened
 /// the checker's king. When it would, the answer made a new mating threat (新的杀法) and is
 /// 杀. Without the position before the check (no history, or the checker was itself in
-/// check there) the threat stands.
+/// check there), or when `m` would be illegal or a check there, the threat stands.
 fn self_inflicted(pos: &Position, m: Move, depth: u32) -> bool {
     if pos.history().last().is_none_or(|st| st.mv.is_none()) {
         return false;
@@ -709,7 +709,7 @@ fn self_inflicted(pos: &Position, m: Move, depth: u32) -> bool {
         return false;
     }
     before.make_null_move();
-    before.is_legal(m) && !threatens_mate(&mut before, m, depth)
+    before.is_legal(m) && !before.gives_check(m) && !threatens_mate(&mut before, m, depth)
 }
 
 /// Can the side to move deliver mate with its next move? (24.3: a capture that loses at once
