@@ -12,7 +12,7 @@ usage:
   jiangjun perft <depth> [--fen \"<FEN>\"] [--divide]
                                    count the leaf nodes of the legal-move tree
   jiangjun bench [depth]           search fixed positions; last line: <nodes> nodes <nps> nps
-  jiangjun judge [--fen \"<FEN>\"] --moves \"<m1 m2 ...>\" [--rules cxa2011|axf] [--strict] [--json]
+  jiangjun judge [--fen \"<FEN>\"] --moves \"<m1 m2 ...>\" [--rules cxa2011|axf] [--strict] [--nine-rounds] [--json]
                                    rule on a game's repetitions (2011 rules 23-26) and limits;
                                    first line: verdict <red_loses|black_loses|draw|none> <clause>
   jiangjun book build [--out F] [--seeds F] [--depth N] [--plies N] [--positions N] [--margin CP] [--side-cost N]
@@ -164,7 +164,11 @@ fn judge_inner(args: &[String]) -> Result<String, String> {
     let (rules, rest) = take_option(&rest, "--rules")?;
     let json = rest.iter().any(|a| a == "--json");
     let strict = rest.iter().any(|a| a == "--strict");
-    if let Some(a) = rest.iter().find(|a| *a != "--json" && *a != "--strict") {
+    let nine_rounds = rest.iter().any(|a| a == "--nine-rounds");
+    if let Some(a) = rest
+        .iter()
+        .find(|a| !["--json", "--strict", "--nine-rounds"].contains(&a.as_str()))
+    {
         return Err(format!("unexpected argument '{a}'"));
     }
     let rules = match rules.as_deref() {
@@ -175,6 +179,7 @@ fn judge_inner(args: &[String]) -> Result<String, String> {
     let moves: Vec<&str> = moves.as_deref().unwrap_or("").split_whitespace().collect();
     let opts = RefereeOptions {
         count: if strict { Count::Strict } else { Count::Third },
+        nine_rounds,
         ..RefereeOptions::default()
     };
     let fen = fen

@@ -193,8 +193,9 @@ struct Expect {
     threat: bool,
     /// (kind letter, counts as unprotected, joint, lone king/pawn) per counting or lone target.
     targets: Vec<(char, bool, bool, bool)>,
-    /// A root-cutting chase (`Zr`): only under the 2011 rules.
-    root_cut: bool,
+    /// Targets of a root-cutting chase (`Zr`) or of a win by a series of checks (`Zc`): only
+    /// under the 2011 rules.
+    cxa_only: Vec<(char, bool, bool, bool)>,
 }
 
 fn parse_token(token: &str) -> Expect {
@@ -204,28 +205,34 @@ fn parse_token(token: &str) -> Expect {
         check: false,
         threat: false,
         targets: Vec::new(),
-        root_cut: false,
+        cxa_only: Vec::new(),
     };
     for part in body.split('+') {
         match part {
             "K" => e.check = true,
             "S" => e.threat = true,
             p if p.starts_with('Z') => {
-                e.root_cut = p.starts_with("Zr");
+                let cxa_only = p.starts_with("Zr") || p.starts_with("Zc");
                 let inner = p
                     .trim_start_matches("Zr")
+                    .trim_start_matches("Zc")
                     .trim_start_matches('Z')
                     .trim_matches(|c| c == '(' || c == ')');
                 for t in inner.split('&') {
                     let kind = t.chars().next().unwrap_or('?');
                     let flags: String =
                         t.chars().skip(1).skip_while(char::is_ascii_digit).collect();
-                    e.targets.push((
+                    let target = (
                         kind,
                         !flags.starts_with('p'),
                         flags.contains('j'),
                         flags.contains('!'),
-                    ));
+                    );
+                    if cxa_only {
+                        e.cxa_only.push(target);
+                    } else {
+                        e.targets.push(target);
+                    }
                 }
             }
             _ => {}
@@ -301,8 +308,8 @@ fn natures_match_cases_md() {
                     })
                     .collect();
                 let mut want = e.targets.clone();
-                if e.root_cut && rules == RuleSet::Axf {
-                    want.clear();
+                if rules == RuleSet::Cxa2011 {
+                    want.extend_from_slice(&e.cxa_only);
                 }
                 if e.check && rules == RuleSet::Cxa2011 {
                     // The referee still lists a checking move's chases (for AXF); CXA weighs
@@ -325,8 +332,14 @@ fn natures_match_cases_md() {
 /// so that the quoted moves are legal and have the quoted natures), twice through so that the
 /// start position occurs a third time.
 fn example(fen: &str, moves: &[&str]) -> Judgement {
+    twice(fen, moves, RuleSet::Cxa2011)
+}
+
+/// The cycle `moves` played twice from `fen` (the start position then occurs a third time),
+/// judged under `rules`.
+fn twice(fen: &str, moves: &[&str], rules: RuleSet) -> Judgement {
     let all: Vec<&str> = moves.iter().chain(moves.iter()).copied().collect();
-    judge_game(fen, &all, RuleSet::Cxa2011).expect("legal example")
+    judge_game(fen, &all, rules).expect("legal example")
 }
 
 fn heaviest(j: &Judgement) -> Vec<NatureClass> {
@@ -442,6 +455,16 @@ fn last_example_perpetual_check_loses_even_without_another_move() {
 
 /// The natures of `mv` after `before` (ICCS moves) from `fen`.
 fn natures_of(fen: &str, before: &[&str], mv: &str) -> jiangjun::rules::MoveNatures {
+    natures_with(fen, before, mv, &Options::REFEREE)
+}
+
+/// [`natures_of`] with explicit classifier options.
+fn natures_with(
+    fen: &str,
+    before: &[&str],
+    mv: &str,
+    opts: &Options,
+) -> jiangjun::rules::MoveNatures {
     let mut pos = Position::from_fen(fen).expect("fen");
     let mut ids = IdBoard::new(&pos);
     for m in before {
@@ -451,7 +474,7 @@ fn natures_of(fen: &str, before: &[&str], mv: &str) -> jiangjun::rules::MoveNatu
     }
     let m: Move = pos.parse_move(mv).expect("legal");
     let fen_before = pos.to_fen();
-    let n = classify_move(&mut pos, m, &ids, &Options::REFEREE).natures;
+    let n = classify_move(&mut pos, m, &ids, opts).natures;
     assert_eq!(
         pos.to_fen(),
         fen_before,
@@ -555,6 +578,91 @@ fn discovered_chase_counts() {
     );
 }
 
+/// The chased pieces won through a series of checks (24.3), by kind and protection.
+fn by_checks(n: &jiangjun::rules::MoveNatures) -> Vec<(PieceKind, Protection)> {
+    n.chases()
+        .filter(|t| t.by_checks)
+        .map(|t| (t.kind, t.protection))
+        .collect()
+}
+
+#[test]
+fn chase_by_a_discovered_check_24_3() {
+    // 抽吃: the rook steps behind the e5 horse on the black king's file. Next move the horse
+    // jumps to c6 with a discovered check and hits the unprotected a7 horse; the king must
+    // move (d9 would face the red king), and N×a7 follows. Nothing attacks a7 directly.
+    let fen = "4k4/9/n8/9/4N4/9/9/1R7/9/3K5 w - - 0 1";
+    let n = natures_of(fen, &[], "b2e2");
+    assert_eq!(n.heaviest(), NatureClass::Chase, "{:?}", n.natures());
+    assert_eq!(by_checks(&n), [(PieceKind::Horse, Protection::Unprotected)]);
+    // The search's fast path and AXF (pyffish) do not look for it.
+    assert_eq!(
+        natures_with(fen, &[], "b2e2", &Options::FAST).heaviest(),
+        NatureClass::Idle
+    );
+    let axf = Options::referee(RuleSet::Axf);
+    assert_eq!(
+        natures_with(fen, &[], "b2e2", &axf).heaviest(),
+        NatureClass::Idle
+    );
+    // Once the battery stands, moving the rook along it creates nothing new (图5).
+    let n = natures_of(fen, &["b2e2", "e9f9", "e2e1", "f9e9"], "e1e2");
+    assert!(by_checks(&n).is_empty(), "{:?}", n.natures());
+}
+
+#[test]
+fn series_of_checks_is_bounded_24_3() {
+    // fsf_D39_variant_black_loses after e1f0: h3h1 wins the f0 advisor by two checks —
+    // C i1i0+ (screen f0) forces Af0e1, R h1h0+ forces Ae1f0, C×f0 over the rook, and the
+    // king cannot take back. With the bound at one check it is not seen.
+    let fen = "5k3/9/9/9/9/9/7r1/9/2nRA3c/4K4 w - - 0 1";
+    let n = natures_of(fen, &["e1f0"], "h3h1");
+    assert_eq!(by_checks(&n), [(PieceKind::Advisor, Protection::Protected)]);
+    let one = Options {
+        check_series: 1,
+        ..Options::REFEREE
+    };
+    let n = natures_with(fen, &["e1f0"], "h3h1", &one);
+    assert!(by_checks(&n).is_empty(), "{:?}", n.natures());
+    // The direct chase of the pinned d1 rook is there either way.
+    assert!(n
+        .chases()
+        .any(|t| t.kind == PieceKind::Rook && !t.by_checks));
+}
+
+#[test]
+fn pawn_winning_by_its_own_discovered_check_is_idle_26_7() {
+    // 26.7 "兵（卒）借其他子抽吃对方的子，按'闲'处理": after e5e6 the pawn can step to d6
+    // uncovering the e2 rook's check and take the unprotected c6 horse once the king moves.
+    let fen = "4k4/9/9/2n6/4P4/9/9/4R4/9/4K4 w - - 0 1";
+    let n = natures_of(fen, &[], "e5e6");
+    assert_eq!(
+        n.natures(),
+        [Nature::Idle(jiangjun::rules::IdleKind::PawnDiscovery)]
+    );
+}
+
+#[test]
+fn pawn_capture_that_uncovers_check_is_a_chase_26_7() {
+    // 26.7 "兵（卒）吃子时产生其他子'将军'，按'捉'处理": on e6 the pawn attacks the d6 horse,
+    // and P×d6 uncovers the e2 rook's check, so the d8 rook cannot take back (假根). A pawn
+    // alone would be allowed to chase (26.1); this one chases with the rook.
+    let fen = "4k4/3r5/9/3n5/4P4/9/9/4R4/9/3K5 w - - 0 1";
+    let n = natures_of(fen, &[], "e5e6");
+    let horse = (
+        PieceKind::Horse,
+        Protection::FalseRoot,
+        false,
+        Chaser::Piece,
+    );
+    assert_eq!(chased(&n), [horse]);
+    assert_eq!(n.heaviest(), NatureClass::Chase);
+    // Without the rook behind it the pawn's capture uncovers nothing: the d8 rook takes back,
+    // and a crossed pawn for a horse gains nothing (26.6).
+    let n = natures_of("4k4/3r5/9/3n5/4P4/9/9/9/9/3K5 w - - 0 1", &[], "e5e6");
+    assert_eq!(n.heaviest(), NatureClass::Idle, "{:?}", n.natures());
+}
+
 #[test]
 fn king_and_pawn_may_chase_26_1() {
     // The king alone steps next to an unprotected cannon (ora_D67): allowed.
@@ -591,6 +699,44 @@ fn king_and_pawn_may_chase_26_1() {
 }
 
 #[test]
+fn lone_defender_attacking_an_elephant_is_idle_26_2() {
+    // Red holds with a single rook against black's rook and horse (守和方, one attacking
+    // piece). The rook follows the unprotected elephant between a7 and c5 on every move:
+    // "守和方只有一个进攻子时……附带产生的捉士象按'闲'处理" — idle, and the cycle is a draw.
+    let cycle = ["i5i7", "a7c5", "i7i5", "c5a7"];
+    let fen = "1r2k1n2/9/b8/9/8R/9/9/9/4A4/3AK4 w - - 0 1";
+    let j = example(fen, &cycle);
+    assert_eq!(
+        j.moves[0].natures.natures(),
+        [Nature::Idle(jiangjun::rules::IdleKind::LoneDefender)]
+    );
+    assert_eq!(
+        (j.outcome, j.clause),
+        (Outcome::Draw, Some(Clause::Art25_2)),
+        "{}",
+        j.to_text()
+    );
+    // With a horse as well red is no lone defender: 长捉 of an unprotected elephant (24.11),
+    // and red must vary.
+    let fen = "1r2k1n2/9/b8/9/8R/9/9/9/4A4/N2AK4 w - - 0 1";
+    let j = example(fen, &cycle);
+    assert_eq!(
+        (j.outcome, j.clause),
+        (Outcome::RedLoses, Some(Clause::Art25_3)),
+        "{}",
+        j.to_text()
+    );
+    // 26.2 covers advisors and elephants only: the lone rook on the unprotected g9 horse
+    // chases.
+    let n = natures_of("1r2k1n2/9/b8/9/8R/9/9/9/4A4/3AK4 w - - 0 1", &[], "i5i9");
+    assert!(
+        n.chases().any(|t| t.kind == PieceKind::Horse),
+        "{:?}",
+        n.natures()
+    );
+}
+
+#[test]
 fn king_answering_check_chases_nothing_26_1_2() {
     // fsf_pawn_perpetual_check_vs_cannon_chase: the king steps out of the pawn's check and
     // uncovers the f0 cannon on the f4 pawn — idle.
@@ -603,6 +749,34 @@ fn king_answering_check_chases_nothing_26_1_2() {
         n.natures(),
         [Nature::Idle(jiangjun::rules::IdleKind::KingAnswersCheck)]
     );
+}
+
+#[test]
+fn mate_threat_left_by_the_checkers_own_move_is_idle_26_3() {
+    // Red's a0 cannon checks over the d7 advisor (a0a7) and black answers by taking the screen
+    // away (d7e8). Now black threatens R g5g1+ and R h7h0# or R h7h2#; with the cannon still on
+    // a0 it could take back on h0 over its own king, and the same advisor move threatens
+    // nothing. The check opened red's king (自毙, 24.18): "应由己方负责，不得视为另一方造成".
+    let fen = "5a3/9/3a1k1r1/9/6r2/9/5C3/3A5/4AK3/C8 w - - 0 1";
+    let n = natures_of(fen, &["a0a7"], "d7e8");
+    assert_eq!(
+        n.natures(),
+        [Nature::Idle(jiangjun::rules::IdleKind::SelfInflicted)]
+    );
+    // The fast path (mate in one) sees no threat here at all.
+    let n = natures_with(fen, &["a0a7"], "d7e8", &Options::FAST);
+    assert_eq!(n.heaviest(), NatureClass::Idle);
+}
+
+#[test]
+fn new_mate_threat_made_by_answering_a_check_counts_26_3() {
+    // The h1 cannon checks over the e3 rook; the rook answers by leaving the e-file for a3,
+    // and from there it threatens mate whether or not red had checked: "若另一方应将着法产生
+    // 新的杀法，仍应按'杀'判处" (and 26.1.2: a non-king answer's new 杀 counts).
+    let fen = "5a3/9/4ka3/2C6/9/9/4r4/5K3/n1n4C1/9 w - - 0 1";
+    let n = natures_of(fen, &["h1e1"], "e3a3");
+    assert!(n.threatens_mate(), "{:?}", n.natures());
+    assert_eq!(n.heaviest(), NatureClass::MateThreat);
 }
 
 #[test]
@@ -739,6 +913,52 @@ fn listed_side_must_vary_26_8_1() {
     assert_eq!(j.outcome, Outcome::Draw);
 }
 
+/// The pieces each move of the first period chases, as (kind, counts as 无根子, joint).
+fn period_targets(j: &Judgement) -> Vec<Vec<(PieceKind, bool, bool)>> {
+    j.moves[..4]
+        .iter()
+        .map(|r| {
+            r.natures
+                .chases()
+                .map(|t| (t.kind, t.protection.counts_as_unprotected(), t.joint))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn alone_against_joint_unprotected_26_8_3() {
+    // Red's b-rook steps between b3 and b6, each time lining up with the i2 rook on the black
+    // cannon, which the i7 rook guards: neither rook wins it alone (R×C, R×R), together they
+    // do (R×C, R×R, R×R): 联合捉 (24.17) of a 少根子, which counts as 无根子 (rules.md). Black's
+    // cannon steps between i6 and i3; from either point C-d+ (over the d2 advisor) opens the
+    // i7 rook onto the unprotected i2 rook: 长捉 of an unprotected rook by a series of checks
+    // (24.3), alone. From i6 the b6 rook could take the checking cannon with check, so i3→i6
+    // is new once the rook is back on b3, and i6→i3 once it is on b6.
+    let fen = "3k5/9/8r/8c/9/9/1R7/3A4R/1c2A4/3K5 w - - 0 1";
+    let cycle = ["b3b6", "i6i3", "b6b3", "i3i6"];
+    let j = twice(fen, &cycle, RuleSet::Cxa2011);
+    let red = (PieceKind::Cannon, true, true);
+    let black = (PieceKind::Rook, true, false);
+    assert_eq!(
+        period_targets(&j),
+        [vec![red], vec![black], vec![red], vec![black]],
+        "{}",
+        j.to_text()
+    );
+    // 26.8.3 "凡单方长捉无根子，对方联合捉无根子，前者变着": black, chasing alone, must vary.
+    assert_eq!(
+        (j.outcome, j.clause),
+        (Outcome::BlackLoses, Some(Clause::Art26_8_3)),
+        "{}",
+        j.to_text()
+    );
+    // AXF as pyffish applies it sees no series of checks: black's moves are idle, red chases
+    // the same cannon on every move and must vary.
+    let axf = twice(fen, &cycle, RuleSet::Axf);
+    assert_eq!(axf.outcome, Outcome::RedLoses, "{}", axf.to_text());
+}
+
 #[test]
 fn both_listed_is_a_draw_26_8_4() {
     let case = cases()
@@ -771,6 +991,77 @@ fn strict_count_waits_for_the_fourth_occurrence_23_1() {
     longer.extend_from_slice(&case.moves[..4]);
     let j = judge_with(Some(&case.fen), &longer, RuleSet::Cxa2011, strict).expect("legal");
     assert_eq!((j.outcome, j.ruled_at), (Outcome::RedLoses, Some(12)));
+}
+
+/// Twelve rounds of red's rook going round a2 → a4 → a6 → a2 (three points) against black's
+/// cycle `black`.
+fn round_the_a_file(black: &[&str]) -> Vec<String> {
+    let red = ["a2a4", "a4a6", "a6a2"];
+    (0..12)
+        .flat_map(|i| [red[i % 3].to_owned(), black[i % black.len()].to_owned()])
+        .collect()
+}
+
+/// Outcome, clause, ply of the ruling, and whether 23.4 made it.
+fn ruling(j: &Judgement) -> (Outcome, Option<Clause>, Option<usize>, bool) {
+    (j.outcome, j.clause, j.ruled_at, j.nine_rounds)
+}
+
+fn with_nine_rounds(fen: &str, moves: &[String]) -> Judgement {
+    let opts = RefereeOptions {
+        nine_rounds: true,
+        ..RefereeOptions::default()
+    };
+    judge_with(Some(fen), moves, RuleSet::Cxa2011, opts).expect("legal")
+}
+
+#[test]
+fn nine_rounds_over_three_points_23_4() {
+    // Red's rook goes round three points of the a-file and chases a different unprotected
+    // piece from each (the c4 pawn, the i6 cannon, the g2 horse): 长捉 (24.11). Black shuttles
+    // an advisor over two points, so the whole position recurs only every six rounds.
+    let fen = "3ak4/9/9/8c/9/2p6/9/R5n2/9/3K5 w - - 0 1";
+    let moves = round_the_a_file(&["d9e8", "e8d9"]);
+    // 23.4: after nine rounds (18 plies) of forbidden moves over three points red must vary,
+    // though the start position has occurred only twice.
+    let j = with_nine_rounds(fen, &moves);
+    let want = (Outcome::RedLoses, Some(Clause::Art25_3), Some(18), true);
+    assert_eq!(ruling(&j), want, "{}", j.to_text());
+    assert_eq!(j.repetition.map(|r| r.occurrences), Some(2));
+    assert!(j.to_text().starts_with("verdict red_loses 25.3 (23.4)\n"));
+    assert!(j.moves[..18].iter().all(|r| r.in_cycle));
+    // By default (rules.md) the referee waits for the third occurrence: six more plies.
+    let j = judge_game(fen, &moves, RuleSet::Cxa2011).expect("legal");
+    let want = (Outcome::RedLoses, Some(Clause::Art25_3), Some(24), false);
+    assert_eq!(ruling(&j), want);
+    // Eight rounds are not enough.
+    let j = with_nine_rounds(fen, &moves[..17]);
+    assert_eq!(j.outcome, Outcome::None, "{}", j.to_text());
+}
+
+#[test]
+fn nine_rounds_of_allowed_moves_23_4() {
+    // Nothing to chase: red's round of the a-file is idle (允许着法 without purpose).
+    let fen = "3ak4/9/9/9/9/9/9/R8/9/3K5 w - - 0 1";
+    // Black going round three points as well (d9 e8 f9 e8): both sides mark time; 23.4
+    // lets the referee rule, and both allowed is a draw (25.2). Positions recur only every
+    // twelve rounds.
+    let moves = round_the_a_file(&["d9e8", "e8f9", "f9e8", "e8d9"]);
+    let j = with_nine_rounds(fen, &moves);
+    let want = (Outcome::Draw, Some(Clause::Art25_2), Some(18), true);
+    assert_eq!(ruling(&j), want, "{}", j.to_text());
+    assert_eq!(
+        judge_game(fen, &moves, RuleSet::Cxa2011)
+            .expect("legal")
+            .outcome,
+        Outcome::None
+    );
+    // Only red marks time, black shuttles over two points: no claim under 23.4 would cost red
+    // the game, so nothing is ruled until the third occurrence (a plain draw, 25.2).
+    let moves = round_the_a_file(&["d9e8", "e8d9"]);
+    let j = with_nine_rounds(fen, &moves);
+    let want = (Outcome::Draw, Some(Clause::Art25_2), Some(24), false);
+    assert_eq!(ruling(&j), want, "{}", j.to_text());
 }
 
 #[test]
@@ -822,6 +1113,16 @@ fn judge_subcommand_text_and_json() {
     assert_eq!(v["moves"].as_array().map(Vec::len), Some(8));
     assert_eq!(v["moves"][0]["natures"][0]["targets"][0]["piece"], "cannon");
     assert_eq!(v["moves"][0]["natures"][0]["targets"][0]["square"], "c7");
+
+    // 23.4 on request.
+    let fen = "3ak4/9/9/8c/9/2p6/9/R5n2/9/3K5 w - - 0 1";
+    let moves = "a2a4 d9e8 a4a6 e8d9 a6a2 d9e8 a2a4 e8d9 a4a6 d9e8 a6a2 e8d9 \
+                 a2a4 d9e8 a4a6 e8d9 a6a2 d9e8";
+    let (code, out, _) = run(&["judge", "--fen", fen, "--moves", moves, "--nine-rounds"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("verdict red_loses 25.3 (23.4)\n"), "{out}");
+    let (_, out, _) = run(&["judge", "--fen", fen, "--moves", moves]);
+    assert!(out.starts_with("verdict none 23.3\n"), "{out}");
 
     // No --fen: the start position.
     let (code, out, _) = run(&[
@@ -918,7 +1219,8 @@ fn search_does_not_complete_a_losing_cycle() {
 /// Random games with shuffles in them (a move and its way back, three times over) go through
 /// the referee under both rule sets and through the search's fast path: no panic, bounded
 /// time, and the fast path agrees with the referee whenever the ruled period holds no mate
-/// threat (the referee looks for 杀 three checks deep, the fast path one move deep).
+/// threat and no win by a series of checks (the referee looks for 杀 three checks deep and
+/// for 24.3's series two checks deep; the fast path for 杀 one move deep only).
 #[test]
 fn random_games_with_shuffles_never_panic() {
     use jiangjun::rules::fast::judge_cycle_uncached;
@@ -997,9 +1299,11 @@ fn random_games_with_shuffles_never_panic() {
             // The fast path on the same cycle, replayed up to the ruling.
             if j.moves[rep.period()]
                 .iter()
-                .any(|r| r.natures.threatens_mate())
+                .any(|r| r.natures.threatens_mate() || r.natures.chases().any(|t| t.by_checks))
             {
-                continue; // the referee looks deeper for 杀 than the fast path
+                // The referee looks deeper for 杀 than the fast path, and for wins by a
+                // series of checks (24.3), which the fast path does not look for.
+                continue;
             }
             let mut p = Position::startpos();
             for m in &moves[..at] {

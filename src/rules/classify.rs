@@ -23,12 +23,22 @@
 //! - jointly (24.17): only the exchange sequence with further capturers of ours wins
 //!   (least valuable legal attacker first, both sides may stop).
 //!
+//! - by a series of checks (24.3 "从下一着开始运用连续'将军'得子、抽吃子"): with the opponent
+//!   passing, a check (a forking check, or a discovered check that lets another piece take),
+//!   every answer to it considered, then a capture that gains by itself and over the series;
+//!   at most [`Options::check_series`] checks (the referee: two; the fast path and AXF: none).
+//!   Such a win is new only if the piece could not be won before the move by any means; a new
+//!   direct attack is new even if a series of checks could have won the piece before.
+//!
 //! Exceptions: the kings are never targets; an uncrossed pawn is not a target, and a pawn
 //! that crossed on the opponent's last move is not worth winning (26.6). A same-kind attack
 //! the target can legally answer by capturing the attacker is an exchange offer, idle unless
 //! accepting loses material for the opponent (24.4, 26.9). A chase or mate threat made by a
 //! king move that answers check is idle (26.1.2). A chase won only by the king or a pawn is
 //! reported as theirs: allowed (26.1); with another piece it is an ordinary chase (26.1.1).
+//! 26.7: a pawn move after which a piece is won only by the pawn moving on with a discovered
+//! check (兵借其他子抽吃) is idle; a pawn whose capture uncovers another piece's check chases
+//! like any piece (兵吃子时产生其他子将军).
 //!
 //! # Mate threats (24.2)
 //!
@@ -37,12 +47,14 @@
 //! referee uses [`Options::REFEREE`] (up to three checks); the search's fast path uses
 //! [`Options::FAST`] (mate in one only) to stay cheap.
 //!
+//! 26.2: the chases of advisors and elephants by a defending side with a single attacking
+//! piece are idle. 26.3 (自毙): a mate threat made by a non-king answer to check is idle when
+//! the answer would threaten nothing in the position before the check.
+//!
 //! # Not implemented
 //!
-//! Winning material by a series of checks or a discovered check *after* the move (24.3's
-//! "从下一着开始运用连续将军得子、抽吃子"), 26.2 (a lone defender's incidental attacks on
-//! advisors and elephants), 26.3 (自毙) and 26.7 (a pawn's discovered win); 少根子 is reported
-//! for joint wins only.
+//! 少根子 is reported for joint wins only; a mating line is 杀, never counted as a win of
+//! material by checks; whether a lone defender stands on a "key drawing point" (26.2).
 
 use super::nature::{
     ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, PieceId, PieceKind as Kind, Protection,
@@ -67,6 +79,10 @@ pub struct Options {
     /// uncovered), as Fairy-Stockfish does for AXF. The 2011 rules also count a move that
     /// makes an attacked piece winnable by cutting its root (图3: "断根捉马").
     pub new_attack_only: bool,
+    /// 24.3 "从下一着开始运用连续'将军'得子、抽吃子": how many checks of the mover may come
+    /// before the capture that wins a piece (a forking check, a discovered check that lets
+    /// another piece take, or a longer series); 0 turns it off.
+    pub check_series: u32,
 }
 
 impl Options {
@@ -76,25 +92,29 @@ impl Options {
         chase_on_check: true,
         threat_on_chase: true,
         new_attack_only: false,
+        check_series: 2,
     };
 
     /// The search's fast path: no chases behind checks (CXA weighs a check heaviest, 26.4),
-    /// mate threats in one move only, and none behind chases.
+    /// mate threats in one move only, and none behind chases; no wins by a series of checks
+    /// (the referee's look-ahead would cost the search more than the rare case is worth).
     pub const FAST: Options = Options {
         threat_depth: 1,
         chase_on_check: false,
         threat_on_chase: false,
         new_attack_only: false,
+        check_series: 0,
     };
 
-    /// The referee's options for a rule set: AXF as pyffish applies it has no 杀 and counts
-    /// new attacks only.
+    /// The referee's options for a rule set: AXF as pyffish applies it has no 杀, counts
+    /// new attacks only and sees no wins by a series of checks.
     pub const fn referee(rules: RuleSet) -> Options {
         match rules {
             RuleSet::Cxa2011 => Options::REFEREE,
             RuleSet::Axf => Options {
                 threat_depth: 0,
                 new_attack_only: true,
+                check_series: 0,
                 ..Options::REFEREE
             },
         }
@@ -206,8 +226,10 @@ pub fn classify_move(pos: &mut Position, m: Move, ids: &IdBoard, opts: &Options)
     let mut chased = Vec::new();
     let mut targets = Vec::new();
     if !check || opts.chase_on_check {
-        let found = chases(pos, m, mover, opts.new_attack_only);
-        if found.exchange {
+        let found = chases(pos, m, mover, opts);
+        if found.pawn_discovery {
+            idle = IdleKind::PawnDiscovery;
+        } else if found.exchange {
             idle = IdleKind::Exchange;
         } else if found.no_gain {
             idle = IdleKind::NoGain;
@@ -216,13 +238,20 @@ pub fn classify_move(pos: &mut Position, m: Move, ids: &IdBoard, opts: &Options)
         }
         let mut after_ids = ids.clone();
         after_ids.apply(m);
+        let lone = lone_defender(pos, pos.side_to_move());
         for w in found.wins {
+            // 2011 rules 26.2 "守和方只有一个进攻子时，占据守和要点，附带产生的捉士象按'闲'处理".
+            if lone && matches!(w.kind, PieceKind::Advisor | PieceKind::Elephant) {
+                idle = IdleKind::LoneDefender;
+                continue;
+            }
             targets.push(ChaseTarget {
                 piece: after_ids.id(w.square),
                 kind: kind_of(w.kind),
                 protection: w.protection,
                 joint: w.joint,
                 by: w.by,
+                by_checks: w.by_checks,
             });
             chased.push(w.square);
         }
@@ -231,6 +260,12 @@ pub fn classify_move(pos: &mut Position, m: Move, ids: &IdBoard, opts: &Options)
     let mut threat = false;
     if !check && opts.threat_depth > 0 && (!chasing || opts.threat_on_chase) {
         threat = threatens_mate(pos, m, opts.threat_depth);
+        // 2011 rules 26.3 "一方形成'自毙'，应由己方负责，不得视为另一方造成；若另一方应将着法产生
+        // 新的杀法，仍应按'杀'判处".
+        if threat && answering_check && !king_answer && self_inflicted(pos, m, opts.threat_depth) {
+            threat = false;
+            idle = IdleKind::SelfInflicted;
+        }
     }
     if king_answer {
         if !targets.is_empty() || threat {
@@ -266,6 +301,8 @@ struct Win {
     protection: Protection,
     joint: bool,
     by: Chaser,
+    /// Won by a series of checks (24.3).
+    by_checks: bool,
 }
 
 /// The chases of a move, and why the idle ones are idle.
@@ -278,6 +315,8 @@ struct Chases {
     no_gain: bool,
     /// A piece that can be won after the move could already be won before (图5).
     unchanged: bool,
+    /// A pawn move after which a piece is won only by the pawn's own discovered check (26.7).
+    pawn_discovery: bool,
 }
 
 /// What winning one target looks like.
@@ -289,10 +328,12 @@ struct WinInfo {
     /// The squares of all attackers that may make the first capture.
     attackers: u128,
     protection: Protection,
+    /// A single winner is a pawn whose capture uncovers another piece's check (26.7).
+    pawn_uncovers_check: bool,
 }
 
 /// The chases made by `m` (legal for the side to move in `pos`); `pos` is restored.
-fn chases(pos: &mut Position, m: Move, mover: Piece, new_attack_only: bool) -> Chases {
+fn chases(pos: &mut Position, m: Move, mover: Piece, opts: &Options) -> Chases {
     let us = pos.side_to_move();
     let them = !us;
     // 26.6: a pawn that crossed on the opponent's last move is not worth winning.
@@ -308,6 +349,8 @@ fn chases(pos: &mut Position, m: Move, mover: Piece, new_attack_only: bool) -> C
     pos.make_move(m);
     // Targets: enemy pieces other than the king; pawns only once across the river (26.6).
     let mut candidates: Vec<(Square, u128)> = Vec::new();
+    // Targets with a root of their own (for those won by a series of checks).
+    let mut rooted = 0u128;
     for sq in pos.pieces_of(them) {
         let Some(p) = pos.piece_at(sq) else { continue };
         match p.kind() {
@@ -319,6 +362,9 @@ fn chases(pos: &mut Position, m: Move, mover: Piece, new_attack_only: bool) -> C
         let excluded = exchange_offers(pos, sq);
         if excluded != 0 {
             out.exchange = true;
+        }
+        if attackers_by(pos, sq, them) != 0 {
+            rooted |= 1u128 << sq.index();
         }
         candidates.push((sq, excluded));
     }
@@ -335,16 +381,65 @@ fn chases(pos: &mut Position, m: Move, mover: Piece, new_attack_only: bool) -> C
             }
         }
     }
+    // 2011 rules 24.3 连续将军得子, 抽吃: the rest, won through a series of checks.
+    let rest: Vec<Square> = candidates
+        .iter()
+        .map(|&(sq, _)| sq)
+        .filter(|sq| after.iter().all(|(a, _)| a != sq))
+        .collect();
+    let mut by_checks = if opts.check_series > 0 && !rest.is_empty() {
+        series_wins(pos, &as_tracked(&rest), opts.check_series, 0, None)
+    } else {
+        0
+    };
+    if by_checks != 0 && mover.kind() == PieceKind::Pawn {
+        // 2011 rules 26.7 "兵（卒）借其他子抽吃对方的子，按'闲'处理": what the pawn wins only by moving
+        // again, with check, is idle; what other pieces win by checks is theirs (26.1.1).
+        let others = series_wins(pos, &as_tracked(&rest), opts.check_series, 0, Some(m.to()));
+        out.pawn_discovery = by_checks & !others != 0;
+        by_checks = others;
+    }
     pos.unmake_move();
     pos.unmake_move();
-    // Which of them could already be won before the move? Those are not new (图5, 24.8).
+    let series: Vec<Square> = rest
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| by_checks & (1 << i) != 0)
+        .map(|(_, &sq)| sq)
+        .collect();
+    if !series.is_empty() {
+        // Not new if it could be won before the move, directly or by checks (图5).
+        let before = series_wins(pos, &as_tracked(&series), opts.check_series, 0, None);
+        for (i, &sq) in series.iter().enumerate() {
+            let Some(p) = pos.piece_at(sq) else { continue };
+            if before & (1 << i) != 0 || win_info(pos, sq, 0).is_some() {
+                out.unchanged = true;
+                continue;
+            }
+            out.wins.push(Win {
+                square: sq,
+                kind: p.kind(),
+                protection: if rooted & (1u128 << sq.index()) != 0 {
+                    Protection::Protected
+                } else {
+                    Protection::Unprotected
+                },
+                joint: false,
+                by: Chaser::Piece,
+                by_checks: true,
+            });
+        }
+    }
+    // Which of them could already be taken with a gain before the move? Those are not new
+    // (图5, 24.8). Only a direct capture counts here: a new direct attack is a chase even
+    // when some series of checks could have won the piece before (own_rook_chases_…).
     for (sq, w) in after {
         if win_info(pos, sq, 0).is_some() {
             // 图5: "吃士的结果没有发生变化" — the piece could be won before and still can.
             out.unchanged = true;
             continue;
         }
-        if new_attack_only && !has_new_attack(pos, sq, &w, m) {
+        if opts.new_attack_only && !has_new_attack(pos, sq, &w, m) {
             continue;
         }
         let Some(p) = pos.piece_at(sq) else { continue };
@@ -355,9 +450,120 @@ fn chases(pos: &mut Position, m: Move, mover: Piece, new_attack_only: bool) -> C
             protection: w.protection,
             joint: !w.single,
             by,
+            by_checks: false,
         });
     }
     out
+}
+
+/// Targets of [`series_wins`], by square; `None` once captured.
+fn as_tracked(squares: &[Square]) -> Vec<Option<Square>> {
+    squares.iter().copied().map(Some).collect()
+}
+
+/// The bits of the targets still on the board.
+fn present(targets: &[Option<Square>]) -> u64 {
+    targets
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.is_some())
+        .fold(0, |acc, (i, _)| acc | (1 << i))
+}
+
+/// 24.3 "从下一着开始运用连续'将军'得子、抽吃子": which of `targets` (enemy pieces, at most 64)
+/// the side to move wins by a series of at most `depth` checks, every answer considered,
+/// followed by a capture that gains material (`balance` counts what the checks won and lost
+/// so far) and does not lose at once to mate. A check that mates is 杀, not counted here. A
+/// first check by the piece on `skip` is not tried (26.7). Returns a bit per target.
+fn series_wins(
+    pos: &mut Position,
+    targets: &[Option<Square>],
+    depth: u32,
+    balance: i32,
+    skip: Option<Square>,
+) -> u64 {
+    let full = present(targets);
+    if depth == 0 || full == 0 {
+        return 0;
+    }
+    let (lines, from_mask, to_mask) = check_masks(pos);
+    let mut won = 0u64;
+    for c in pos.legal_moves() {
+        let (f, t) = (1u128 << c.from().index(), 1u128 << c.to().index());
+        if Some(c.from()) == skip
+            || ((f & from_mask) | (t & to_mask) == 0 && (f | t) & lines == 0)
+            || !pos.gives_check(c)
+        {
+            continue;
+        }
+        let gained = pos.piece_at(c.to()).map_or(0, |p| value(p, c.to()));
+        // A target taken by the check itself is a direct capture, judged by `win_info`.
+        let tracked: Vec<Option<Square>> = targets
+            .iter()
+            .map(|t| t.filter(|&sq| sq != c.to()))
+            .collect();
+        pos.make_move(c);
+        let replies = pos.legal_moves();
+        let mut all = if replies.is_empty() {
+            0
+        } else {
+            present(&tracked)
+        };
+        for r in replies {
+            if all == 0 {
+                break;
+            }
+            let lost = pos.piece_at(r.to()).map_or(0, |p| value(p, r.to()));
+            // A target that answers the check (it blocks, or takes the checker) is followed.
+            let moved: Vec<Option<Square>> = tracked
+                .iter()
+                .map(|t| t.map(|sq| if sq == r.from() { r.to() } else { sq }))
+                .collect();
+            let bal = balance + gained - lost;
+            pos.make_move(r);
+            let mut w = capture_wins(pos, &moved, bal);
+            if depth > 1 && all & !w != 0 {
+                w |= series_wins(pos, &moved, depth - 1, bal, None);
+            }
+            pos.unmake_move();
+            all &= w;
+        }
+        pos.unmake_move();
+        won |= all;
+        if won == full {
+            break;
+        }
+    }
+    won
+}
+
+/// Which of `targets` the side to move can take now with a gain: the capture wins material
+/// by itself (the target, then the best recapture sequence), the whole series does too
+/// (`balance`: what the checks won and lost so far; material the checks took does not pay
+/// for a losing capture), and the opponent cannot mate at once.
+fn capture_wins(pos: &mut Position, targets: &[Option<Square>], balance: i32) -> u64 {
+    let mut won = 0u64;
+    for (i, t) in targets.iter().enumerate() {
+        let Some(t) = *t else { continue };
+        let Some(victim) = pos.piece_at(t) else {
+            continue;
+        };
+        let tv = value(victim, t);
+        for from in crate::board::Bitboard(legal_attackers(pos, t)) {
+            let Some(m) = Move::new(from, t) else {
+                continue;
+            };
+            pos.make_move(m);
+            let gain = tv - swap(pos, t, 8);
+            let ok = gain > 0 && balance + gain > 0 && !mates_in_one(pos);
+            pos.unmake_move();
+            if ok {
+                won |= 1 << i;
+                break;
+            }
+        }
+    }
+    won
 }
 
 /// Is one of the winning attackers of `t` (squares after `m`) new, i.e. could it not capture
@@ -373,7 +579,8 @@ fn has_new_attack(pos: &Position, t: Square, w: &WinInfo, m: Move) -> bool {
 /// Who chases (26.1): a chase won only by the king, or only by pawns, is theirs; a chase by
 /// any other piece, or a joint one, is an ordinary chase (26.1.1). `pos` is before `m`.
 fn chaser(pos: &Position, w: &WinInfo, m: Move, mover: Piece) -> Chaser {
-    if !w.single {
+    // 2011 rules 26.7 "兵（卒）吃子时产生其他子'将军'，按'捉'处理".
+    if !w.single || w.pawn_uncovers_check {
         return Chaser::Piece;
     }
     let mut kings = false;
@@ -402,16 +609,7 @@ fn chaser(pos: &Position, w: &WinInfo, m: Move, mover: Piece) -> Chaser {
 
 /// The squares of the side to move's pieces that can legally capture on `t`.
 fn legal_attackers(pos: &Position, t: Square) -> u128 {
-    let us = pos.side_to_move();
-    let (occ, occ_t) = (pos.occ, pos.occ_t);
-    let p = |k: PieceKind| pos.pieces(us, k).0;
-    let candidates = (attacks::rook_attacks(t, occ, occ_t) & p(PieceKind::Rook))
-        | (attacks::cannon_attacks(t, occ, occ_t) & p(PieceKind::Cannon))
-        | (attacks::horse_attackers(t, occ) & p(PieceKind::Horse))
-        | (attacks::pawn_attackers(us, t) & p(PieceKind::Pawn))
-        | (attacks::advisor_moves(t) & p(PieceKind::Advisor))
-        | (attacks::elephant_moves(t, occ) & p(PieceKind::Elephant))
-        | (attacks::king_moves(t) & p(PieceKind::King));
+    let candidates = pseudo_attackers(pos, t);
     let mut legal = 0u128;
     for from in crate::board::Bitboard(candidates) {
         if Move::new(from, t).is_some_and(|m| pos.is_legal(m)) {
@@ -423,7 +621,11 @@ fn legal_attackers(pos: &Position, t: Square) -> u128 {
 
 /// Squares whose pieces attack `t` for the side to move, legal or not (for 假根).
 fn pseudo_attackers(pos: &Position, t: Square) -> u128 {
-    let us = pos.side_to_move();
+    attackers_by(pos, t, pos.side_to_move())
+}
+
+/// Squares of `us`'s pieces that attack (or, on an own piece, guard) `t`, legal or not.
+fn attackers_by(pos: &Position, t: Square, us: Color) -> u128 {
     let (occ, occ_t) = (pos.occ, pos.occ_t);
     let p = |k: PieceKind| pos.pieces(us, k).0;
     (attacks::rook_attacks(t, occ, occ_t) & p(PieceKind::Rook))
@@ -433,6 +635,12 @@ fn pseudo_attackers(pos: &Position, t: Square) -> u128 {
         | (attacks::advisor_moves(t) & p(PieceKind::Advisor))
         | (attacks::elephant_moves(t, occ) & p(PieceKind::Elephant))
         | (attacks::king_moves(t) & p(PieceKind::King))
+}
+
+/// Is the side to move in check from a piece other than the one on `except`?
+fn checked_by_other_than(pos: &Position, except: Square) -> bool {
+    let us = pos.side_to_move();
+    attackers_by(pos, pos.king_square(us), !us) & !(1u128 << except.index()) != 0
 }
 
 /// The legal attacker of `t` with the lowest value, if any.
@@ -462,6 +670,46 @@ fn swap(pos: &mut Position, t: Square, depth: u32) -> i32 {
     let reply = swap(pos, t, depth - 1);
     pos.unmake_move();
     (gain - reply).max(0)
+}
+
+/// 26.2: is `side` the defending side (守和方) with a single attacking piece? Attacking pieces
+/// are rooks, horses, cannons and pawns; the side defends when the opponent's attacking
+/// pieces are worth more (1.2). Whether the piece stands on a "key drawing point" (守和要点)
+/// is not judged: every move of that side counts as holding its post (rules.md).
+fn lone_defender(pos: &Position, side: Color) -> bool {
+    let attackers = |c: Color| {
+        [
+            PieceKind::Rook,
+            PieceKind::Horse,
+            PieceKind::Cannon,
+            PieceKind::Pawn,
+        ]
+        .iter()
+        .flat_map(|&k| pos.pieces(c, k))
+        .filter_map(|sq| pos.piece_at(sq).map(|p| value(p, sq)))
+        .collect::<Vec<i32>>()
+    };
+    let ours = attackers(side);
+    ours.len() == 1 && attackers(!side).iter().sum::<i32>() > ours[0]
+}
+
+/// 26.3 and 24.18 自毙: `m` answers the check the opponent has just given and threatens mate.
+/// The threat is the checker's own doing when `m`, played in the position before that check
+/// (the checker passing instead), would not threaten mate: the check, not the answer, opened
+/// the checker's king. When it would, the answer made a new mating threat (新的杀法) and is
+/// 杀. Without the position before the check (no history, or the checker was itself in
+/// check there), or when `m` would be illegal or a check there, the threat stands.
+fn self_inflicted(pos: &Position, m: Move, depth: u32) -> bool {
+    if pos.history().last().is_none_or(|st| st.mv.is_none()) {
+        return false;
+    }
+    let mut before = pos.clone();
+    before.unmake_move();
+    if before.in_check() {
+        return false;
+    }
+    before.make_null_move();
+    before.is_legal(m) && !before.gives_check(m) && !threatens_mate(&mut before, m, depth)
 }
 
 /// Can the side to move deliver mate with its next move? (24.3: a capture that loses at once
@@ -495,6 +743,7 @@ fn win_info(pos: &mut Position, t: Square, excluded: u128) -> Option<WinInfo> {
     let mut winners = 0u128;
     let mut protection = Protection::Unprotected;
     let mut joint_protection = Protection::Underprotected;
+    let mut pawn_uncovers_check = false;
     for from in crate::board::Bitboard(attackers) {
         let (Some(piece), Some(m)) = (pos.piece_at(from), Move::new(from, t)) else {
             continue;
@@ -502,6 +751,7 @@ fn win_info(pos: &mut Position, t: Square, excluded: u128) -> Option<WinInfo> {
         let av = value(piece, from);
         // Cheap first: a capture that can gain nothing is not looked at further.
         pos.make_move(m);
+        let uncovers = piece.kind() == PieceKind::Pawn && checked_by_other_than(pos, t);
         let legal_roots = legal_attackers(pos, t);
         let single_gain = if legal_roots != 0 { tv - av } else { tv };
         let full_gain = if single_gain > 0 {
@@ -528,6 +778,7 @@ fn win_info(pos: &mut Position, t: Square, excluded: u128) -> Option<WinInfo> {
             }
             single = true;
             winners |= 1u128 << from.index();
+            pawn_uncovers_check |= uncovers;
         } else {
             joint = true;
             joint_protection = Protection::Underprotected;
@@ -539,6 +790,7 @@ fn win_info(pos: &mut Position, t: Square, excluded: u128) -> Option<WinInfo> {
             winners,
             attackers,
             protection,
+            pawn_uncovers_check,
         })
     } else if joint {
         // 24.17 联合捉子: only the exchange with a second attacker wins; 24.15 少根子.
@@ -547,6 +799,7 @@ fn win_info(pos: &mut Position, t: Square, excluded: u128) -> Option<WinInfo> {
             winners: 0,
             attackers,
             protection: joint_protection,
+            pawn_uncovers_check: false,
         })
     } else {
         None

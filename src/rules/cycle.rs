@@ -8,7 +8,8 @@
 //! Counting (project decision, rules.md "When the referee rules"): by default the referee
 //! rules when a position occurs for the [`Count::Third`] time. [`Count::Strict`] is the text's
 //! own count: the cycle *played three times* (23.1; 23.4: "在两个点上反复三次为六个回合"),
-//! i.e. the fourth occurrence of the position.
+//! i.e. the fourth occurrence of the position. 23.4's nine rounds over three or more points,
+//! which need no repeated position, are the referee's (`RefereeOptions::nine_rounds`).
 
 use crate::board::{Color, FenError, Move, MoveError, Position};
 use std::fmt;

@@ -59,6 +59,7 @@ const fn options(rules: RuleSet) -> Options {
             chase_on_check: true,
             threat_on_chase: false,
             new_attack_only: true,
+            check_series: 0,
         },
     }
 }

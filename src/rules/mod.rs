@@ -40,10 +40,12 @@
 //! - [`fast`]: the search's fast path on a cycle found in the tree (check flags first, then a
 //!   per-thread cache, then classification on a scratch copy; 杀 as mate in one only).
 //!
-//! Not done: the nine-round rule of 23.4; 26.2 (a lone defender's incidental attacks), 26.3
-//! (自毙) and 26.7 (a pawn's discovered win); winning material by a series of checks or a
-//! discovered check *after* the chasing move (24.3's 连续将军得子, 抽吃); keeping rule verdicts
-//! out of the search's transposition table (repetition.md §7.4, the search's side).
+//! Not done: keeping rule verdicts out of the search's transposition table (repetition.md
+//! §7.4, the search's side). The fast path does not look for 24.3's wins by a series of
+//! checks (the referee does, two checks deep), and 23.4's nine rounds are a referee option.
+//! A board-level cycle for 26.8.2 (a joint chase of a rook) is still missing: with rook for
+//! rook an exchange, a rook can only be chased jointly when it cannot take back (pinned), and
+//! no such cycle has been built yet; 26.8.2 is tested on natures (verdict.rs).
 //!
 //! # Readings of unclear points (see also rules.md)
 //!
@@ -56,6 +58,23 @@
 //!   chases it only jointly on every move.
 //! - 22.2 caps only the claimant's checks; each check beyond the tenth removes its round. An
 //!   automatic referee draws when either side's claim would be upheld.
+//! - 24.3's series of checks: at most two checks, every answer considered, then a capture
+//!   that gains by itself; material the checks take does not pay for a losing capture, and a
+//!   mating line is 杀, not a win of material. A win by checks is new only if the piece could
+//!   not be won before by any means; a new direct attack is a chase even if checks could have
+//!   won the piece before.
+//! - 26.2: the defending side is the one whose single attacking piece (rook, horse, cannon or
+//!   pawn) is worth less than the opponent's attacking pieces; every move of it counts as
+//!   holding its post, so its chases of advisors and elephants are idle. Other targets count.
+//! - 26.3 (自毙, 24.18): a mate threat made by a non-king answer to check is the checker's own
+//!   doing, and idle, when the same move in the position before the check (the checker
+//!   passing) would threaten no mate; otherwise the answer made a new mating line: 杀.
+//! - 26.7: a pawn move whose win needs the pawn's own discovered check (抽吃) is idle; a pawn
+//!   capture that uncovers another piece's check makes the pawn's chase an ordinary one.
+//! - 23.4 (option `RefereeOptions::nine_rounds`, `judge --nine-rounds`): the last nine rounds
+//!   are judged as a cycle when a side went back and forth over three or more points (every
+//!   point reached at least twice) with no capture; ruled when that costs the cycling side the
+//!   game, or when both sides cycle.
 //! - 捉 is judged per chased piece: winnable after the move and not before. So cutting a root
 //!   (图3 "断根捉马", including a hidden root, 24.15) is a chase, and an attack that merely
 //!   persists is not (图5). AXF as pyffish applies it counts new attacks only.

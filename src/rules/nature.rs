@@ -109,6 +109,9 @@ pub struct ChaseTarget {
     pub joint: bool,
     /// Who chases; a lone king or pawn may chase perpetually (26.1).
     pub by: Chaser,
+    /// Won only by a series of checks starting with the mover's next move (24.3 连续将军得子,
+    /// 抽吃): a check that forks, or a discovered check that lets another piece take.
+    pub by_checks: bool,
 }
 
 impl ChaseTarget {
@@ -120,6 +123,7 @@ impl ChaseTarget {
             protection,
             joint: false,
             by: Chaser::Piece,
+            by_checks: false,
         }
     }
 
@@ -179,6 +183,9 @@ pub enum IdleKind {
     NoGain,
     /// A pawn that wins material only through another piece's discovered attack (26.7).
     PawnDiscovery,
+    /// A mate threat left by the opponent's own check (自毙, 24.18): the answer to the check
+    /// would not threaten mate without that check, so the threat is not this move's (26.3).
+    SelfInflicted,
     /// The capture was already possible before the move and the move changes nothing about it
     /// (the rook retreat of 图5 under 24.8: "吃士的结果没有发生变化").
     UnchangedAttack,

@@ -25,6 +25,10 @@ pub struct RefereeOptions {
     pub count: Count,
     /// How deep the classifier looks.
     pub classifier: Options,
+    /// 23.4's nine rounds: rule on a side that has cycled over three or more points for nine
+    /// rounds, before any position has occurred often enough. The text makes this a ruling
+    /// on request ("经一方提出"), so it is an organiser's option, off by default.
+    pub nine_rounds: bool,
 }
 
 impl Default for RefereeOptions {
@@ -32,9 +36,13 @@ impl Default for RefereeOptions {
         RefereeOptions {
             count: Count::Third,
             classifier: Options::REFEREE,
+            nine_rounds: false,
         }
     }
 }
+
+/// 23.4: nine rounds, i.e. nine moves of each side.
+pub const NINE_ROUNDS_PLIES: usize = 18;
 
 /// One move of the game, classified.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,6 +74,8 @@ pub struct Judgement {
     pub repetition: Option<Repetition>,
     /// The repetition verdict, with both sides' patterns.
     pub verdict: Option<Verdict>,
+    /// The ruling was made under 23.4 on the last nine rounds, not on a repeated position.
+    pub nine_rounds: bool,
     /// The natural-limit count at the end (or at the ruling).
     pub limit: LimitStatus,
     pub moves: Vec<MoveReport>,
@@ -141,6 +151,7 @@ pub fn judge_with<S: AsRef<str>>(
         ruled_at: None,
         repetition: None,
         verdict: None,
+        nine_rounds: false,
         limit: natural_limit(rules, carried, &[], None),
         moves: reports,
     };
@@ -166,18 +177,19 @@ pub fn judge_with<S: AsRef<str>>(
         if let Some(rep) = game.repetition_at(ply) {
             judgement.repetition = Some(rep);
             if rep.occurrences >= needed {
-                let v = rule_on(&judgement.moves, &rep, rules);
+                let v = rule_on(&judgement.moves, rep.period(), rules);
                 if v.outcome != Outcome::None {
-                    for r in &mut judgement.moves[rep.period()] {
-                        r.in_cycle = true;
-                    }
-                    judgement.outcome = v.outcome;
-                    judgement.clause = Some(v.clause);
-                    judgement.basis = v.basis();
-                    judgement.verdict = Some(v);
-                    judgement.ruled_at = Some(ply);
+                    judgement.rule(v, rep.period(), ply);
                     break;
                 }
+            }
+        }
+        // 2011 rules 23.4: nine rounds over three or more points, without a repeated position.
+        if opts.nine_rounds {
+            if let Some((v, window)) = nine_rounds(&judgement.moves, ply, rules) {
+                judgement.rule(v, window, ply);
+                judgement.nine_rounds = true;
+                break;
             }
         }
         // 4.2.4 / 22.2: an automatic referee draws when either side's claim would hold.
@@ -192,7 +204,7 @@ pub fn judge_with<S: AsRef<str>>(
         // 23.3: a repetition below the ruling count gets no ruling; say so.
         if let Some(rep) = judgement.repetition.filter(|r| r.ply == n) {
             judgement.clause = Some(Clause::Art23_3);
-            let v = rule_on(&judgement.moves, &rep, rules);
+            let v = rule_on(&judgement.moves, rep.period(), rules);
             judgement.verdict = Some(Verdict {
                 outcome: Outcome::None,
                 clause: Clause::Art23_3,
@@ -205,9 +217,64 @@ pub fn judge_with<S: AsRef<str>>(
     Ok(judgement)
 }
 
-/// Rules on the period of `rep`, each side's moves in playing order.
-fn rule_on(moves: &[MoveReport], rep: &Repetition, rules: RuleSet) -> Verdict {
-    let period = moves.get(rep.period()).unwrap_or_default();
+/// 23.4 "如果一方在三个或三个以上点上，连续以犯禁着法或无积极意义的允许或禁止着法达九个回合，
+/// 即使未形成三次重复的待判局面，经一方提出，可按待判局面的有关规定进行裁决": the last nine
+/// rounds before `ply` (no capture in them, 23.2) are judged as a cycle when a side has spent
+/// them going back and forth over three or more points: every point its pieces moved to was
+/// reached at least twice (a two-point shuttle is the six rounds of a plain repetition). An
+/// automatic referee rules when that claim would cost the cycling side the game, or when both
+/// sides cycle; it does not draw a game that only one side is marking time in.
+fn nine_rounds(
+    moves: &[MoveReport],
+    ply: usize,
+    rules: RuleSet,
+) -> Option<(Verdict, std::ops::Range<usize>)> {
+    let window = ply.checked_sub(NINE_ROUNDS_PLIES)?..ply;
+    let last = moves.get(window.clone())?;
+    if last.iter().any(|r| r.capture) {
+        return None;
+    }
+    let cycles = |side: Side| {
+        let mine: Vec<Move> = last
+            .iter()
+            .filter(|r| r.side == side)
+            .map(|r| r.mv)
+            .collect();
+        let mut points: Vec<Square> = mine.iter().flat_map(|m| [m.from(), m.to()]).collect();
+        points.sort_unstable_by_key(|sq| sq.index());
+        points.dedup();
+        points.len() >= 3
+            && mine
+                .iter()
+                .all(|m| mine.iter().filter(|n| n.to() == m.to()).count() >= 2)
+    };
+    let v = rule_on(moves, window.clone(), rules);
+    let ruled = match (cycles(Side::Red), cycles(Side::Black)) {
+        (true, true) => v.outcome != Outcome::None,
+        (true, false) => v.outcome == Outcome::RedLoses,
+        (false, true) => v.outcome == Outcome::BlackLoses,
+        (false, false) => false,
+    };
+    ruled.then_some((v, window))
+}
+
+impl Judgement {
+    /// Records the ruling `v` on the moves `period`, made at `ply`.
+    fn rule(&mut self, v: Verdict, period: std::ops::Range<usize>, ply: usize) {
+        for r in self.moves.get_mut(period).unwrap_or_default() {
+            r.in_cycle = true;
+        }
+        self.outcome = v.outcome;
+        self.clause = Some(v.clause);
+        self.basis = v.basis();
+        self.verdict = Some(v);
+        self.ruled_at = Some(ply);
+    }
+}
+
+/// Rules on the moves `period`, each side's moves in playing order.
+fn rule_on(moves: &[MoveReport], period: std::ops::Range<usize>, rules: RuleSet) -> Verdict {
+    let period = moves.get(period).unwrap_or_default();
     let side = |s: Side| -> Vec<MoveNatures> {
         period
             .iter()
@@ -284,6 +351,7 @@ fn idle_word(k: IdleKind) -> &'static str {
         IdleKind::LosingTrade => "losing_trade",
         IdleKind::NoGain => "no_gain",
         IdleKind::PawnDiscovery => "pawn_discovery",
+        IdleKind::SelfInflicted => "self_inflicted",
         IdleKind::UnchangedAttack => "unchanged_attack",
     }
 }
@@ -311,6 +379,9 @@ fn target_text(t: &ChaseTarget, sq: Option<&Square>) -> String {
     }
     if t.by != Chaser::Piece {
         let _ = write!(s, ":{}", chaser_word(t.by));
+    }
+    if t.by_checks {
+        s.push_str(":by_checks");
     }
     s
 }
@@ -347,9 +418,10 @@ impl Judgement {
     /// `<ply> <side> <move> <heaviest> <natures>[ cycle]`.
     pub fn to_text(&self) -> String {
         let mut out = format!(
-            "verdict {} {}\n",
+            "verdict {} {}{}\n",
             outcome_word(self.outcome),
-            self.clause_text()
+            self.clause_text(),
+            if self.nine_rounds { " (23.4)" } else { "" }
         );
         for r in &self.moves {
             let _ = writeln!(
@@ -372,12 +444,13 @@ impl Judgement {
         let mut o = String::from("{");
         let _ = write!(
             o,
-            "\"verdict\":\"{}\",\"clause\":{},\"basis\":{},\"rules\":\"{}\",\"ruled_at\":{}",
+            "\"verdict\":\"{}\",\"clause\":{},\"basis\":{},\"rules\":\"{}\",\"ruled_at\":{},\"nine_rounds\":{}",
             outcome_word(self.outcome),
             opt_str(self.clause.map(Clause::number)),
             opt_str(self.basis.map(Clause::number)),
             rules_name(self.rules),
             self.ruled_at.map_or("null".to_owned(), |p| p.to_string()),
+            self.nine_rounds,
         );
         match &self.repetition {
             Some(rep) => {
@@ -444,13 +517,14 @@ impl Judgement {
                                 .map_or("null".to_owned(), |s| format!("\"{s}\""));
                             let _ = write!(
                                 o,
-                                "{{\"piece\":\"{}\",\"square\":{},\"id\":{},\"protection\":\"{}\",\"joint\":{},\"by\":\"{}\"}}",
+                                "{{\"piece\":\"{}\",\"square\":{},\"id\":{},\"protection\":\"{}\",\"joint\":{},\"by\":\"{}\",\"by_checks\":{}}}",
                                 kind_word(t.kind),
                                 sq,
                                 t.piece.0,
                                 protection_word(t.protection),
                                 t.joint,
-                                chaser_word(t.by)
+                                chaser_word(t.by),
+                                t.by_checks
                             );
                         }
                         o.push_str("]}");

@@ -141,18 +141,20 @@ fn idle_kind(text: &str) -> Result<IdleKind, String> {
         "losing" => IdleKind::LosingTrade,
         "nogain" => IdleKind::NoGain,
         "pawn" => IdleKind::PawnDiscovery,
+        "selfkill" => IdleKind::SelfInflicted,
         "same" => IdleKind::UnchangedAttack,
         _ => return Err(format!("bad idle kind {text:?}")),
     })
 }
 
 /// `e2f2=K+Z(C1u)` → the move's natures under `rules`. `Zr(...)`, a chase by cutting a root,
-/// counts under the 2011 rules only (AXF counts new attacks only).
+/// and `Zc(...)`, a win by a series of checks (24.3), count under the 2011 rules only (AXF
+/// counts new attacks only, and no series of checks).
 fn move_natures(token: &str, rules: RuleSet) -> Result<MoveNatures, String> {
     let body = token.split_once('=').map_or(token, |(_, b)| b);
     let mut natures = Vec::new();
     for part in body.split('+') {
-        let part = match part.strip_prefix("Zr") {
+        let part = match part.strip_prefix("Zr").or_else(|| part.strip_prefix("Zc")) {
             Some(_) if rules == RuleSet::Axf => continue,
             Some(rest) => format!("Z{rest}"),
             None => part.to_owned(),
