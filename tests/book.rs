@@ -1,6 +1,9 @@
 //! The opening book through the engine façade: usebook on/off, corrupt files, and the shipped
 //! book (book/jiangjun.jjb) checked move by move.
 
+#[path = "protocol_support/mod.rs"]
+mod support;
+
 use jiangjun::board::Position;
 use jiangjun::book::{self, Book, Entry, Randomness};
 use jiangjun::search::alphabeta::Limits;
@@ -100,10 +103,8 @@ fn corrupt_book_is_refused_and_the_old_one_kept() {
 /// Walks the shipped book from the start position: every stored move is legal where it is
 /// stored, every position is reachable, and the tree is deep enough on its main line.
 #[test]
-#[ignore = "until book/jiangjun.jjb is built and shipped"]
 fn shipped_book_is_legal_and_deep() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("book/jiangjun.jjb");
-    let b = Book::load(&path).expect("book/jiangjun.jjb loads");
+    let b = Book::load(&shipped_path()).expect("book/jiangjun.jjb loads");
     let mut seen = std::collections::HashSet::new();
     let mut stack = vec![(Position::startpos(), 0usize)];
     let mut deepest = 0;
@@ -135,4 +136,54 @@ fn shipped_book_is_legal_and_deep() {
         b.positions()
     );
     assert!(deepest >= 12, "main line only {deepest} plies");
+}
+
+fn shipped_path() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("book/jiangjun.jjb")
+}
+
+/// The binary finds the shipped book without being told (from `target/release/` it looks in
+/// the source tree's `book/`), shows the candidates as `info depth 0 score <weight> pv <move>`
+/// and plays one of them; with `JIANGJUN_BOOK=none` it searches instead.
+#[test]
+fn the_engine_plays_from_the_shipped_book_by_default() {
+    let shipped = Book::load(&shipped_path()).expect("book/jiangjun.jjb loads");
+    let start = Position::startpos();
+    let book_moves: Vec<String> = shipped
+        .probe(&start)
+        .iter()
+        .map(|b| b.mv.to_string())
+        .collect();
+    assert!(!book_moves.is_empty());
+
+    let mut e = support::Engine::start_with_book(None);
+    e.send("ucci");
+    e.until_exact("ucciok");
+    e.send("position startpos");
+    e.send("go depth 12");
+    let lines = e.until_answer();
+    let shown: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.text.strip_prefix("info depth 0 score "))
+        .filter_map(|rest| rest.split(" pv ").nth(1))
+        .collect();
+    assert_eq!(shown.len(), book_moves.len(), "{lines:?}");
+    let best = lines.last().map(|l| l.text.clone()).unwrap_or_default();
+    let mv = best
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or_default()
+        .to_string();
+    assert!(book_moves.contains(&mv), "{best} not in {book_moves:?}");
+    e.finish();
+
+    let mut e = support::Engine::start_with_book(Some("none"));
+    e.send("ucci");
+    e.until_exact("ucciok");
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.until_answer();
+    assert!(!lines.iter().any(|l| l.text.starts_with("info depth 0 ")));
+    assert!(lines.iter().any(|l| l.text.starts_with("info depth 3 ")));
+    e.finish();
 }

@@ -398,10 +398,22 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Entry>, BookError> {
     Ok(entries)
 }
 
+/// The environment variable that overrides where the default book is looked for.
+pub const BOOK_ENV: &str = "JIANGJUN_BOOK";
+
 /// Where the engine looks for its own book when `bookfiles` is not set: next to the binary,
 /// then in the repository's `book/` folder (for `cargo run`), then `book/` under the current
-/// directory.
+/// directory. The environment variable [`BOOK_ENV`] overrides this: a path is the only place
+/// looked at, and `none` (or an empty value) means no default book at all, for a match
+/// organiser or a test that wants a bookless engine without sending any option.
 pub fn default_paths() -> Vec<PathBuf> {
+    if let Some(v) = std::env::var_os(BOOK_ENV) {
+        return if v.is_empty() || v == "none" {
+            Vec::new()
+        } else {
+            vec![PathBuf::from(v)]
+        };
+    }
     let name = "jiangjun.jjb";
     let mut v = Vec::new();
     if let Ok(exe) = std::env::current_exe() {

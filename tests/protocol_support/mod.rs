@@ -32,9 +32,21 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Starts the binary with no arguments (the protocol loop).
+    /// Starts the binary with no arguments (the protocol loop) and without its default opening
+    /// book, so that every `go` searches: the transcripts are about the protocol, not the book.
     pub fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+        Engine::start_with_book(Some("none"))
+    }
+
+    /// Starts the binary with the `JIANGJUN_BOOK` environment variable set to `book`, or
+    /// without it (the default book search: the repository's `book/jiangjun.jjb`).
+    pub fn start_with_book(book: Option<&str>) -> Engine {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_jiangjun"));
+        match book {
+            Some(b) => cmd.env("JIANGJUN_BOOK", b),
+            None => cmd.env_remove("JIANGJUN_BOOK"),
+        };
+        let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
