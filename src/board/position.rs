@@ -284,6 +284,22 @@ impl Position {
         Bitboard(self.by_color[c.index()])
     }
 
+    /// Neither side has a piece that can cross the river or give mate (rook, horse, cannon,
+    /// pawn): only kings, advisors and elephants, so nobody can ever win (2011 rules 4.2.2,
+    /// "双方均无取胜可能"). The draw rules of the protocol and of the match runner both ask this.
+    pub fn no_attacking_material(&self) -> bool {
+        Color::ALL.iter().all(|&c| {
+            [
+                PieceKind::Rook,
+                PieceKind::Horse,
+                PieceKind::Cannon,
+                PieceKind::Pawn,
+            ]
+            .iter()
+            .all(|&k| self.pieces(c, k).is_empty())
+        })
+    }
+
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
         Bitboard(self.occ)

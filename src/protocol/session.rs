@@ -34,7 +34,7 @@ use super::notation::{
 };
 use super::options::{self, Effect, Settings};
 use super::output::{self, Suffix};
-use super::verdict::{self, Facts, Verdicts};
+use super::verdict::{Facts, Verdicts};
 use crate::board::{Color, Move, Position};
 use crate::search::alphabeta::{Limits, Outcome, MAX_DEPTH};
 use crate::search::engine::{Engine, Report, SetPositionError};
@@ -521,7 +521,7 @@ impl<W: Write> Session<W> {
             pondering: params.ponder,
             draw_offered: params.draw,
             infinite: params.infinite,
-            dead_draw: verdict::dead_draw(pos),
+            dead_draw: pos.no_attacking_material(),
             quiet_plies: pos.halfmove_clock(),
             stop_sent: false,
             held: None,

@@ -29,7 +29,6 @@
 //! switched off (`allowdraw`, `allowresign`).
 
 use super::output::Suffix;
-use crate::board::{Color, PieceKind, Position};
 use crate::search::score::{is_decisive, mate_in_moves};
 
 /// "Dead equal": at most this many centipawns either way.
@@ -62,7 +61,7 @@ pub struct Facts {
     pub depth: i32,
     /// Legal, unbanned root moves.
     pub root_moves: usize,
-    /// Neither side can ever mate ([`dead_draw`]).
+    /// Neither side can ever mate ([`Position::no_attacking_material`]).
     pub dead_draw: bool,
     /// Plies since the last capture.
     pub quiet_plies: u32,
@@ -138,24 +137,10 @@ impl Verdicts {
     }
 }
 
-/// Neither side has a piece that can ever give mate: only kings, advisors and elephants, which
-/// never cross the river (a bare king in its palace always has a free point).
-pub fn dead_draw(pos: &Position) -> bool {
-    Color::ALL.iter().all(|&c| {
-        [
-            PieceKind::Rook,
-            PieceKind::Horse,
-            PieceKind::Cannon,
-            PieceKind::Pawn,
-        ]
-        .iter()
-        .all(|&k| pos.pieces(c, k).is_empty())
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Position;
     use crate::search::score::MATE;
 
     fn facts(score: i32, depth: i32) -> Facts {
@@ -236,9 +221,9 @@ mod tests {
     #[test]
     fn dead_draw_material() {
         let p = |fen: &str| Position::from_fen(fen).unwrap();
-        assert!(dead_draw(&p("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1")));
-        assert!(dead_draw(&p("3akab2/9/4b4/9/9/9/9/4B4/4A4/4KA3 w - - 0 1")));
-        assert!(!dead_draw(&p("4k4/9/9/9/9/9/9/9/4A4/RNCAK4 w - - 0 1")));
-        assert!(!dead_draw(&Position::startpos()));
+        assert!(p("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1").no_attacking_material());
+        assert!(p("3akab2/9/4b4/9/9/9/9/4B4/4A4/4KA3 w - - 0 1").no_attacking_material());
+        assert!(!p("4k4/9/9/9/9/9/9/9/4A4/RNCAK4 w - - 0 1").no_attacking_material());
+        assert!(!Position::startpos().no_attacking_material());
     }
 }

@@ -15,7 +15,7 @@ use super::engine_process::{EngineProcess, GoLimits, Protocol, Reply};
 use super::openings::Opening;
 use super::ranking::Outcome;
 use super::referee::Referee;
-use crate::board::{Color, Move, PieceKind, Position};
+use crate::board::{Color, Move, Position};
 use crate::rules::{self, LimitRule, PlyRecord, RuleSet, Side};
 use std::fmt;
 use std::time::Duration;
@@ -219,21 +219,6 @@ pub fn occurrences(pos: &Position) -> u32 {
     n
 }
 
-/// Neither side has a piece that can cross the river or give mate (rook, horse, cannon,
-/// pawn): 4.2.2's "双方均无取胜可能".
-pub fn no_attacking_material(pos: &Position) -> bool {
-    Color::ALL.iter().all(|&c| {
-        [
-            PieceKind::Rook,
-            PieceKind::Horse,
-            PieceKind::Cannon,
-            PieceKind::Pawn,
-        ]
-        .iter()
-        .all(|&k| pos.pieces(c, k).is_empty())
-    })
-}
-
 /// The last `n` entries all satisfy `f` (and there are at least `n`).
 fn last_n(v: &[Option<i32>], n: u32, f: impl Fn(i32) -> bool) -> bool {
     let n = n as usize;
@@ -395,7 +380,7 @@ pub fn play_game(
                 );
             }
         }
-        if cfg.material_draw && no_attacking_material(&pos) {
+        if cfg.material_draw && pos.no_attacking_material() {
             break draw(
                 Termination::NoAttackingMaterial,
                 "neither side can win (4.2.2)",
@@ -565,8 +550,8 @@ mod tests {
     #[test]
     fn dead_material() {
         let p = Position::from_fen("3ak4/4a4/4b4/9/9/9/9/4B4/4A4/3AK4 w - - 0 1").unwrap();
-        assert!(no_attacking_material(&p));
-        assert!(!no_attacking_material(&Position::startpos()));
+        assert!(p.no_attacking_material());
+        assert!(!Position::startpos().no_attacking_material());
     }
 
     #[test]
