@@ -157,7 +157,6 @@ fn infinite_and_ponder_wait_for_the_caller() {
 /// the chaser under cxa2011 and a draw under axf.
 #[test]
 fn search_applies_the_chosen_rule_set() {
-    use jiangjun::board::Position;
     use jiangjun::rules::RuleSet;
     use jiangjun::search::repetition::score_with;
     let data: serde_json::Value =
@@ -169,15 +168,17 @@ fn search_applies_the_chosen_rule_set() {
                 .find(|c| c["id"] == "ora_D26_cannon_alternates_two_rooks")
         })
         .expect("case present");
-    let mut pos = Position::from_fen(case["fen"].as_str().unwrap()).unwrap();
-    let mut checks = Vec::new();
-    for m in case["moves"].as_array().unwrap() {
-        let mv = pos.parse_move(m.as_str().unwrap()).unwrap();
-        checks.push(pos.gives_check(mv));
-        pos.make_move(mv);
-    }
-    let cxa = score_with(&pos, &checks, 0, RuleSet::Cxa2011).expect("a repetition");
-    let axf = score_with(&pos, &checks, 0, RuleSet::Axf).expect("a repetition");
+    let moves: Vec<String> = case["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    let mut game = Engine::new();
+    game.set_position(case["fen"].as_str(), &moves).unwrap();
+    let (pos, checks) = (game.position(), game.checks());
+    let cxa = score_with(pos, checks, 0, RuleSet::Cxa2011).expect("a repetition");
+    let axf = score_with(pos, checks, 0, RuleSet::Axf).expect("a repetition");
     assert_ne!(cxa, 0, "2011 rules: the chaser loses");
     assert_eq!(axf, 0, "AXF: a draw");
     let mut e = Engine::new();

@@ -227,20 +227,23 @@ fn classify_cycle(
     }
 }
 
+/// Test helper: plays ICCS moves from a FEN, recording whether each gave check (the history
+/// [`judge_cycle`] and the search's repetition probe take). Panics on bad input.
+#[cfg(test)]
+pub(crate) fn play(fen: &str, moves: &str) -> (Position, Vec<bool>) {
+    let mut pos = Position::from_fen(fen).unwrap();
+    let mut checks = Vec::new();
+    for m in moves.split_whitespace() {
+        let mv = pos.parse_move(m).unwrap();
+        checks.push(pos.gives_check(mv));
+        pos.make_move(mv);
+    }
+    (pos, checks)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn play(fen: &str, moves: &str) -> (Position, Vec<bool>) {
-        let mut pos = Position::from_fen(fen).unwrap();
-        let mut checks = Vec::new();
-        for m in moves.split_whitespace() {
-            let mv = pos.parse_move(m).unwrap();
-            checks.push(pos.gives_check(mv));
-            pos.make_move(mv);
-        }
-        (pos, checks)
-    }
 
     #[test]
     fn chase_of_an_unprotected_cannon_loses() {

@@ -318,6 +318,12 @@ impl Engine {
         &self.pos
     }
 
+    /// For each move of the position's history, whether it gave check (what the repetition
+    /// rules need besides the position).
+    pub fn checks(&self) -> &[bool] {
+        &self.checks
+    }
+
     /// Is a search running (including one waiting for `stop` or `ponderhit`)?
     pub fn is_searching(&self) -> bool {
         self.running

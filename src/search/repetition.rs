@@ -63,18 +63,7 @@ fn judge(pos: &Position, checks: &[bool], len: usize, ply: usize, rules: RuleSet
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Plays ICCS moves, recording whether each gave check.
-    fn play(fen: &str, moves: &str) -> (Position, Vec<bool>) {
-        let mut pos = Position::from_fen(fen).unwrap();
-        let mut checks = Vec::new();
-        for m in moves.split_whitespace() {
-            let mv = pos.parse_move(m).unwrap();
-            checks.push(pos.gives_check(mv));
-            pos.make_move(mv);
-        }
-        (pos, checks)
-    }
+    use crate::rules::fast::play;
 
     #[test]
     fn perpetual_check_loses_for_the_checker() {

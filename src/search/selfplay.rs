@@ -111,42 +111,30 @@ fn play_one(cfg: &Config, index: usize) -> Game {
         // A repetition the rules decide ends the game with that verdict.
         let mut after = engine.position().clone();
         after.make_move(best);
-        let mut checks = Vec::new();
-        if let Ok(()) = replay_checks(&played, &mut checks) {
-            if let Some(s) = repetition::score(&after, &checks, 0) {
-                let after_red = after.side_to_move() == Color::Red;
-                break match s.signum() {
-                    0 => 0.5,
-                    1 => {
-                        if after_red {
-                            1.0
-                        } else {
-                            0.0
-                        }
+        let mut checks = engine.checks().to_vec();
+        checks.push(pos.gives_check(best));
+        if let Some(s) = repetition::score(&after, &checks, 0) {
+            let after_red = after.side_to_move() == Color::Red;
+            break match s.signum() {
+                0 => 0.5,
+                1 => {
+                    if after_red {
+                        1.0
+                    } else {
+                        0.0
                     }
-                    _ => {
-                        if after_red {
-                            0.0
-                        } else {
-                            1.0
-                        }
+                }
+                _ => {
+                    if after_red {
+                        0.0
+                    } else {
+                        1.0
                     }
-                };
-            }
+                }
+            };
         }
     };
     Game { positions, result }
-}
-
-/// The gave-check flags of a game from the start position.
-fn replay_checks(moves: &[String], checks: &mut Vec<bool>) -> Result<(), ()> {
-    let mut pos = Position::startpos();
-    for m in moves {
-        let mv = pos.parse_move(m).map_err(|_| ())?;
-        checks.push(pos.gives_check(mv));
-        pos.make_move(mv);
-    }
-    Ok(())
 }
 
 /// Plays the games in parallel; `progress` is called after each game with (done, total).
