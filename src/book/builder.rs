@@ -71,9 +71,9 @@ pub fn parse_seeds(text: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// A position waiting for analysis (its remaining budget is its key in the waiting map).
 struct Node {
     pos: Position,
-    budget: usize,
     /// Seed moves to follow from here.
     seed_moves: Vec<Move>,
 }
@@ -180,7 +180,6 @@ pub fn build(cfg: &Config, progress: impl Fn(&str) + Sync) -> Result<Vec<Entry>,
         vec![Node {
             seed_moves: seed_map.get(&root.key()).cloned().unwrap_or_default(),
             pos: root,
-            budget: cfg.plies,
         }],
     );
     let mut analysed = 0usize;
@@ -220,7 +219,7 @@ pub fn build(cfg: &Config, progress: impl Fn(&str) + Sync) -> Result<Vec<Entry>,
                 } else {
                     cfg.side_cost.max(1)
                 };
-                if node.budget <= cost {
+                if budget <= cost {
                     continue;
                 }
                 let mut child = node.pos.clone();
@@ -229,10 +228,9 @@ pub fn build(cfg: &Config, progress: impl Fn(&str) + Sync) -> Result<Vec<Entry>,
                 if !seen.insert(canonical_key(&child).0) {
                     continue;
                 }
-                waiting.entry(node.budget - cost).or_default().push(Node {
+                waiting.entry(budget - cost).or_default().push(Node {
                     seed_moves: seed_map.get(&child.key()).cloned().unwrap_or_default(),
                     pos: child,
-                    budget: node.budget - cost,
                 });
             }
         }
