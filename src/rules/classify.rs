@@ -490,6 +490,15 @@ fn series_wins(
     let mut won = 0u64;
     for c in pos.legal_moves() {
         let (f, t) = (1u128 << c.from().index(), 1u128 << c.to().index());
+        // When the move judged was itself a check (一将一捉), the opponent "passing" leaves its
+        // king en prise: taking it is no series of checks, and a board without a king is no
+        // position to go on from.
+        if pos
+            .piece_at(c.to())
+            .is_some_and(|p| p.kind() == PieceKind::King)
+        {
+            continue;
+        }
         if Some(c.from()) == skip
             || ((f & from_mask) | (t & to_mask) == 0 && (f | t) & lines == 0)
             || !pos.gives_check(c)
@@ -906,4 +915,58 @@ pub fn mate_by_checks(pos: &mut Position, depth: u32) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod fuzz_tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Every checking move of random games, classified as the referee does (chases on checking
+    /// moves, series of checks): a checking move leaves the opponent's king en prise when the
+    /// opponent "passes", and the series-of-checks search once took it and then generated
+    /// moves on a board without a king (a capacity panic in a 600-game match, session 3).
+    #[test]
+    fn classifying_checks_of_random_games_never_panics() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut checks_seen = 0;
+        for _ in 0..60 {
+            let mut pos = Position::startpos();
+            for _ in 0..160 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let ids = IdBoard::new(&pos);
+                let checking: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| pos.gives_check(m))
+                    .collect();
+                for m in checking {
+                    let key = pos.key();
+                    classify_move(&mut pos, m, &ids, &Options::REFEREE);
+                    assert_eq!(pos.key(), key, "classification restores the position");
+                    checks_seen += 1;
+                }
+                // Prefer captures a little, so that games open up and checks become common.
+                let caps: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| pos.piece_at(m.to()).is_some())
+                    .collect();
+                let m = if !caps.is_empty() && rng.gen_bool(0.5) {
+                    caps[rng.gen_range(0..caps.len())]
+                } else {
+                    moves[rng.gen_range(0..moves.len())]
+                };
+                pos.make_move(m);
+            }
+        }
+        assert!(
+            checks_seen > 1000,
+            "{checks_seen} checking moves classified"
+        );
+    }
 }
