@@ -499,3 +499,50 @@ fn natural_limit_and_dead_material() {
     assert_eq!(g.record.termination, Termination::NoAttackingMaterial);
     assert!(g.record.moves.is_empty());
 }
+
+#[test]
+fn a_panicking_referee_costs_one_game_not_the_match() {
+    // Two bare kings wander until a position occurs a third time; then the runner asks the
+    // referee, which panics here. Each such game must end as aborted and the match go on.
+    let mut c = options(vec![spec("a", "--seed 1"), spec("b", "--seed 2")], "10+0.1");
+    c.openings = vec![jiangjun::tournament::openings::Opening {
+        name: "bare kings".into(),
+        fen: "3k5/9/9/9/9/9/9/9/9/5K3 w - - 0 1".into(),
+        moves: Vec::new(),
+    }];
+    c.referee = std::sync::Arc::new(
+        |_: &str,
+         _: &[jiangjun::board::Move],
+         _: jiangjun::rules::RuleSet|
+         -> jiangjun::tournament::referee::Ruling { panic!("test referee gives up") },
+    );
+    let opts = MatchOptions {
+        common: c,
+        games: 2,
+        sprt: None,
+    };
+    let mut out = Vec::new();
+    let games = run_match(&opts, &mut out).unwrap().games;
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        if g.record.termination == Termination::Aborted {
+            assert!(
+                g.record.reason.contains("test referee gives up"),
+                "{}",
+                g.record.reason
+            );
+            assert_eq!(g.record.outcome, Outcome::Draw);
+        } else {
+            // Only the natural limit can end a bare-kings game without the referee.
+            assert_eq!(
+                g.record.termination,
+                Termination::NaturalLimit,
+                "{}",
+                g.record.reason
+            );
+        }
+    }
+    assert!(games
+        .iter()
+        .any(|g| g.record.termination == Termination::Aborted));
+}

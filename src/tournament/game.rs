@@ -164,6 +164,18 @@ impl GameRecord {
         }
     }
 
+    /// A game that could not be played to a result: scored as a draw, with the reason.
+    pub fn aborted(opening: &Opening, reason: String) -> Self {
+        GameRecord {
+            opening: opening.clone(),
+            moves: opening.moves.clone(),
+            outcome: Outcome::Draw,
+            termination: Termination::Aborted,
+            reason,
+            stats: [SideStats::default(); 2],
+        }
+    }
+
     /// A game lost before it started (engine could not start or get ready).
     pub fn forfeit(
         opening: &Opening,

@@ -230,15 +230,28 @@ pub fn run_games(
                     .get(game.opening)
                     .cloned()
                     .unwrap_or_else(Opening::startpos);
-                let record = play_one(
-                    &engines,
-                    &mut procs,
-                    &game,
-                    &opening,
-                    &settings,
-                    referee.as_ref(),
-                    w,
-                );
+                // A bug in the referee or the runner must cost one game, not hang the match:
+                // the game is recorded as aborted (a draw) with the panic's message, and the
+                // engines it had taken out are restarted for the next game.
+                let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    play_one(
+                        &engines,
+                        &mut procs,
+                        &game,
+                        &opening,
+                        &settings,
+                        referee.as_ref(),
+                        w,
+                    )
+                }));
+                let record = played.unwrap_or_else(|panic| {
+                    let what = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    GameRecord::aborted(&opening, format!("runner panicked: {what}"))
+                });
                 if tx
                     .send(Msg::Done(Box::new(FinishedGame { game, record })))
                     .is_err()
