@@ -19,6 +19,9 @@ usage:
                                    grow the opening book by the engine's own analysis
   jiangjun book probe [--book F] [--fen \"<FEN>\"] [--moves \"m1 m2 ..\"]
                                    list the book moves of a position (our format or BOOK.DAT)
+  jiangjun book lines [--book F] [--plies N] [--min-plies N]
+                                   every book line from the start (default 8 plies, leaves
+                                   from 4): an opening suite for `jiangjun match --openings`
   jiangjun selfplay --out F [--games N] [--nodes N] [--seed S] [--openings F]
                                    self-play positions with results, for tuning
   jiangjun tune --data F [--out F] [--passes N] [--all]
@@ -53,6 +56,15 @@ pub fn run(args: &[String]) -> Option<i32> {
 }
 
 /// Looks for `--name value` or `--name=value`.
+/// The book at `path`, or the one the engine would find by default.
+fn load_book(path: Option<String>) -> Result<crate::book::Book, String> {
+    use crate::book::{self, Book};
+    match path {
+        Some(p) => Book::load(std::path::Path::new(&p)).map_err(|e| e.to_string()),
+        None => book::load_default().ok_or_else(|| "no book found (try --book)".to_string()),
+    }
+}
+
 fn take_option(args: &[String], name: &str) -> Result<(Option<String>, Vec<String>), String> {
     let mut value = None;
     let mut rest = Vec::new();
@@ -307,7 +319,7 @@ fn parse_num<T: std::str::FromStr>(v: Option<String>, name: &str, default: T) ->
 }
 
 fn book_inner(args: &[String]) -> Result<(), String> {
-    use crate::book::{self, builder, Book};
+    use crate::book::{builder, Book};
     let (sub, rest) = match args.split_first() {
         Some((s, r)) => (s.as_str(), r),
         None => return Err("missing 'build' or 'probe'".into()),
@@ -359,10 +371,7 @@ fn book_inner(args: &[String]) -> Result<(), String> {
             if let Some(x) = rest.first() {
                 return Err(format!("unexpected argument '{x}'"));
             }
-            let b = match path {
-                Some(p) => Book::load(std::path::Path::new(&p)).map_err(|e| e.to_string())?,
-                None => book::load_default().ok_or("no book found (try --book)")?,
-            };
+            let b = load_book(path)?;
             let mut pos = match fen {
                 Some(f) => Position::from_fen(&f).map_err(|e| e.to_string())?,
                 None => Position::startpos(),
@@ -378,6 +387,37 @@ fn book_inner(args: &[String]) -> Result<(), String> {
             );
             for bm in b.probe(&pos) {
                 println!("{} weight {} score {}", bm.mv, bm.weight, bm.score);
+            }
+            Ok(())
+        }
+        "lines" => {
+            let (path, rest) = take_option(rest, "--book")?;
+            let (plies, rest) = take_option(&rest, "--plies")?;
+            let (min, rest) = take_option(&rest, "--min-plies")?;
+            if let Some(x) = rest.first() {
+                return Err(format!("unexpected argument '{x}'"));
+            }
+            let number = |v: Option<String>, default: usize, what: &str| -> Result<usize, String> {
+                v.map_or(Ok(default), |s| {
+                    s.parse::<usize>()
+                        .ok()
+                        .filter(|&n| n <= 200)
+                        .ok_or(format!("{what} must be a number from 0 to 200, not '{s}'"))
+                })
+            };
+            let plies = number(plies, 8, "--plies")?;
+            let min = number(min, 4, "--min-plies")?.min(plies);
+            let b = load_book(path)?;
+            let lines = b.lines(&mut Position::startpos(), plies, min);
+            println!(
+                "# {} lines of {min} to {plies} plies from {} ({} positions), by `jiangjun book lines`",
+                lines.len(),
+                b.path.display(),
+                b.positions()
+            );
+            for (i, line) in lines.iter().enumerate() {
+                let text: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+                println!("# book line {}\n{}", i + 1, text.join(" "));
             }
             Ok(())
         }

@@ -187,3 +187,38 @@ fn the_engine_plays_from_the_shipped_book_by_default() {
     assert!(lines.iter().any(|l| l.text.starts_with("info depth 3 ")));
     e.finish();
 }
+
+#[test]
+fn book_lines_make_a_legal_opening_suite() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+        .args(["book", "lines", "--book"])
+        .arg(shipped_path())
+        .args(["--plies", "6", "--min-plies", "3"])
+        .output()
+        .expect("jiangjun runs");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    // The runner's own parser accepts it (it replays every move and rejects illegal ones).
+    let suite = jiangjun::tournament::openings::parse_openings(&text).expect("a valid suite");
+    assert!(suite.len() > 300, "only {} lines", suite.len());
+    let mut distinct = std::collections::HashSet::new();
+    for o in &suite {
+        assert!((3..=6).contains(&o.moves.len()), "{}", o.moves_text());
+        assert!(distinct.insert(o.moves_text()), "repeated line");
+    }
+    // Every prefix of a line is a book position: the walk follows the book only.
+    let b = Book::load(&shipped_path()).unwrap();
+    for o in suite.iter().take(50) {
+        let mut pos = Position::startpos();
+        for &m in &o.moves {
+            assert!(b.probe(&pos).iter().any(|bm| bm.mv == m));
+            pos.make_move(m);
+        }
+    }
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+        .args(["book", "lines", "--plies", "many"])
+        .output()
+        .expect("jiangjun runs");
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--plies must be a number"));
+}

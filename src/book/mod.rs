@@ -249,6 +249,44 @@ impl Book {
         out
     }
 
+    /// Every line of book moves from `pos`, `plies` long, or shorter where the book ends after
+    /// at least `min_plies`: an opening suite for engine matches (`jiangjun book lines`), with
+    /// far more distinct games than a hand-made list. Lines come in book order, best first.
+    pub fn lines(&self, pos: &mut Position, plies: usize, min_plies: usize) -> Vec<Vec<Move>> {
+        let mut out = Vec::new();
+        let mut line = Vec::new();
+        self.walk(pos, plies, min_plies, &mut line, &mut out);
+        out
+    }
+
+    fn walk(
+        &self,
+        pos: &mut Position,
+        plies: usize,
+        min_plies: usize,
+        line: &mut Vec<Move>,
+        out: &mut Vec<Vec<Move>>,
+    ) {
+        if line.len() >= plies {
+            out.push(line.clone());
+            return;
+        }
+        let moves = self.probe(pos);
+        if moves.is_empty() {
+            if line.len() >= min_plies {
+                out.push(line.clone());
+            }
+            return;
+        }
+        for bm in moves {
+            pos.make_move(bm.mv);
+            line.push(bm.mv);
+            self.walk(pos, plies, min_plies, line, out);
+            line.pop();
+            pos.unmake_move();
+        }
+    }
+
     /// How many entries are stored for this position (legal or not), for validation tools.
     pub fn stored_count(&self, pos: &Position) -> usize {
         match &self.source {
