@@ -104,6 +104,9 @@ pub struct Outcome {
     pub root_moves: usize,
 }
 
+/// Entries of a worker's evaluation cache (1 MB).
+const EVAL_CACHE: usize = 1 << 17;
+
 static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
     let mut t = [[0; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
@@ -140,6 +143,8 @@ pub struct Worker {
     evals: [i32; MAX_PLY + 2],
     root_moves: Vec<RootMove>,
     root_depth: i32,
+    /// Static evaluations by position key (see [`Worker::evaluate`]).
+    eval_cache: Vec<u64>,
 }
 
 impl Worker {
@@ -179,6 +184,7 @@ impl Worker {
             evals: [0; MAX_PLY + 2],
             root_moves,
             root_depth: 0,
+            eval_cache: vec![0; EVAL_CACHE],
         }
     }
 
@@ -410,16 +416,30 @@ impl Worker {
             } else {
                 Bound::Upper
             };
-            let e = if in_check {
-                0
-            } else {
-                eval::evaluate(&self.pos)
-            };
+            let e = if in_check { 0 } else { self.evaluate() };
             self.shared
                 .tt
                 .store(self.pos.key(), 0, Some(m), best, e, depth, bound);
         }
         best
+    }
+
+    /// The static evaluation, through a small per-thread cache: quiescence nodes, which the
+    /// table does not keep, meet the same positions again and again (captures in a different
+    /// order), and the evaluation is the costliest step of a node. An entry packs the key's
+    /// upper 48 bits with the 16-bit score (evaluations stay within ±`EVAL_LIMIT`); the index
+    /// comes from the low bits, so a hit matches all 64.
+    #[inline]
+    fn evaluate(&mut self) -> i32 {
+        let key = self.pos.key();
+        let i = key as usize & (EVAL_CACHE - 1);
+        let entry = self.eval_cache[i];
+        if entry != 0 && (entry ^ key) >> 16 == 0 {
+            return entry as u16 as i16 as i32;
+        }
+        let e = eval::evaluate(&self.pos);
+        self.eval_cache[i] = (key & !0xffff) | (e as i16 as u16 as u64);
+        e
     }
 
     #[inline]
@@ -501,7 +521,7 @@ impl Worker {
             };
         }
         if ply >= MAX_PLY {
-            return eval::evaluate(&self.pos);
+            return self.evaluate();
         }
         // Mate distance pruning.
         alpha = alpha.max(-MATE + ply as i32);
@@ -532,7 +552,7 @@ impl Worker {
         } else {
             match tt {
                 Some(e) if e.bound != Bound::None || e.eval != 0 => e.eval,
-                _ => eval::evaluate(&self.pos),
+                _ => self.evaluate(),
             }
         };
         self.evals[ply] = static_eval;
@@ -769,11 +789,7 @@ impl Worker {
         self.seldepth = self.seldepth.max(ply);
         let in_check = self.checks.last().copied().unwrap_or(false);
         if ply >= MAX_PLY {
-            return if in_check {
-                0
-            } else {
-                eval::evaluate(&self.pos)
-            };
+            return if in_check { 0 } else { self.evaluate() };
         }
         let mut best;
         let moves;
@@ -786,7 +802,7 @@ impl Worker {
             best = -INFINITE;
             stand = -INFINITE;
         } else {
-            stand = eval::evaluate(&self.pos);
+            stand = self.evaluate();
             if stand >= beta {
                 return stand;
             }
@@ -854,4 +870,43 @@ fn update_history(h: &mut i32, bonus: i32) {
 fn pick(list: &mut ArrayVec<(Move, i32), 128>) -> Option<(Move, i32)> {
     let (i, _) = list.iter().enumerate().max_by_key(|(_, &(_, s))| s)?;
     Some(list.swap_remove(i))
+}
+
+#[cfg(test)]
+mod eval_cache_tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn cached_evaluations_equal_fresh_ones() {
+        let pos = Position::startpos();
+        let tt = Arc::new(TranspositionTable::new(1));
+        let limits = Limits::default();
+        let shared = Arc::new(Shared::new(tt, &limits, false));
+        let mut w = Worker::new(pos, Vec::new(), &[], 0, shared, limits);
+        let mut rng = StdRng::seed_from_u64(11);
+        let mut hits = 0;
+        // Walk random games and come back along them, so that every position is met twice.
+        for _ in 0..20 {
+            let mut n = 0;
+            for _ in 0..80 {
+                let moves = w.pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                assert_eq!(w.evaluate(), eval::evaluate(&w.pos));
+                w.pos.make_move(moves[rng.gen_range(0..moves.len())]);
+                n += 1;
+            }
+            for _ in 0..n {
+                w.pos.unmake_move();
+                let key = w.pos.key();
+                let entry = w.eval_cache[key as usize & (EVAL_CACHE - 1)];
+                hits += usize::from(entry != 0 && (entry ^ key) >> 16 == 0);
+                assert_eq!(w.evaluate(), eval::evaluate(&w.pos));
+            }
+        }
+        assert!(hits > 1000, "only {hits} cache hits");
+    }
 }
