@@ -222,3 +222,35 @@ fn book_lines_make_a_legal_opening_suite() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--plies must be a number"));
 }
+
+/// A book whose moves lead back to the start (horses out and home again) gives one finite
+/// line that stops before the repetition, however many plies are asked for.
+#[test]
+fn book_lines_do_not_follow_a_cycle() {
+    let mut pos = Position::startpos();
+    let mut entries = Vec::new();
+    for m in ["h0g2", "h9g7", "g2h0", "g7h9"] {
+        let (key, mirrored) = book::canonical_key(&pos);
+        let mv = pos.parse_move(m).unwrap();
+        let stored = if mirrored { mv.mirror_file() } else { mv };
+        entries.push(Entry {
+            key,
+            mv: stored.to_u16(),
+            weight: 10,
+            score: 0,
+        });
+        pos.make_move(mv);
+    }
+    let b = Book::from_entries(entries);
+    let lines = b.lines(&mut Position::startpos(), 200, 0);
+    let text: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            l.iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    assert_eq!(text, vec!["h0g2 h9g7 g2h0".to_string()]);
+}

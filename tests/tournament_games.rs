@@ -457,7 +457,7 @@ fn repetition_goes_to_the_referee() {
                 for &m in moves {
                     pos.make_move(m);
                 }
-                assert!(jiangjun::tournament::game::occurrences(&pos) >= 3);
+                assert!(pos.occurrences() >= 3);
                 jiangjun::tournament::referee::Ruling {
                     outcome: jiangjun::rules::Outcome::RedLoses,
                     reason: "test ruling".into(),

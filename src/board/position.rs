@@ -284,6 +284,23 @@ impl Position {
         Bitboard(self.by_color[c.index()])
     }
 
+    /// How often the current position has occurred, counting back to the last capture (a
+    /// position before a capture cannot recur after it). The match runner asks it before
+    /// calling the referee; the book walk, to stay out of cycles.
+    pub fn occurrences(&self) -> u32 {
+        let key = self.key();
+        let mut n = 1;
+        for st in self.history().iter().rev() {
+            if st.key == key {
+                n += 1;
+            }
+            if st.captured.is_some() {
+                break;
+            }
+        }
+        n
+    }
+
     /// Neither side has a piece that can cross the river or give mate (rook, horse, cannon,
     /// pawn): only kings, advisors and elephants, so nobody can ever win (2011 rules 4.2.2,
     /// "双方均无取胜可能"). The draw rules of the protocol and of the match runner both ask this.

@@ -251,7 +251,9 @@ impl Book {
 
     /// Every line of book moves from `pos`, `plies` long, or shorter where the book ends after
     /// at least `min_plies`: an opening suite for engine matches (`jiangjun book lines`), with
-    /// far more distinct games than a hand-made list. Lines come in book order, best first.
+    /// far more distinct games than a hand-made list. Lines come in book order, best first. A
+    /// book move back to a position already on the line is not followed: a book file whose
+    /// moves form a cycle would otherwise give endless (or exponentially many) lines.
     pub fn lines(&self, pos: &mut Position, plies: usize, min_plies: usize) -> Vec<Vec<Move>> {
         let mut out = Vec::new();
         let mut line = Vec::new();
@@ -271,19 +273,19 @@ impl Book {
             out.push(line.clone());
             return;
         }
-        let moves = self.probe(pos);
-        if moves.is_empty() {
-            if line.len() >= min_plies {
-                out.push(line.clone());
-            }
-            return;
-        }
-        for bm in moves {
+        let mut extended = false;
+        for bm in self.probe(pos) {
             pos.make_move(bm.mv);
-            line.push(bm.mv);
-            self.walk(pos, plies, min_plies, line, out);
-            line.pop();
+            if pos.occurrences() == 1 {
+                line.push(bm.mv);
+                self.walk(pos, plies, min_plies, line, out);
+                line.pop();
+                extended = true;
+            }
             pos.unmake_move();
+        }
+        if !extended && line.len() >= min_plies {
+            out.push(line.clone());
         }
     }
 

@@ -215,22 +215,6 @@ fn rules_side(c: Color) -> Side {
     }
 }
 
-/// How often the current position has occurred, counting back to the last capture (a
-/// position before a capture cannot recur after it).
-pub fn occurrences(pos: &Position) -> u32 {
-    let key = pos.key();
-    let mut n = 1;
-    for st in pos.history().iter().rev() {
-        if st.key == key {
-            n += 1;
-        }
-        if st.captured.is_some() {
-            break;
-        }
-    }
-    n
-}
-
 /// The last `n` entries all satisfy `f` (and there are at least `n`).
 fn last_n(v: &[Option<i32>], n: u32, f: impl Fn(i32) -> bool) -> bool {
     let n = n as usize;
@@ -367,7 +351,7 @@ pub fn play_game(
                 )
             };
         }
-        if occurrences(&pos) >= rules::RULING_OCCURRENCE {
+        if pos.occurrences() >= rules::RULING_OCCURRENCE {
             let ruling = referee.repetition(&opening.fen, &track.moves, cfg.rules);
             match ruling.outcome {
                 rules::Outcome::Draw => break draw(Termination::Repetition, ruling.reason),
@@ -553,10 +537,10 @@ mod tests {
         for m in [
             "h0g2", "h9g7", "g2h0", "g7h9", "h0g2", "h9g7", "g2h0", "g7h9",
         ] {
-            assert!(occurrences(&pos) < 3);
+            assert!(pos.occurrences() < 3);
             pos.play(m).unwrap();
         }
-        assert_eq!(occurrences(&pos), 3);
+        assert_eq!(pos.occurrences(), 3);
     }
 
     #[test]
