@@ -55,7 +55,6 @@ pub fn run(args: &[String]) -> Option<i32> {
     })
 }
 
-/// Looks for `--name value` or `--name=value`.
 /// The book at `path`, or the one the engine would find by default.
 fn load_book(path: Option<String>) -> Result<crate::book::Book, String> {
     use crate::book::{self, Book};
@@ -65,6 +64,7 @@ fn load_book(path: Option<String>) -> Result<crate::book::Book, String> {
     }
 }
 
+/// Looks for `--name value` or `--name=value`.
 fn take_option(args: &[String], name: &str) -> Result<(Option<String>, Vec<String>), String> {
     let mut value = None;
     let mut rest = Vec::new();
@@ -322,7 +322,7 @@ fn book_inner(args: &[String]) -> Result<(), String> {
     use crate::book::{builder, Book};
     let (sub, rest) = match args.split_first() {
         Some((s, r)) => (s.as_str(), r),
-        None => return Err("missing 'build' or 'probe'".into()),
+        None => return Err("missing 'build', 'probe' or 'lines'".into()),
     };
     match sub {
         "build" => {
@@ -397,16 +397,15 @@ fn book_inner(args: &[String]) -> Result<(), String> {
             if let Some(x) = rest.first() {
                 return Err(format!("unexpected argument '{x}'"));
             }
-            let number = |v: Option<String>, default: usize, what: &str| -> Result<usize, String> {
-                v.map_or(Ok(default), |s| {
-                    s.parse::<usize>()
-                        .ok()
-                        .filter(|&n| n <= 200)
-                        .ok_or(format!("{what} must be a number from 0 to 200, not '{s}'"))
-                })
+            let at_most_200 = |n: usize, name: &str| {
+                if n > 200 {
+                    Err(format!("{name} must be at most 200, not {n}"))
+                } else {
+                    Ok(n)
+                }
             };
-            let plies = number(plies, 8, "--plies")?;
-            let min = number(min, 4, "--min-plies")?.min(plies);
+            let plies = at_most_200(parse_num(plies, "--plies", 8)?, "--plies")?;
+            let min = at_most_200(parse_num(min, "--min-plies", 4)?, "--min-plies")?.min(plies);
             let b = load_book(path)?;
             let lines = b.lines(&mut Position::startpos(), plies, min);
             println!(

@@ -220,7 +220,13 @@ fn book_lines_make_a_legal_opening_suite() {
         .output()
         .expect("jiangjun runs");
     assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("--plies must be a number"));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--plies 'many' is not a valid number"));
+    let long = std::process::Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+        .args(["book", "lines", "--plies", "201"])
+        .output()
+        .expect("jiangjun runs");
+    assert!(!long.status.success());
+    assert!(String::from_utf8_lossy(&long.stderr).contains("--plies must be at most 200"));
 }
 
 /// A book whose moves lead back to the start (horses out and home again) gives one finite
