@@ -432,14 +432,20 @@ impl Worker {
     #[inline]
     fn evaluate(&mut self) -> i32 {
         let key = self.pos.key();
-        let i = key as usize & (EVAL_CACHE - 1);
-        let entry = self.eval_cache[i];
-        if entry != 0 && (entry ^ key) >> 16 == 0 {
-            return entry as u16 as i16 as i32;
+        if let Some(e) = self.cached_eval(key) {
+            return e;
         }
         let e = eval::evaluate(&self.pos);
-        self.eval_cache[i] = (key & !0xffff) | (e as i16 as u16 as u64);
+        self.eval_cache[key as usize & (EVAL_CACHE - 1)] =
+            (key & !0xffff) | (e as i16 as u16 as u64);
         e
+    }
+
+    /// The cached evaluation of the position with this key, if its entry holds it.
+    #[inline]
+    fn cached_eval(&self, key: u64) -> Option<i32> {
+        let entry = self.eval_cache[key as usize & (EVAL_CACHE - 1)];
+        (entry != 0 && (entry ^ key) >> 16 == 0).then_some(entry as u16 as i16 as i32)
     }
 
     #[inline]
@@ -905,9 +911,7 @@ mod eval_cache_tests {
             }
             for _ in 0..n {
                 w.pos.unmake_move();
-                let key = w.pos.key();
-                let entry = w.eval_cache[key as usize & (EVAL_CACHE - 1)];
-                hits += usize::from(entry != 0 && (entry ^ key) >> 16 == 0);
+                hits += usize::from(w.cached_eval(w.pos.key()).is_some());
                 assert_eq!(w.evaluate(), eval::evaluate(&w.pos));
             }
         }

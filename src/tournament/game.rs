@@ -164,11 +164,12 @@ impl GameRecord {
         }
     }
 
-    /// A game that could not be played to a result: scored as a draw, with the reason.
-    pub fn aborted(opening: &Opening, reason: String) -> Self {
+    /// A game that could not be played to a result: scored as a draw, with the reason and
+    /// the moves played before it stopped.
+    pub fn aborted(opening: &Opening, moves: Vec<Move>, reason: String) -> Self {
         GameRecord {
             opening: opening.clone(),
-            moves: opening.moves.clone(),
+            moves,
             outcome: Outcome::Draw,
             termination: Termination::Aborted,
             reason,
@@ -280,16 +281,7 @@ pub fn play_game(
     let mut stats = [SideStats::default(); 2];
     let mut pos = match Position::from_fen(&opening.fen) {
         Ok(p) => p,
-        Err(e) => {
-            return GameRecord {
-                opening: opening.clone(),
-                moves: Vec::new(),
-                outcome: Outcome::Draw,
-                termination: Termination::Aborted,
-                reason: format!("bad opening FEN: {e}"),
-                stats,
-            }
-        }
+        Err(e) => return GameRecord::aborted(opening, Vec::new(), format!("bad opening FEN: {e}")),
     };
     let carried = pos.halfmove_clock();
     let mut track = Track {
@@ -299,14 +291,11 @@ pub fn play_game(
     };
     for &m in &opening.moves {
         if !pos.is_legal(m) {
-            return GameRecord {
-                opening: opening.clone(),
-                moves: track.moves,
-                outcome: Outcome::Draw,
-                termination: Termination::Aborted,
-                reason: format!("opening move {m} is illegal"),
-                stats,
-            };
+            return GameRecord::aborted(
+                opening,
+                track.moves,
+                format!("opening move {m} is illegal"),
+            );
         }
         track.play(&mut pos, m);
     }

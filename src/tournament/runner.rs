@@ -250,7 +250,11 @@ pub fn run_games(
                         .map(|s| s.to_string())
                         .or_else(|| panic.downcast_ref::<String>().cloned())
                         .unwrap_or_default();
-                    GameRecord::aborted(&opening, format!("runner panicked: {what}"))
+                    GameRecord::aborted(
+                        &opening,
+                        opening.moves.clone(),
+                        format!("runner panicked: {what}"),
+                    )
                 });
                 if tx
                     .send(Msg::Done(Box::new(FinishedGame { game, record })))
