@@ -215,18 +215,18 @@ fn book_lines_make_a_legal_opening_suite() {
             pos.make_move(m);
         }
     }
-    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_jiangjun"))
-        .args(["book", "lines", "--plies", "many"])
-        .output()
-        .expect("jiangjun runs");
-    assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("--plies 'many' is not a valid number"));
-    let long = std::process::Command::new(env!("CARGO_BIN_EXE_jiangjun"))
-        .args(["book", "lines", "--plies", "201"])
-        .output()
-        .expect("jiangjun runs");
-    assert!(!long.status.success());
-    assert!(String::from_utf8_lossy(&long.stderr).contains("--plies must be at most 200"));
+    // Bad numbers are refused with a message naming the option.
+    for (plies, message) in [
+        ("many", "--plies 'many' is not a valid number"),
+        ("201", "--plies must be at most 200"),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+            .args(["book", "lines", "--plies", plies])
+            .output()
+            .expect("jiangjun runs");
+        assert!(!out.status.success());
+        assert!(String::from_utf8_lossy(&out.stderr).contains(message));
+    }
 }
 
 /// A book whose moves lead back to the start (horses out and home again) gives one finite
