@@ -24,7 +24,8 @@ usage:
                                    from 4): an opening suite for `jiangjun match --openings`
   jiangjun selfplay --out F [--games N] [--nodes N] [--seed S] [--openings F]
                                    self-play positions with results, for tuning
-  jiangjun tune --data F [--out F] [--passes N] [--all]
+  jiangjun tune --data F[,F...] [--out F] [--rounds N] [--steps N] [--l2 X]
+                  [--validate F[,F...]] [--all]
                                    Texel-tune the evaluation weights on self-play data
   jiangjun match --engine SPEC --engine SPEC [options]
                                    two-engine match (see `jiangjun match --help`)
@@ -278,30 +279,55 @@ fn selfplay_inner(args: &[String]) -> Result<(), String> {
 
 fn tune_inner(args: &[String]) -> Result<(), String> {
     use crate::search::eval::Weights;
-    use crate::search::tune::{self, Scope};
+    use crate::search::tune::{self, Scope, Settings};
     let (data, rest) = take_option(args, "--data")?;
     let (out, rest) = take_option(&rest, "--out")?;
-    let (passes, rest) = take_option(&rest, "--passes")?;
+    let (rounds, rest) = take_option(&rest, "--rounds")?;
+    let (steps, rest) = take_option(&rest, "--steps")?;
+    let (l2, rest) = take_option(&rest, "--l2")?;
+    let (validate, rest) = take_option(&rest, "--validate")?;
     let all = rest.iter().any(|a| a == "--all");
     if let Some(x) = rest.iter().find(|a| *a != "--all") {
         return Err(format!("unexpected argument '{x}'"));
     }
     let data = data.ok_or("--data is required")?;
-    let text = std::fs::read_to_string(&data).map_err(|e| format!("cannot read {data}: {e}"))?;
-    let (samples, bad) = tune::parse_samples(&text);
-    eprintln!("{} samples ({bad} bad lines skipped)", samples.len());
+    // Several files may be given, separated by commas (e.g. chunks of one self-play run).
+    let load = |files: &str| -> Result<Vec<tune::Sample>, String> {
+        let mut text = String::new();
+        for file in files.split(',') {
+            text +=
+                &std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+            text.push('\n');
+        }
+        let (samples, bad) = tune::parse_samples(&text);
+        eprintln!(
+            "{files}: {} samples ({bad} bad lines skipped)",
+            samples.len()
+        );
+        Ok(samples)
+    };
+    let samples = load(&data)?;
+    // Held-out games (other seeds) show whether the fit generalises or learns the games.
+    let held_out = validate.as_deref().map(load).transpose()?;
     let mut w = Weights::DEFAULT;
     let k = tune::fit_k(&samples, &w);
     eprintln!("k = {k:.3}");
-    let scope = if all { Scope::All } else { Scope::Scalars };
-    let err = tune::tune(
-        &samples,
-        &mut w,
-        k,
-        scope,
-        parse_num(passes, "--passes", 3)?,
-        |l| eprintln!("{l}"),
-    );
+    let d = Settings::default();
+    let settings = Settings {
+        scope: if all { Scope::All } else { Scope::Scalars },
+        rounds: parse_num(rounds, "--rounds", d.rounds)?,
+        steps: parse_num(steps, "--steps", d.steps)?,
+        l2: parse_num(l2, "--l2", d.l2)?,
+        ..d
+    };
+    let err = tune::tune(&samples, &mut w, k, settings, |l| eprintln!("{l}"));
+    if let Some(v) = &held_out {
+        eprintln!(
+            "held-out error {:.6} -> {:.6}",
+            tune::error(v, &Weights::DEFAULT, k),
+            tune::error(v, &w, k)
+        );
+    }
     let out = out.unwrap_or_else(|| "tuned_weights.rs.txt".into());
     std::fs::write(&out, format!("// error {err:.6}, k {k:.3}\n{w:#?}\n"))
         .map_err(|e| format!("cannot write {out}: {e}"))?;
