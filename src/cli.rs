@@ -320,14 +320,15 @@ fn tune_inner(args: &[String]) -> Result<(), String> {
         l2: parse_num(l2, "--l2", d.l2)?,
         ..d
     };
-    let err = tune::tune(&samples, &mut w, k, settings, |l| eprintln!("{l}"));
+    let (err, k_tuned) = tune::tune(&samples, &mut w, k, settings, |l| eprintln!("{l}"));
     if let Some(v) = &held_out {
         eprintln!(
             "held-out error {:.6} -> {:.6}",
             tune::error(v, &Weights::DEFAULT, k),
-            tune::error(v, &w, k)
+            tune::error(v, &w, k_tuned)
         );
     }
+    let k = k_tuned;
     let out = out.unwrap_or_else(|| "tuned_weights.rs.txt".into());
     std::fs::write(&out, format!("// error {err:.6}, k {k:.3}\n{w:#?}\n"))
         .map_err(|e| format!("cannot write {out}: {e}"))?;

@@ -15,7 +15,7 @@
 //! the samples run in parallel (rayon).
 
 use super::eval::{evaluate_with, Weights};
-use crate::board::{Color, Position};
+use crate::board::{Color, PieceKind, Position};
 use rayon::prelude::*;
 
 /// One training position.
@@ -150,12 +150,16 @@ struct Param {
 }
 
 /// The weights a tuner may move. The phase weights and draw scales are left out: they are
-/// not centipawn values, and they rescale every other term rather than add to it.
+/// not centipawn values, and they rescale every other term rather than add to it. The pawn's
+/// material stays 100: it fixes the unit, so that a better fit shows as a larger `k` instead
+/// of every weight growing (the search's margins are in these centipawns).
 fn params(w: &mut Weights, scope: Scope) -> Vec<Param> {
     let mut out = Vec::new();
     let mut visit = 0;
     w.visit_mut(&mut |name, sub, _| {
-        let wanted = !name.starts_with("phase_")
+        let unit = name.starts_with("material") && sub == PieceKind::Pawn.index();
+        let wanted = !unit
+            && !name.starts_with("phase_")
             && !name.starts_with("scale_")
             && (scope == Scope::All || !name.starts_with("pst"));
         if wanted {
@@ -275,15 +279,16 @@ fn jacobian(samples: &[Sample], w: &Weights, params: &[Param], base: &[f64]) -> 
     jac
 }
 
-/// Tunes `w` in place; returns the final error (of the real evaluation). `progress` gets a
-/// line per round and a few per descent.
+/// Tunes `w` in place, starting from the scaling constant `k`; returns the final error (of the
+/// real evaluation) and `k`, which is fitted again after each round. `progress` gets a line per
+/// round and a few per descent.
 pub fn tune(
     samples: &[Sample],
     w: &mut Weights,
-    k: f64,
+    mut k: f64,
     settings: Settings,
     progress: impl Fn(&str),
-) -> f64 {
+) -> (f64, f64) {
     let params = params(w, settings.scope);
     // The ridge pulls toward the weights the tuning started from, not toward a round's.
     let anchor: Vec<f64> = params.iter().map(|p| get(w, p.visit) as f64).collect();
@@ -293,7 +298,7 @@ pub fn tune(
         params.len()
     ));
     if samples.is_empty() {
-        return best;
+        return (best, k);
     }
     let n = samples.len() as f64;
     let results: Vec<f64> = samples.iter().map(|s| s.result as f64).collect();
@@ -377,16 +382,18 @@ pub fn tune(
         if e >= best {
             break;
         }
-        best = e;
         *w = next;
+        // The pawn fixes the unit, so a sharper evaluation shows in `k`.
+        k = fit_k(samples, w);
+        best = error(samples, w, k);
+        progress(&format!("  k = {k:.3}, error {best:.6}"));
     }
-    best
+    (best, k)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::PieceKind;
 
     fn samples() -> Vec<Sample> {
         // Red wins every game in which it has an extra rook: material weights fit that.
@@ -412,10 +419,14 @@ mod tests {
             rate: 5.0,
             ..Settings::default()
         };
-        let after = tune(&samples, &mut w, k, settings, |_| {});
+        let (after, k_after) = tune(&samples, &mut w, k, settings, |_| {});
         assert!(after < before, "{before} -> {after}");
         assert!(w.material[PieceKind::Rook.index()].eg > 100);
-        assert_eq!(error(&samples, &w, k), after);
+        assert_eq!(
+            w.material[PieceKind::Pawn.index()],
+            Weights::DEFAULT.material[6]
+        );
+        assert_eq!(error(&samples, &w, k_after), after);
     }
 
     #[test]
