@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reproducible evaluation tuning: self-play data in chunks of 400 games (one seed each), then
 # Texel tuning on all chunks but the last, which is held out to check the fit generalises.
-# Usage: scripts/tune.sh [chunks] [nodes] [first-seed] [l2]
+# Usage: scripts/tune.sh [chunks] [nodes] [first-seed]
 # Defaults reproduce the data of the landed tuning: 10 chunks, 10000 nodes per move, seeds
 # 101..110, openings = every 8-ply line of the shipped book (`jiangjun book lines`).
 # Writes target/tune/data_<seed>.txt and target/tune/weights.txt (a Rust `Debug` dump of the
@@ -11,7 +11,6 @@ cd "$(dirname "$0")/.."
 chunks=${1:-10}
 nodes=${2:-10000}
 first=${3:-101}
-l2=${4:-1e-4}
 [ "$chunks" -ge 2 ] || { echo "need at least 2 chunks (the last is held out)" >&2; exit 2; }
 mkdir -p target/tune
 cargo build --release
@@ -28,4 +27,4 @@ held_out=${files[-1]}
 unset 'files[-1]'
 train=$(IFS=,; echo "${files[*]}")
 $jj tune --data "$train" --validate "$held_out" --out target/tune/weights.txt --all \
-    --rounds 4 --l2 "$l2"
+    --rounds 4

@@ -25,7 +25,7 @@ usage:
   jiangjun selfplay --out F [--games N] [--nodes N] [--seed S] [--openings F]
                                    self-play positions with results, for tuning
   jiangjun tune --data F[,F...] [--out F] [--rounds N] [--steps N] [--l2 X]
-                  [--validate F[,F...]] [--all]
+                  [--l2-tables X] [--validate F[,F...]] [--all]
                                    Texel-tune the evaluation weights on self-play data
   jiangjun match --engine SPEC --engine SPEC [options]
                                    two-engine match (see `jiangjun match --help`)
@@ -285,6 +285,7 @@ fn tune_inner(args: &[String]) -> Result<(), String> {
     let (rounds, rest) = take_option(&rest, "--rounds")?;
     let (steps, rest) = take_option(&rest, "--steps")?;
     let (l2, rest) = take_option(&rest, "--l2")?;
+    let (l2_tables, rest) = take_option(&rest, "--l2-tables")?;
     let (validate, rest) = take_option(&rest, "--validate")?;
     let all = rest.iter().any(|a| a == "--all");
     if let Some(x) = rest.iter().find(|a| *a != "--all") {
@@ -318,6 +319,7 @@ fn tune_inner(args: &[String]) -> Result<(), String> {
         rounds: parse_num(rounds, "--rounds", d.rounds)?,
         steps: parse_num(steps, "--steps", d.steps)?,
         l2: parse_num(l2, "--l2", d.l2)?,
+        l2_tables: parse_num(l2_tables, "--l2-tables", d.l2_tables)?,
         ..d
     };
     let (err, k_tuned) = tune::tune(&samples, &mut w, k, settings, |l| eprintln!("{l}"));

@@ -122,6 +122,9 @@ pub struct Settings {
     /// directions the data cannot tell apart (an advisor's material and its table entries
     /// always add up together) and keeps rarely seen weights near their hand-set values.
     pub l2: f64,
+    /// The same for piece-square entries, which are many and each seen on fewer samples: a
+    /// larger penalty keeps them from fitting the noise of a few thousand games.
+    pub l2_tables: f64,
 }
 
 impl Default for Settings {
@@ -132,7 +135,8 @@ impl Default for Settings {
             steps: 600,
             rate: 1.0,
             min_samples: 200,
-            l2: 1e-4,
+            l2: 3e-6,
+            l2_tables: 3e-5,
         }
     }
 }
@@ -292,6 +296,16 @@ pub fn tune(
     let params = params(w, settings.scope);
     // The ridge pulls toward the weights the tuning started from, not toward a round's.
     let anchor: Vec<f64> = params.iter().map(|p| get(w, p.visit) as f64).collect();
+    let ridge: Vec<f64> = params
+        .iter()
+        .map(|p| {
+            if p.name.starts_with("pst") {
+                settings.l2_tables
+            } else {
+                settings.l2
+            }
+        })
+        .collect();
     let mut best = error(samples, w, k);
     progress(&format!(
         "start: {} weights in scope, error {best:.6}",
@@ -352,7 +366,7 @@ pub fn tune(
                 if !free[j] {
                     continue;
                 }
-                let g = grad[j] / n + 2.0 * settings.l2 * (x[j] - anchor[j]) / 1e4;
+                let g = grad[j] / n + 2.0 * ridge[j] * (x[j] - anchor[j]) / 1e4;
                 m[j] = b1 * m[j] + (1.0 - b1) * g;
                 v[j] = b2 * v[j] + (1.0 - b2) * g * g;
                 let mh = m[j] / (1.0 - b1.powi(step as i32));
