@@ -4,8 +4,12 @@
 # Usage: scripts/tune.sh [chunks] [nodes] [first-seed]
 # Defaults reproduce the data of the landed tuning: 10 chunks, 10000 nodes per move, seeds
 # 101..110, openings = every 8-ply line of the shipped book (`jiangjun book lines`).
+# The data depends on the engine that plays it: set GEN to another build's binary to generate
+# with it (the landed weights were fitted on games of the engine at commit 4ce7988, the last
+# with the hand-set weights). The fit runs in parallel, so its last digits may differ.
 # Writes target/tune/data_<seed>.txt and target/tune/weights.txt (a Rust `Debug` dump of the
-# tuned `Weights`); copy its numbers into src/search/eval/weights.rs, then measure with games.
+# tuned `Weights`), then writes those numbers into src/search/eval/weights.rs
+# (scripts/apply_weights.py): `git diff` shows the change; measure it with games before keeping it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 chunks=${1:-10}
@@ -19,7 +23,7 @@ $jj book lines > target/tune/openings.txt
 files=()
 for seed in $(seq "$first" $((first + chunks - 1))); do
     out=target/tune/data_$seed.txt
-    [ -s "$out" ] || $jj selfplay --out "$out" --games 400 --nodes "$nodes" --seed "$seed" \
+    [ -s "$out" ] || ${GEN:-$jj} selfplay --out "$out" --games 400 --nodes "$nodes" --seed "$seed" \
         --openings target/tune/openings.txt
     files+=("$out")
 done
@@ -28,3 +32,5 @@ unset 'files[-1]'
 train=$(IFS=,; echo "${files[*]}")
 $jj tune --data "$train" --validate "$held_out" --out target/tune/weights.txt --all \
     --rounds 4
+python3 scripts/apply_weights.py target/tune/weights.txt src/search/eval/weights.rs
+cargo fmt

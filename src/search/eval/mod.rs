@@ -22,14 +22,15 @@
 //! character of the game much); the two sums are blended linearly by it.
 //!
 //! # Terms
-//! * **Material.** Rook ≈ 950–1020, cannon 460 falling to 390 and horse 400 rising to 460 as
-//!   the board empties: a cannon needs screens to capture and a horse gets its legs freed.
-//!   Advisors and elephants ≈ 180; a pawn 100.
+//! * **Material.** Fitted to self-play results with the pawn fixed at 100 (see
+//!   `weights.rs`): in the middlegame a rook ≈ 1650, cannon ≈ 820, horse ≈ 690, advisor and
+//!   elephant ≈ 225–260; in the endgame the rook falls to ≈ 1000, horse and cannon to ≈ 290
+//!   and 230, and advisors and elephants to almost nothing by themselves: their endgame worth
+//!   is in the king-safety terms against the enemy's attackers and in the draw scales.
 //! * **Piece-square tables.** Crossed pawns gain 60–140 (more in front of the palace, little on
 //!   the last rank where they can only move sideways); horses like the centre and the points
-//!   near the enemy palace and hate the edge and their own palace centre; rooks like the river
-//!   banks and the palace-side files; the central cannon gets a bonus in the middlegame; the
-//!   king stays on its back rank.
+//!   near the enemy palace and hate the edge; rooks like the river banks and the palace-side
+//!   files; the king stays on its back rank. (Hand-set shapes, then fitted.)
 //! * **Mobility.** Rooks and cannons earn per move above an average; horses are scored by a
 //!   table of their *safe* moves (a blocked leg removes two moves; squares attacked by enemy
 //!   pawns or held by own pieces do not count), so a hemmed-in horse costs a lot. A rook with no
@@ -46,7 +47,10 @@
 //!     anything on that file without it becoming a screen;
 //!   - 沉底炮: a cannon on the defender's back rank while the king is on it;
 //!   - horses on the 卧槽 points (two files off the centre, next to the back rank) and on the
-//!     palace corners (挂角), the two classic horse-mate points.
+//!     palace corners (挂角), the two classic horse-mate points;
+//!   - lines onto the king (牵制): a rook with one enemy piece between it and the king pins
+//!     that piece, a cannon with two enemy pieces between ties both down (either leaving the
+//!     line lets it check); with one of our own pieces among them, moving ours checks.
 //! * **Coordination.** Rooks defending each other, horses defending each other (连环马), and
 //!   connected advisors and elephants (a defence whose pieces protect one another).
 //! * **Hanging pieces.** A piece attacked and defended by nothing, a rook attacked by any
@@ -57,7 +61,7 @@
 //!   cannot win (the rules are listed in `draw.rs`). A side with no attacking piece at all
 //!   cannot win, so a board where neither side has one scores 0.
 //!
-//! Left out for now: pins and discovered attacks, pawn structure beyond the tables (linked
+//! Left out for now: pins against pieces other than the king, pawn structure beyond the tables (linked
 //! pawns), rook-cannon batteries, piece-specific endgame knowledge beyond the scaling rules,
 //! and incremental (make/unmake) updates of material and tables.
 
@@ -341,6 +345,11 @@ fn side_terms(
             attackers += 1;
         }
         rooks_connected |= a & rooks != 0;
+        match line_to_king(sq, enemy_king, occ) {
+            Some(Between::One(b)) if own & b != 0 => acc.add(w.rook_discovery),
+            Some(Between::One(_)) => acc.add(w.rook_pin),
+            _ => {}
+        }
     }
     if rooks_connected {
         acc.add(w.connected_rooks);
@@ -373,6 +382,13 @@ fn side_terms(
             }
             if king_on_back && enemy_back >> sq.index() & 1 != 0 {
                 acc.add(w.bottom_cannon);
+            }
+            if let Some(Between::Two(b)) = line_to_king(sq, enemy_king, occ) {
+                acc.add(if own & b != 0 {
+                    w.cannon_discovery
+                } else {
+                    w.cannon_pin
+                });
             }
         }
         // 空头炮: the first piece up the king's file is one of our cannons, outside the palace.
@@ -468,6 +484,42 @@ fn sparse_count(x: u128) -> i32 {
 #[inline(always)]
 fn first_moves(set: Bitboard, moves: impl Fn(Square) -> u128) -> u128 {
     set.first().map_or(0, moves)
+}
+
+/// What stands between a piece and the enemy king on a shared file or rank.
+enum Between {
+    /// Nothing: the line is open.
+    Empty,
+    /// One piece, on these points (a single bit).
+    One(u128),
+    /// Two pieces, on these points.
+    Two(u128),
+    /// Three or more.
+    More,
+}
+
+/// The pieces between `sq` and `king` if the two share a file or rank, else `None`.
+#[inline(always)]
+fn line_to_king(sq: Square, king: Square, occ: u128) -> Option<Between> {
+    if LINES[sq.index()] >> king.index() & 1 == 0 {
+        return None;
+    }
+    let d = RAYS[king.index()]
+        .iter()
+        .position(|ray| ray >> sq.index() & 1 != 0)?;
+    let between = RAYS[king.index()][d] & RAYS[sq.index()][d ^ 1] & occ;
+    Some(match between {
+        0 => Between::Empty,
+        b if b & (b - 1) == 0 => Between::One(b),
+        b => {
+            let rest = b & (b - 1);
+            if rest & (rest - 1) == 0 {
+                Between::Two(b)
+            } else {
+                Between::More
+            }
+        }
+    })
 }
 
 /// The points a cannon on `sq` would capture on if they were occupied: those behind each of its

@@ -142,20 +142,31 @@ fn piece_values_are_ordered() {
     assert!(v(PieceKind::Rook) > v(PieceKind::Cannon));
     assert!(v(PieceKind::Cannon) >= v(PieceKind::Horse));
     assert!(v(PieceKind::Horse) > v(PieceKind::Advisor));
-    assert_eq!(v(PieceKind::Advisor), v(PieceKind::Elephant));
+    assert!(v(PieceKind::Horse) > v(PieceKind::Elephant));
     assert!(v(PieceKind::Advisor) > v(PieceKind::Pawn));
+    assert!(v(PieceKind::Elephant) > v(PieceKind::Pawn));
     assert_eq!(v(PieceKind::Pawn), 100);
 }
 
 #[test]
 fn pawns_gain_value_across_the_river() {
-    let home = evaluate(&pos("4k4/9/9/9/9/9/4P4/9/9/3K5 w - - 0 1"));
-    let crossed = evaluate(&pos("4k4/9/9/9/4P4/9/9/9/9/3K5 w - - 0 1"));
-    let near_palace = evaluate(&pos("4k4/9/4P4/9/9/9/9/9/9/3K5 w - - 0 1"));
-    let last_rank = evaluate(&pos("3k4P/9/9/9/9/9/9/9/9/4K4 w - - 0 1"));
+    // Red's central pawn on its home point, across the river, and in front of the palace, in
+    // an opening position where Black has lost its central pawn.
+    let at = |rows: &str| {
+        evaluate(&pos(&format!(
+            "rnbakabnr/9/1c5c1/p1p3p1p/{rows}/1C5C1/9/RNBAKABNR w - - 0 1"
+        )))
+    };
+    // Ranks 5, 4 and 3 (Red's pawn rank): e3 (home) or e4 (river bank), then e5 (crossed).
+    let home = at("9/9/P1P1P1P1P").max(at("9/4P4/P1P3P1P"));
+    let crossed = at("4P4/9/P1P3P1P");
+    let near_palace = evaluate(&pos(
+        "rnbakabnr/9/1c2P2c1/p1p3p1p/9/9/P1P3P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    ));
     assert!(crossed > home + 50, "{home} {crossed}");
     assert!(near_palace > crossed, "{crossed} {near_palace}");
     // On the last rank the pawn is no attacker: a dead draw.
+    let last_rank = evaluate(&pos("3k4P/9/9/9/9/9/9/9/9/4K4 w - - 0 1"));
     assert_eq!(last_rank, 0);
 }
 
@@ -242,36 +253,46 @@ fn drawish_material_is_scaled_down() {
     }
 }
 
+/// The score of `fen` with one pattern's weight set to `v` (the other weights tuned).
+fn with_weight(fen: &str, set: fn(&mut Weights, i32), v: i32) -> i32 {
+    let mut w = Weights::DEFAULT;
+    set(&mut w, v);
+    evaluate_with(&pos(fen), &w)
+}
+
 #[test]
 fn king_safety_patterns_fire() {
-    // Each position, and the change that switches its pattern off.
-    let cases: [Case; 5] = [
+    // Each position, and how to set its pattern's weight. The tuned weights decide how much
+    // a pattern is worth (some are even negative in the endgame); what is tested here is that
+    // the pattern is recognised: a positive weight raises the score of the side that has it.
+    type Pattern = (&'static str, fn(&mut Weights, i32));
+    let cases: [Pattern; 5] = [
         // 空头炮: Red's cannon on e2, nothing between it and the king up the e-file.
         (
             "rnbakabnr/9/1c5c1/p1p3p1p/9/9/P1P3P1P/4C2C1/9/RNBAKABNR w - - 0 1",
-            |w| w.hollow_cannon = Pair::default(),
+            |w, v| w.hollow_cannon = Pair { mg: v, eg: v },
         ),
         // 卧槽马 on c8.
-        ("3k5/2N1a4/9/9/9/9/9/9/9/4K4 w - - 0 1", |w| {
-            w.horse_wocao = Pair::default()
+        ("3k5/2N1a4/9/9/9/9/9/9/9/4K4 w - - 0 1", |w, v| {
+            w.horse_wocao = Pair { mg: v, eg: v }
         }),
         // 沉底炮 on a9 with the king on its back rank.
-        ("C3k4/4a4/3ab4/9/9/9/9/9/9/3KR4 w - - 0 1", |w| {
-            w.bottom_cannon = Pair::default()
+        ("C3k4/4a4/3ab4/9/9/9/9/9/9/3KR4 w - - 0 1", |w, v| {
+            w.bottom_cannon = Pair { mg: v, eg: v }
         }),
         // No elephants against two cannons.
-        ("3ak4/4a4/9/9/9/9/9/1C5C1/9/3K5 w - - 0 1", |w| {
-            w.missing_elephant_vs_cannon = Pair::default()
+        ("3ak4/4a4/9/9/9/9/9/1C5C1/9/3K5 w - - 0 1", |w, v| {
+            w.missing_elephant_vs_cannon = Pair { mg: v, eg: v }
         }),
         // A rook and a horse attacking the palace together.
-        ("3ak4/4a4/2N1b4/9/9/9/9/9/9/3KR4 w - - 0 1", |w| {
-            w.ks_horse = 0;
-            w.ks_rook = 0;
+        ("3ak4/4a4/2N1b4/9/9/9/9/9/9/3KR4 w - - 0 1", |w, v| {
+            w.ks_horse = v;
+            w.ks_rook = v;
         }),
     ];
-    for (fen, off) in cases {
-        let (with, without) = with_and_without(fen, off);
-        assert!(with > without, "{fen}: {with} vs {without}");
+    for (fen, set) in cases {
+        let (off, on) = (with_weight(fen, set, 0), with_weight(fen, set, 50));
+        assert!(on > off, "{fen}: {off} vs {on}");
     }
 }
 
@@ -298,4 +319,46 @@ fn every_weight_is_visited() {
     Weights::DEFAULT.clone().visit_mut(&mut |name, i, _| {
         assert!(seen.insert((name, i)), "{name}[{i}] twice");
     });
+}
+
+#[test]
+fn lines_onto_the_king_are_told_apart() {
+    type Field = fn(&mut Weights) -> &mut Pair;
+    let fields: [(&str, Field); 4] = [
+        ("rook_pin", |w| &mut w.rook_pin),
+        ("rook_discovery", |w| &mut w.rook_discovery),
+        ("cannon_pin", |w| &mut w.cannon_pin),
+        ("cannon_discovery", |w| &mut w.cannon_discovery),
+    ];
+    // Red's piece on d1 faces Black's king on d9; between them, on d5 and d7, what each
+    // term is about.
+    let cases = [
+        ("3k5/9/9/9/3n5/9/9/9/3R5/4K4 w - - 0 1", "rook_pin"),
+        ("3k5/9/9/9/3N5/9/9/9/3R5/4K4 w - - 0 1", "rook_discovery"),
+        ("3k5/9/3n5/9/3n5/9/9/9/3C5/4K4 w - - 0 1", "cannon_pin"),
+        (
+            "3k5/9/3n5/9/3N5/9/9/9/3C5/4K4 w - - 0 1",
+            "cannon_discovery",
+        ),
+        // Two pieces between a rook and the king, or one between a cannon and it (a
+        // check, not a line): none of the four.
+        ("3k5/9/3n5/9/3n5/9/9/9/3R5/4K4 w - - 0 1", ""),
+        ("3k5/9/9/9/3N5/9/9/9/3C5/4K4 b - - 0 1", ""),
+    ];
+    for (fen, fires) in cases {
+        let p = pos(fen);
+        for (name, field) in fields {
+            let score = |v: i32| {
+                let mut w = Weights::DEFAULT;
+                *field(&mut w) = Pair { mg: v, eg: v };
+                evaluate_with(&p, &w)
+            };
+            let (off, on) = (score(0), score(100));
+            if name == fires {
+                assert!(on > off, "{fen}: {name} should fire ({off} vs {on})");
+            } else {
+                assert_eq!(on, off, "{fen}: {name} should not fire");
+            }
+        }
+    }
 }
