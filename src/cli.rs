@@ -291,6 +291,21 @@ fn tune_inner(args: &[String]) -> Result<(), String> {
     if let Some(x) = rest.iter().find(|a| *a != "--all") {
         return Err(format!("unexpected argument '{x}'"));
     }
+    // Numbers first, so that a typo is reported before the data is read.
+    let d = Settings::default();
+    let settings = Settings {
+        scope: if all { Scope::All } else { Scope::Scalars },
+        rounds: parse_num(rounds, "--rounds", d.rounds)?,
+        steps: parse_num(steps, "--steps", d.steps)?,
+        l2: parse_num(l2, "--l2", d.l2)?,
+        l2_tables: parse_num(l2_tables, "--l2-tables", d.l2_tables)?,
+        ..d
+    };
+    for (name, v) in [("--l2", settings.l2), ("--l2-tables", settings.l2_tables)] {
+        if !(v.is_finite() && v >= 0.0) {
+            return Err(format!("{name} must be a number >= 0, not {v}"));
+        }
+    }
     let data = data.ok_or("--data is required")?;
     // Several files may be given, separated by commas (e.g. chunks of one self-play run).
     let load = |files: &str| -> Result<Vec<tune::Sample>, String> {
@@ -313,15 +328,6 @@ fn tune_inner(args: &[String]) -> Result<(), String> {
     let mut w = Weights::DEFAULT;
     let k = tune::fit_k(&samples, &w);
     eprintln!("k = {k:.3}");
-    let d = Settings::default();
-    let settings = Settings {
-        scope: if all { Scope::All } else { Scope::Scalars },
-        rounds: parse_num(rounds, "--rounds", d.rounds)?,
-        steps: parse_num(steps, "--steps", d.steps)?,
-        l2: parse_num(l2, "--l2", d.l2)?,
-        l2_tables: parse_num(l2_tables, "--l2-tables", d.l2_tables)?,
-        ..d
-    };
     let (err, k_tuned) = tune::tune(&samples, &mut w, k, settings, |l| eprintln!("{l}"));
     if let Some(v) = &held_out {
         eprintln!(

@@ -1,18 +1,8 @@
 //! The `jiangjun perft` subcommand, run as a user runs it.
 
-use std::process::Command;
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
-        .args(args)
-        .output()
-        .expect("binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+#[path = "cli_support/mod.rs"]
+mod cli_support;
+use cli_support::run;
 
 #[test]
 fn perft_prints_nodes_last() {

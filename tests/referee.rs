@@ -3,6 +3,10 @@
 //! it, the seed's worked examples (图2–图5 and the last example), one small position per
 //! definition, the `judge` subcommand, and the search avoiding a losing cycle.
 
+#[path = "cli_support/mod.rs"]
+mod cli_support;
+use cli_support::run;
+
 use jiangjun::board::{Move, Position};
 use jiangjun::rules::classify::{classify_move, IdBoard, Options};
 use jiangjun::rules::referee::outcome_word;
@@ -13,7 +17,6 @@ use jiangjun::rules::{
 use jiangjun::search::alphabeta::Limits;
 use jiangjun::search::engine::Engine;
 use jiangjun::search::score::RULE_BOUND;
-use std::process::Command;
 
 // ---- the JSON cases ---------------------------------------------------------------------
 
@@ -1077,18 +1080,6 @@ fn a_capture_restarts_the_count_23_2() {
 }
 
 // ---- the command line ------------------------------------------------------------------
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
-        .args(args)
-        .output()
-        .expect("binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn judge_subcommand_text_and_json() {

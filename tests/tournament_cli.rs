@@ -1,6 +1,10 @@
 //! `jiangjun match` and `jiangjun tournament` run as a user runs them, with the random test
 //! engine of `examples/random_engine.rs` as players.
 
+#[path = "cli_support/mod.rs"]
+mod cli_support;
+use cli_support::run;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -22,18 +26,6 @@ fn random_engine() -> PathBuf {
         assert!(cmd.status().expect("cargo runs").success());
     }
     path
-}
-
-fn run(args: &[String]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
-        .args(args)
-        .output()
-        .expect("binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 fn engine(name: &str, seed: u32) -> [String; 2] {
@@ -119,21 +111,21 @@ fn tournament_prints_crosstable() {
 
 #[test]
 fn bad_arguments_and_missing_engines() {
-    let (code, _, err) = run(&["match".into(), "--engine".into(), "/x".into()]);
+    let (code, _, err) = run(&["match", "--engine", "/x"]);
     assert_eq!(code, 2);
     assert!(err.contains("exactly 2"), "{err}");
     let (code, _, err) = run(&[
-        "match".into(),
-        "--engine".into(),
-        "cmd=/nonexistent/engine".into(),
-        "--engine".into(),
-        "cmd=/nonexistent/other".into(),
+        "match",
+        "--engine",
+        "cmd=/nonexistent/engine",
+        "--engine",
+        "cmd=/nonexistent/other",
     ]);
     assert_eq!(code, 1);
     assert!(err.contains("cannot run"), "{err}");
-    let (code, _, _) = run(&["tournament".into(), "--tc".into(), "fast".into()]);
+    let (code, _, _) = run(&["tournament", "--tc", "fast"]);
     assert_eq!(code, 2);
-    let (code, out, _) = run(&["match".into(), "--help".into()]);
+    let (code, out, _) = run(&["match", "--help"]);
     assert_eq!(code, 0);
     assert!(out.contains("--engine SPEC"));
 }
