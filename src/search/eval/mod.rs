@@ -61,9 +61,9 @@
 //!   cannot win (the rules are listed in `draw.rs`). A side with no attacking piece at all
 //!   cannot win, so a board where neither side has one scores 0.
 //!
-//! Left out for now: pins against pieces other than the king, pawn structure beyond the tables (linked
-//! pawns), rook-cannon batteries, piece-specific endgame knowledge beyond the scaling rules,
-//! and incremental (make/unmake) updates of material and tables.
+//! Left out for now: pins against pieces other than the king, pawn structure beyond the tables
+//! (linked pawns), rook-cannon batteries, piece-specific endgame knowledge beyond the scaling
+//! rules, and incremental (make/unmake) updates of material and tables.
 
 mod draw;
 mod weights;
@@ -383,20 +383,18 @@ fn side_terms(
             if king_on_back && enemy_back >> sq.index() & 1 != 0 {
                 acc.add(w.bottom_cannon);
             }
-            if let Some(Between::Two(b)) = line_to_king(sq, enemy_king, occ) {
-                acc.add(if own & b != 0 {
-                    w.cannon_discovery
-                } else {
-                    w.cannon_pin
-                });
+            match line_to_king(sq, enemy_king, occ) {
+                // 空头炮: nothing between this cannon, outside the palace, and the king up
+                // the king's file. (Only one cannon can be the first piece up that file.)
+                Some(Between::Empty)
+                    if sq.file() == enemy_king.file() && zone >> sq.index() & 1 == 0 =>
+                {
+                    acc.add(w.hollow_cannon)
+                }
+                Some(Between::Two(b)) if own & b != 0 => acc.add(w.cannon_discovery),
+                Some(Between::Two(_)) => acc.add(w.cannon_pin),
+                _ => {}
             }
-        }
-        // 空头炮: the first piece up the king's file is one of our cannons, outside the palace.
-        let file = FILES[enemy_king.file() as usize];
-        if file & cannons & !zone != 0
-            && attacks::rook_attacks(enemy_king, occ, occ_t) & file & cannons & !zone != 0
-        {
-            acc.add(w.hollow_cannon);
         }
     }
 
@@ -455,7 +453,7 @@ impl Acc {
     /// Material plus the table bonus of a `kind` of colour `c` on `sq`, read in `c`'s frame.
     #[inline(always)]
     fn piece(&mut self, w: &Weights, kind: PieceKind, c: Color, sq: Square) {
-        let i = HALF_INDEX[c.index()][sq.index()] as usize;
+        let i = table_index(c, sq);
         let k = kind.index();
         let (m, tmg, teg) = (w.material[k], &w.pst_mg[k], &w.pst_eg[k]);
         self.mg += m.mg + tmg.as_flattened().get(i).copied().unwrap_or(0);
@@ -573,6 +571,13 @@ const fn half_index() -> [[u8; 90]; 2] {
     t
 }
 static HALF_INDEX: [[u8; 90]; 2] = half_index();
+
+/// The entry of a flattened [`HalfTable`] that scores a piece of colour `c` on `sq` (the tuner
+/// uses it to find which samples a table weight touches).
+#[inline(always)]
+pub(crate) fn table_index(c: Color, sq: Square) -> usize {
+    HALF_INDEX[c.index()][sq.index()] as usize
+}
 
 const fn bit(file: usize, rank: usize) -> u128 {
     1u128 << (rank * 9 + file)
