@@ -336,9 +336,8 @@ fn tune_inner(args: &[String]) -> Result<(), String> {
             tune::error(v, &w, k_tuned)
         );
     }
-    let k = k_tuned;
     let out = out.unwrap_or_else(|| "tuned_weights.rs.txt".into());
-    std::fs::write(&out, format!("// error {err:.6}, k {k:.3}\n{w:#?}\n"))
+    std::fs::write(&out, format!("// error {err:.6}, k {k_tuned:.3}\n{w:#?}\n"))
         .map_err(|e| format!("cannot write {out}: {e}"))?;
     println!("wrote {out}: error {err:.6}");
     Ok(())

@@ -1,8 +1,11 @@
 //! The opening book through the engine façade: usebook on/off, corrupt files, and the shipped
 //! book (book/jiangjun.jjb) checked move by move.
 
+#[path = "cli_support/mod.rs"]
+mod cli_support;
 #[path = "protocol_support/mod.rs"]
 mod support;
+use cli_support::run;
 
 use jiangjun::board::Position;
 use jiangjun::book::{self, Book, Entry, Randomness};
@@ -190,14 +193,19 @@ fn the_engine_plays_from_the_shipped_book_by_default() {
 
 #[test]
 fn book_lines_make_a_legal_opening_suite() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_jiangjun"))
-        .args(["book", "lines", "--book"])
-        .arg(shipped_path())
-        .args(["--plies", "6", "--min-plies", "3"])
-        .output()
-        .expect("jiangjun runs");
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let book = shipped_path();
+    let (code, text, err) = run(&[
+        "book",
+        "lines",
+        "--book",
+        book.to_str().expect("utf-8 path"),
+        "--plies",
+        "6",
+        "--min-plies",
+        "3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!text.contains('\u{fffd}'), "stdout is not UTF-8");
     // The runner's own parser accepts it (it replays every move and rejects illegal ones).
     let suite = jiangjun::tournament::openings::parse_openings(&text).expect("a valid suite");
     assert!(suite.len() > 300, "only {} lines", suite.len());
@@ -220,12 +228,9 @@ fn book_lines_make_a_legal_opening_suite() {
         ("many", "--plies 'many' is not a valid number"),
         ("201", "--plies must be at most 200"),
     ] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_jiangjun"))
-            .args(["book", "lines", "--plies", plies])
-            .output()
-            .expect("jiangjun runs");
-        assert!(!out.status.success());
-        assert!(String::from_utf8_lossy(&out.stderr).contains(message));
+        let (code, _, err) = run(&["book", "lines", "--plies", plies]);
+        assert_ne!(code, 0);
+        assert!(err.contains(message));
     }
 }
 

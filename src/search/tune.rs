@@ -14,7 +14,7 @@
 //! again around it. A round that does not lower the real error ends the tuning. All passes over
 //! the samples run in parallel (rayon).
 
-use super::eval::{evaluate_with, Weights};
+use super::eval::{evaluate_with, table_index, Weights};
 use crate::board::{Color, PieceKind, Position};
 use rayon::prelude::*;
 
@@ -207,19 +207,13 @@ fn clamp(p: &Param, v: f64) -> f64 {
     v.max(lower)
 }
 
-/// The table entry (in [`Weights::visit_mut`]'s `sub` numbering: kind × 50 + rank × 5 + folded
-/// file, in the owner's frame) of every piece on the board.
+/// The table entry (in [`Weights::visit_mut`]'s `sub` numbering: kind × 50 + the entry of the
+/// flattened half table) of every piece on the board.
 fn table_entries(pos: &Position) -> impl Iterator<Item = usize> + '_ {
     Color::ALL.into_iter().flat_map(move |c| {
         pos.pieces_of(c).filter_map(move |sq| {
             let piece = pos.piece_at(sq)?;
-            let rank = match c {
-                Color::Red => sq.rank() as usize,
-                Color::Black => 9 - sq.rank() as usize,
-            };
-            let file = sq.file() as usize;
-            let fold = if file > 4 { 8 - file } else { file };
-            Some(piece.kind().index() * 50 + rank * 5 + fold)
+            Some(piece.kind().index() * 50 + table_index(c, sq))
         })
     })
 }
