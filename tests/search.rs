@@ -185,3 +185,30 @@ fn search_applies_the_chosen_rule_set() {
     e.set_rules(RuleSet::Axf);
     assert_eq!(e.rules(), RuleSet::Axf);
 }
+
+/// The transposition table must not carry a value across the natural limit (2011 rules 4.2.4:
+/// 120 plies without a capture is a draw; the table key carries no clock far from it). A rook
+/// up against advisors and elephants, 6 plies before the limit with no capture to be forced,
+/// is a draw; searching the same position far from the limit first (filling the table with
+/// winning scores) must not change that. Before the table keyed positions near the limit by
+/// their clock, the second search reported +1076.
+#[test]
+fn table_results_do_not_cross_the_natural_limit() {
+    let board = "3k5/4a4/4ba3/9/9/9/9/4B4/4A4/1R1AK4 w - -";
+    let near = format!("{board} 114 1");
+    let fresh = engine(&near, &[]).search_blocking(depth(14), |_| {});
+    assert_eq!(fresh.score, 0, "a draw by the natural limit");
+    let mut e = engine(&format!("{board} 0 1"), &[]);
+    let far = e.search_blocking(depth(14), |_| {});
+    assert!(
+        far.score > 500,
+        "far from the limit the rook wins: {}",
+        far.score
+    );
+    e.set_position(Some(&near), &[]).expect("position");
+    let again = e.search_blocking(depth(14), |_| {});
+    assert_eq!(
+        again.score, 0,
+        "the table's winning scores leaked across the limit"
+    );
+}

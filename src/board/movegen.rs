@@ -4,7 +4,7 @@
 //! expose its own king in xiangqi in more ways than in chess: leaving a rook's or the enemy
 //! king's line (a pin), leaving a cannon's line where it was one of two screens, *stepping onto*
 //! an empty line between a cannon and the king (becoming the screen), or leaving a horse's leg.
-//! [`Safety`] finds, once per node, the pieces whose departure could do that (`pinned`) and the
+//! `Safety` finds, once per node, the pieces whose departure could do that (`pinned`) and the
 //! squares an arrival there could do that (`screens`); every other move of a non-king piece is
 //! legal without further work when not in check. King moves, moves of pinned pieces, moves onto
 //! screen squares and all moves while in check get the full test (the king attacked on the

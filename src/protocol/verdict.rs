@@ -61,7 +61,7 @@ pub struct Facts {
     pub depth: i32,
     /// Legal, unbanned root moves.
     pub root_moves: usize,
-    /// Neither side can ever mate ([`Position::no_attacking_material`]).
+    /// Neither side can ever mate ([`crate::board::Position::no_attacking_material`]).
     pub dead_draw: bool,
     /// Plies since the last capture.
     pub quiet_plies: u32,

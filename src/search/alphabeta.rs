@@ -5,7 +5,15 @@
 //!
 //! Repetitions found inside the tree are scored by [`crate::search::repetition`]: a side that
 //! keeps up a forbidden cycle loses (`±(RULE_WIN - ply)`), anything else is a draw. Those scores
-//! depend on the path, so they are never stored in the transposition table as values.
+//! depend on the path, so they are never stored in the transposition table as values; rule
+//! scores keep their band as they rise through the tree (as mates do), so no stored value
+//! comes from a line that ends in a verdict. What an entry can still carry is the effect of a
+//! verdict on a move *not* chosen (a side kept out of a forbidden cycle that another path
+//! would allow) and repetition draws: marking such nodes path-dependent (three forms tried in
+//! self-play) cost 13 to 57 Elo, so they are stored as ordinary values, as Stockfish and
+//! Pikafish store their repetition draws.
+//! The natural limit is kept out by the table's key near it ([`tt::table_key`]) and by taking
+//! no cutoffs in its last plies.
 //!
 //! One [`Worker`] runs per thread; they share the table and the stop flag (lazy SMP). With
 //! one thread and a node limit the search is deterministic.
@@ -14,7 +22,7 @@ use super::eval;
 use super::repetition;
 use super::score::*;
 use super::time::{self, TimeBudget};
-use super::tt::{Bound, TranspositionTable};
+use super::tt::{self, Bound, TranspositionTable};
 use crate::board::{Move, MoveList, PieceKind, Position};
 use crate::rules::RuleSet;
 use arrayvec::ArrayVec;
@@ -271,7 +279,7 @@ impl Worker {
         let m = self
             .shared
             .tt
-            .probe(self.pos.key(), 0)
+            .probe(self.table_key(), 0)
             .and_then(|e| e.mv)
             .filter(|&m| self.pos.is_legal(m));
         self.pos.unmake_move();
@@ -419,7 +427,7 @@ impl Worker {
             let e = if in_check { 0 } else { self.evaluate() };
             self.shared
                 .tt
-                .store(self.pos.key(), 0, Some(m), best, e, depth, bound);
+                .store(self.table_key(), 0, Some(m), best, e, depth, bound);
         }
         best
     }
@@ -446,6 +454,26 @@ impl Worker {
     fn cached_eval(&self, key: u64) -> Option<i32> {
         let entry = self.eval_cache[key as usize & (EVAL_CACHE - 1)];
         (entry != 0 && (entry ^ key) >> 16 == 0).then_some(entry as u16 as i16 as i32)
+    }
+
+    /// The table's key for the current position (it carries the clock near the natural limit).
+    #[inline]
+    fn table_key(&self) -> u64 {
+        tt::table_key(self.pos.key(), self.pos.halfmove_clock())
+    }
+
+    /// May a stored score cut the search off here? Not in the last plies before the natural
+    /// limit (2011 rules 4.2.4), where a stored line may cross the limit at another ply than
+    /// this one, and not for a stored mate farther away than the limit, which only a capture on
+    /// the way could make real (Pikafish's `value_from_tt` downgrades such mates likewise).
+    #[inline]
+    fn limit_allows_cutoff(&self, score: i32, ply: usize) -> bool {
+        let clock = self.pos.halfmove_clock();
+        if clock >= tt::NO_CUTOFF_FROM {
+            return false;
+        }
+        let left = (repetition::NATURAL_LIMIT_PLIES - clock) as i32;
+        !is_mate(score) || MATE - score.abs() - ply as i32 <= left
     }
 
     #[inline]
@@ -536,11 +564,15 @@ impl Worker {
             return alpha;
         }
 
-        let key = self.pos.key();
+        let key = self.table_key();
         let tt = self.shared.tt.probe(key, ply);
         let tt_move = tt.and_then(|e| e.mv).filter(|&m| self.pos.is_legal(m));
         if let Some(e) = tt {
-            if !pv_node && e.depth >= depth && !is_rule(e.score) {
+            if !pv_node
+                && e.depth >= depth
+                && !is_rule(e.score)
+                && self.limit_allows_cutoff(e.score, ply)
+            {
                 let cutoff = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => e.score >= beta,

@@ -10,7 +10,7 @@
 
 use super::alphabeta::{Info, Limits, Outcome, Shared, Worker};
 use super::repetition;
-use super::tt::{TranspositionTable, TtEntry};
+use super::tt::{self, TranspositionTable, TtEntry};
 use crate::board::{FenError, Move, MoveError, Position};
 use crate::book::{self, Book, BookMove, Randomness};
 use crate::rules::RuleSet;
@@ -397,7 +397,9 @@ impl Engine {
     /// Looks `pos` up in the transposition table without searching (UCCI `probe`). `None`
     /// when the table is not allocated yet or holds nothing for this position.
     pub fn probe(&self, pos: &Position) -> Option<TtEntry> {
-        self.tt.as_ref()?.probe(pos.key(), 0)
+        self.tt
+            .as_ref()?
+            .probe(tt::table_key(pos.key(), pos.halfmove_clock()), 0)
     }
 
     /// Waits for the running search (if any) to finish and report.

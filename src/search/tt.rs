@@ -9,9 +9,40 @@
 //!
 //! Rule verdicts (perpetual check/chase) depend on the path, not the position, so scores in
 //! the rule band are never stored as exact values (see `search`).
+//!
+//! The natural limit (2011 rules 4.2.4: 120 plies without a capture is a draw) makes a
+//! position's value depend on its halfmove clock once the limit is within a search's reach.
+//! [`table_key`] therefore gives positions near the limit a key of their own per clock
+//! bucket, so a result found far from the limit is not reused next to it (or the reverse),
+//! and the search takes no cutoffs at all in the last plies ([`NO_CUTOFF_FROM`]).
 
 use crate::board::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// Halfmove clocks from which the key carries a clock bucket: 40 plies before the limit,
+/// about the longest line a search at game speed reaches (extensions included).
+const CLOCK_KEYED_FROM: u32 = 80;
+/// Width in plies of a clock bucket: narrow, since a few plies decide whether the limit falls
+/// inside a line.
+const CLOCK_BUCKET: u32 = 4;
+/// From this clock on, stored scores give no cutoffs: a stored line may reach the limit a ply
+/// earlier or later than this one (Pikafish makes the same choice, at the same 116 plies).
+pub const NO_CUTOFF_FROM: u32 = 116;
+
+/// The key under which the table files a position with Zobrist key `key` and halfmove clock
+/// `halfmove`: the key itself far from the natural limit, mixed with the clock's bucket near it.
+#[inline]
+pub fn table_key(key: u64, halfmove: u32) -> u64 {
+    if halfmove < CLOCK_KEYED_FROM {
+        return key;
+    }
+    let bucket = u64::from((halfmove - CLOCK_KEYED_FROM) / CLOCK_BUCKET) + 1;
+    // A fixed odd multiplier then an xor-shift (a finaliser in the style of splitmix64) spreads
+    // the small bucket number over all 64 bits.
+    let mut z = bucket.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    key ^ z ^ (z >> 31)
+}
 
 /// How a stored score bounds the true value.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -209,6 +240,28 @@ mod tests {
         assert!(tt.probe(0x1234_5678_9abc_def1, 0).is_none());
         tt.clear();
         assert!(tt.probe(0x1234_5678_9abc_def0, 0).is_none());
+    }
+
+    #[test]
+    fn keys_near_the_natural_limit_carry_the_clock() {
+        let k = 0x0123_4567_89ab_cdef;
+        // Far from the limit the clock does not matter.
+        assert_eq!(table_key(k, 0), k);
+        assert_eq!(table_key(k, CLOCK_KEYED_FROM - 1), k);
+        // Near it, each bucket has a key of its own, the same within a bucket.
+        let near: Vec<u64> = (CLOCK_KEYED_FROM..=120).map(|h| table_key(k, h)).collect();
+        assert!(near.iter().all(|&n| n != k));
+        assert_eq!(
+            table_key(k, CLOCK_KEYED_FROM),
+            table_key(k, CLOCK_KEYED_FROM + 3)
+        );
+        let mut buckets = near.clone();
+        buckets.dedup();
+        assert_eq!(buckets.len(), (120 - CLOCK_KEYED_FROM) as usize / 4 + 1);
+        let mut sorted = buckets.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), buckets.len(), "bucket keys are distinct");
     }
 
     #[test]
