@@ -212,3 +212,61 @@ fn table_results_do_not_cross_the_natural_limit() {
         "the table's winning scores leaked across the limit"
     );
 }
+
+/// UCCI `pruning`: each lower level searches a fixed depth with more nodes (fewer moves and
+/// nodes pruned, smaller reductions), and every level still finds a mate.
+#[test]
+fn lower_pruning_levels_search_wider() {
+    use jiangjun::search::levels::Level;
+    let middlegame = "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 0 1";
+    let mut last = 0;
+    for level in [Level::Large, Level::Medium, Level::Small, Level::None] {
+        let mut e = engine(middlegame, &[]);
+        e.set_pruning(level);
+        let mut nodes = 0;
+        let out = e.search_blocking(depth(6), |i| nodes = i.nodes);
+        assert!(out.best.is_some());
+        assert!(
+            nodes > last,
+            "{level:?}: {nodes} nodes, not more than {last}"
+        );
+        last = nodes;
+        let mut m = engine("3k5/R8/9/9/9/9/9/9/9/1R3K3 w - - 0 1", &[]);
+        m.set_pruning(level);
+        let out = m.search_blocking(depth(4), |_| {});
+        assert!(out.score > MATE_BOUND, "{level:?}: {}", out.score);
+    }
+}
+
+/// UCCI `style`: what a draw is worth to the side that searches. Every move here reaches the
+/// natural limit (2011 rules 4.2.4) and no capture is possible, so the root's score is the
+/// draw's worth: 0 by default, less for `risky`, more for `solid`.
+#[test]
+fn style_sets_the_worth_of_a_draw() {
+    use jiangjun::search::levels::Style;
+    let fen = "3k5/9/9/9/9/9/9/9/4A4/4K4 w - - 119 1";
+    let score = |style| {
+        let mut e = engine(fen, &[]);
+        e.set_style(style);
+        e.search_blocking(depth(3), |_| {}).score
+    };
+    assert_eq!(score(Style::Normal), 0);
+    assert_eq!(score(Style::Risky), -Style::Risky.contempt());
+    assert_eq!(score(Style::Solid), -Style::Solid.contempt());
+    assert!(score(Style::Risky) < 0 && score(Style::Solid) > 0);
+}
+
+/// UCCI `knowledge`: lower levels play on less of the evaluation but still play (and mate).
+#[test]
+fn knowledge_levels_still_play() {
+    use jiangjun::search::levels::Level;
+    for level in [Level::None, Level::Small, Level::Medium, Level::Large] {
+        let mut e = engine("3k5/R8/9/9/9/9/9/9/9/1R3K3 w - - 0 1", &[]);
+        e.set_knowledge(level);
+        let out = e.search_blocking(depth(4), |_| {});
+        assert_eq!(out.best.map(|m| m.to_string()).as_deref(), Some("b0b9"));
+        let mut e = engine(jiangjun::board::START_FEN, &[]);
+        e.set_knowledge(level);
+        assert!(e.search_blocking(depth(4), |_| {}).best.is_some());
+    }
+}

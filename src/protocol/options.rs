@@ -6,13 +6,13 @@
 //!
 //! * options that act: `usemillisec`, `batch`, `debug`, `ponder`, `usebook`, `bookfiles`,
 //!   `randomness`, `hashsize` (0 = auto), `threads` (0 = auto), `moveoverhead`, `allowdraw`,
-//!   `allowresign`, `repetition`, `newgame`; in UCI `UCI_Variant` (xiangqi only), `Hash`,
+//!   `allowresign`, `repetition`, `pruning`, `knowledge`, `style` (see
+//!   [`crate::search::levels`]), `newgame`; in UCI `UCI_Variant` (xiangqi only), `Hash`,
 //!   `Threads`, `Ponder`, `OwnBook`, `BookFile`, `Move Overhead`, `Rank Origin`, `Repetition`,
 //!   `Clear Hash`;
-//! * options we do not implement yet (`promotion`, `idle`, `pruning`, `knowledge`, `style`,
-//!   `useegtb`, …) are accepted without effect. When the
-//!   value asks for something we do not do, an `info string` says it has no effect yet; when
-//!   the value describes what we already do (`usebook false`, `idle none`, `style normal`),
+//! * options we do not implement yet (`promotion`, `idle`, `useegtb`, …) are accepted without
+//!   effect. When the value asks for something we do not do, an `info string` says it has no
+//!   effect yet; when the value describes what we already do (`useegtb false`, `idle none`),
 //!   nothing is printed, so XQWizard's start-up (gui.md §1.1) stays quiet where it can;
 //! * unknown names get an `info string` and are ignored.
 //!
@@ -28,6 +28,7 @@ use super::notation::RankOrigin;
 use crate::book::Randomness;
 use crate::rules::RuleSet;
 use crate::search::engine::{DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
+use crate::search::levels::{Level, Style};
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 
 /// Largest move overhead a user may set, in ms.
@@ -79,6 +80,10 @@ pub struct Settings {
     pub repetition: RepetitionRules,
     /// Rank numbering of moves in UCI mode.
     pub rank_origin: RankOrigin,
+    /// UCCI `pruning`, `knowledge`, `style` (also handed to the engine).
+    pub pruning: Level,
+    pub knowledge: Level,
+    pub style: Style,
 }
 
 impl Default for Settings {
@@ -93,6 +98,9 @@ impl Default for Settings {
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             repetition: RepetitionRules::Cxa2011,
             rank_origin: RankOrigin::Zero,
+            pruning: Level::Large,
+            knowledge: Level::Large,
+            style: Style::Normal,
         }
     }
 }
@@ -110,6 +118,9 @@ pub enum Effect {
     Randomness(Randomness),
     /// Repetition rules for the search and the book filter.
     Rules(RuleSet),
+    Pruning(Level),
+    Knowledge(Level),
+    Style(Style),
 }
 
 /// The result of one `setoption`: an engine action and `info string` texts.
@@ -142,6 +153,11 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             "option allowdraw type check default true".to_string(),
             "option allowresign type check default true".to_string(),
             "option repetition type combo var cxa2011 var axf default cxa2011".to_string(),
+            "option pruning type combo var none var small var medium var large default large"
+                .to_string(),
+            "option knowledge type combo var none var small var medium var large default large"
+                .to_string(),
+            "option style type combo var solid var normal var risky default normal".to_string(),
             "option newgame type button".to_string(),
         ],
         Dialect::Uci => vec![
@@ -209,21 +225,6 @@ const NO_EFFECT: &[(&str, Neutral, &str)] = &[
         "idle",
         Neutral::Values(&["none"]),
         "the search always uses its threads fully",
-    ),
-    (
-        "pruning",
-        Neutral::Values(&["large"]),
-        "selectivity is not adjustable yet",
-    ),
-    (
-        "knowledge",
-        Neutral::Values(&["large"]),
-        "the evaluation is not adjustable yet",
-    ),
-    (
-        "style",
-        Neutral::Values(&["normal"]),
-        "the playing style is not adjustable yet",
     ),
     (
         "drawmoves",
@@ -310,6 +311,35 @@ pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Applie
                 )),
             }
             Effect::Rules(settings.repetition.rule_set())
+        }
+        "pruning" | "knowledge" => {
+            let slot = if k == "pruning" {
+                &mut settings.pruning
+            } else {
+                &mut settings.knowledge
+            };
+            match value_trimmed.and_then(Level::parse) {
+                Some(level) => *slot = level,
+                None => messages.push(format!(
+                    "setoption {shown}: expected none, small, medium or large; stays {}",
+                    slot.name()
+                )),
+            }
+            if k == "pruning" {
+                Effect::Pruning(settings.pruning)
+            } else {
+                Effect::Knowledge(settings.knowledge)
+            }
+        }
+        "style" => {
+            match value_trimmed.and_then(Style::parse) {
+                Some(style) => settings.style = style,
+                None => messages.push(format!(
+                    "setoption {shown}: expected solid, normal or risky; stays {}",
+                    settings.style.name()
+                )),
+            }
+            Effect::Style(settings.style)
         }
         "rankorigin" => {
             match value_trimmed {
@@ -486,6 +516,33 @@ mod tests {
             .is_empty());
         assert_eq!(set(&mut s, "UCI_Variant", Some("chess")).messages.len(), 1);
         assert_eq!(set(&mut s, "nosuchoption", Some("42")).messages.len(), 1);
+    }
+
+    #[test]
+    fn pruning_knowledge_and_style_reach_the_engine() {
+        let mut s = Settings::default();
+        let a = set(&mut s, "pruning", Some("none"));
+        assert_eq!(a.effect, Effect::Pruning(Level::None));
+        assert!(a.messages.is_empty(), "{:?}", a.messages);
+        assert_eq!(
+            set(&mut s, "Knowledge", Some("Small")).effect,
+            Effect::Knowledge(Level::Small)
+        );
+        assert_eq!(
+            set(&mut s, "style", Some("risky")).effect,
+            Effect::Style(Style::Risky)
+        );
+        // A bad value is explained and changes nothing.
+        let a = set(&mut s, "pruning", Some("huge"));
+        assert_eq!(a.effect, Effect::Pruning(Level::None));
+        assert!(a.messages[0].contains("stays none"), "{:?}", a.messages);
+        let a = set(&mut s, "style", None);
+        assert_eq!(a.effect, Effect::Style(Style::Risky));
+        assert_eq!(a.messages.len(), 1);
+        assert_eq!(
+            (s.pruning, s.knowledge, s.style),
+            (Level::None, Level::Small, Style::Risky)
+        );
     }
 
     #[test]

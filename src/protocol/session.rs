@@ -374,6 +374,9 @@ impl<W: Write> Session<W> {
             Effect::UseBook(on) => self.engine.set_use_book(on),
             Effect::Randomness(r) => self.engine.set_randomness(r),
             Effect::Rules(r) => self.engine.set_rules(r),
+            Effect::Pruning(l) => self.engine.set_pruning(l),
+            Effect::Knowledge(l) => self.engine.set_knowledge(l),
+            Effect::Style(st) => self.engine.set_style(st),
             Effect::BookFile(path) => match self.engine.set_book_file(&path) {
                 Ok(msg) => {
                     if self.settings.debug {

@@ -19,6 +19,7 @@
 //! one thread and a node limit the search is deterministic.
 
 use super::eval;
+use super::levels::{Level, Selectivity, Style};
 use super::repetition;
 use super::score::*;
 use super::time::{self, TimeBudget};
@@ -49,6 +50,12 @@ pub struct Limits {
     pub infinite: bool,
     /// Which repetition rules the search applies (set by the engine from its option).
     pub rules: RuleSet,
+    /// UCCI `pruning`: how selective the search is.
+    pub pruning: Level,
+    /// UCCI `knowledge`: how much of the evaluation is used.
+    pub knowledge: Level,
+    /// UCCI `style`: what a draw is worth.
+    pub style: Style,
 }
 
 /// State shared by all threads of one search.
@@ -153,6 +160,10 @@ pub struct Worker {
     root_depth: i32,
     /// Static evaluations by position key (see [`Worker::evaluate`]).
     eval_cache: Vec<u64>,
+    /// The pruning tools the `pruning` level allows.
+    sel: Selectivity,
+    /// Reduced weights for a `knowledge` level below `large`; `None` = the full evaluation.
+    weights: Option<&'static eval::Weights>,
 }
 
 impl Worker {
@@ -180,7 +191,6 @@ impl Worker {
             checks,
             id,
             shared,
-            limits,
             nodes: 0,
             flushed: 0,
             seldepth: 0,
@@ -193,6 +203,9 @@ impl Worker {
             root_moves,
             root_depth: 0,
             eval_cache: vec![0; EVAL_CACHE],
+            sel: Selectivity::of(limits.pruning),
+            weights: (limits.knowledge < Level::Large).then(|| eval::weights_for(limits.knowledge)),
+            limits,
         }
     }
 
@@ -443,7 +456,10 @@ impl Worker {
         if let Some(e) = self.cached_eval(key) {
             return e;
         }
-        let e = eval::evaluate(&self.pos);
+        let e = match self.weights {
+            None => eval::evaluate(&self.pos),
+            Some(w) => eval::evaluate_with(&self.pos, w),
+        };
         self.eval_cache[key as usize & (EVAL_CACHE - 1)] =
             (key & !0xffff) | (e as i16 as u16 as u64);
         e
@@ -454,6 +470,18 @@ impl Worker {
     fn cached_eval(&self, key: u64) -> Option<i32> {
         let entry = self.eval_cache[key as usize & (EVAL_CACHE - 1)];
         (entry != 0 && (entry ^ key) >> 16 == 0).then_some(entry as u16 as i16 as i32)
+    }
+
+    /// A draw's score for the side to move at `ply`: 0, less the `style`'s contempt for the
+    /// side that started the search (and plus it for the other side).
+    #[inline]
+    fn draw_score(&self, ply: usize) -> i32 {
+        let c = self.limits.style.contempt();
+        if ply.is_multiple_of(2) {
+            -c
+        } else {
+            c
+        }
     }
 
     /// The table's key for the current position (it carries the clock near the natural limit).
@@ -545,11 +573,11 @@ impl Worker {
 
         // Repetitions and the natural limit (2011 rules 23-26, 4.2.4).
         if let Some(v) = repetition::score_with(&self.pos, &self.checks, ply, self.limits.rules) {
-            return v;
+            return if v == 0 { self.draw_score(ply) } else { v };
         }
         if self.pos.halfmove_clock() >= repetition::NATURAL_LIMIT_PLIES {
             return if self.pos.has_legal_move() {
-                0
+                self.draw_score(ply)
             } else {
                 -MATE + ply as i32
             };
@@ -596,7 +624,7 @@ impl Worker {
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && self.sel.prune_nodes {
             // Reverse futility pruning.
             if depth <= 6
                 && static_eval - 90 * depth + if improving { 40 } else { 0 } >= beta
@@ -635,7 +663,7 @@ impl Worker {
             }
         }
         // Internal iterative reduction: without a table move this node is probably not critical.
-        if tt_move.is_none() && depth >= 4 && (pv_node || cut) {
+        if tt_move.is_none() && depth >= 4 && (pv_node || cut) && self.sel.prune_nodes {
             depth -= 1;
         }
 
@@ -655,7 +683,14 @@ impl Worker {
             let gives = self.pos.gives_check(m);
             let quiet = !capture;
             // Shallow pruning of late quiet moves.
-            if !pv_node && !in_check && quiet && !gives && best > -RULE_BOUND && count > 0 {
+            if !pv_node
+                && !in_check
+                && quiet
+                && !gives
+                && best > -RULE_BOUND
+                && count > 0
+                && self.sel.prune_moves
+            {
                 if depth <= 5 && count as i32 >= 4 + depth * depth {
                     continue;
                 }
@@ -670,6 +705,7 @@ impl Worker {
                 && depth <= 4
                 && count > 0
                 && mscore < 0
+                && self.sel.prune_moves
                 && !self.pos.see_ge(m, -100 * depth)
             {
                 continue;
@@ -682,8 +718,8 @@ impl Worker {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
             } else {
                 let mut r = 0;
-                if depth >= 3 && quiet && !gives && !in_check {
-                    r = LMR[depth.min(63) as usize][count.min(63)];
+                if depth >= 3 && quiet && !gives && !in_check && self.sel.reduce {
+                    r = LMR[depth.min(63) as usize][count.min(63)] - self.sel.reduction_relief;
                     if !pv_node {
                         r += 1;
                     }

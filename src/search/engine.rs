@@ -9,6 +9,7 @@
 //! on the caller's thread.
 
 use super::alphabeta::{Info, Limits, Outcome, Shared, Worker};
+use super::levels::{Level, Style};
 use super::repetition;
 use super::tt::{self, TranspositionTable, TtEntry};
 use crate::board::{FenError, Move, MoveError, Position};
@@ -89,6 +90,10 @@ pub struct Engine {
     randomness: Randomness,
     /// Repetition rules applied by the search and the book filter.
     rules: RuleSet,
+    /// UCCI `pruning`, `knowledge` and `style`, handed to every search.
+    pruning: Level,
+    knowledge: Level,
+    style: Style,
 }
 
 impl Default for Engine {
@@ -114,7 +119,33 @@ impl Engine {
             book_loaded: false,
             randomness: Randomness::None,
             rules: RuleSet::Cxa2011,
+            pruning: Level::Large,
+            knowledge: Level::Large,
+            style: Style::Normal,
         }
+    }
+
+    /// How selective the search is (`pruning`; `large` is the engine as measured).
+    pub fn set_pruning(&mut self, level: Level) {
+        self.pruning = level;
+    }
+
+    /// How much of the evaluation is used (`knowledge`).
+    pub fn set_knowledge(&mut self, level: Level) {
+        self.knowledge = level;
+    }
+
+    /// What a draw is worth (`style`).
+    pub fn set_style(&mut self, style: Style) {
+        self.style = style;
+    }
+
+    /// The engine's settings that every search takes with it.
+    fn fill(&self, limits: &mut Limits) {
+        limits.rules = self.rules;
+        limits.pruning = self.pruning;
+        limits.knowledge = self.knowledge;
+        limits.style = self.style;
     }
 
     /// Chooses the repetition rules (`repetition` option): the 2011 Chinese rules (default)
@@ -339,7 +370,7 @@ impl Engine {
         ponder: bool,
         mut report: impl FnMut(Report) + Send + 'static,
     ) {
-        limits.rules = self.rules;
+        self.fill(&mut limits);
         self.stop();
         self.wait();
         // The book answers timed searches; analysis (`go infinite`) and pondering search.
@@ -415,7 +446,7 @@ impl Engine {
         mut limits: Limits,
         mut on_info: impl FnMut(&Info),
     ) -> Outcome {
-        limits.rules = self.rules;
+        self.fill(&mut limits);
         self.stop();
         self.wait();
         let tt = self.ensure_ready();

@@ -4,6 +4,7 @@ pub mod alphabeta;
 pub mod bench;
 pub mod engine;
 pub mod eval;
+pub mod levels;
 pub mod repetition;
 pub mod score;
 pub mod selfplay;

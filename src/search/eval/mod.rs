@@ -75,8 +75,10 @@ pub use weights::{
     HalfTable, Pair, Weights, CANNON_MOBILITY_BASE, KS_ATTACKERS, ROOK_MOBILITY_BASE, SCALE_FULL,
 };
 
+use super::levels::Level;
 use crate::board::attacks::{self, RAYS};
 use crate::board::{Bitboard, Color, PieceKind, Position, Square};
+use once_cell::sync::Lazy;
 
 /// No evaluation is larger in magnitude than this, so the search may keep mate and rule scores
 /// above it.
@@ -93,6 +95,61 @@ static DEFAULT_WEIGHTS: Weights = Weights::DEFAULT;
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, &DEFAULT_WEIGHTS)
+}
+
+/// The weights for a UCCI `knowledge` level: `large` is the full evaluation; each level below
+/// switches off a group of terms (their weights set to 0), keeping material, the game phase
+/// and the draw scales (whether a side can win at all) at every level:
+/// * `medium`: no king safety (attack units, missing defenders, open palace files, cannon and
+///   horse patterns, lines onto the king);
+/// * `small`: also no mobility, open files, coordination or hanging pieces: material and
+///   piece-square tables;
+/// * `none`: material only.
+pub fn weights_for(level: Level) -> &'static Weights {
+    static LEVELS: Lazy<[Weights; 3]> = Lazy::new(|| {
+        [Level::None, Level::Small, Level::Medium].map(|level| {
+            let mut w = Weights::DEFAULT;
+            w.visit_mut(&mut |name, _, v| {
+                if term_level(name) > level {
+                    *v = 0;
+                }
+            });
+            w
+        })
+    });
+    match level {
+        Level::None => &LEVELS[0],
+        Level::Small => &LEVELS[1],
+        Level::Medium => &LEVELS[2],
+        Level::Large => &DEFAULT_WEIGHTS,
+    }
+}
+
+/// The lowest `knowledge` level that uses the weight named `name` (a [`Weights::visit_mut`]
+/// group). A term not listed here is king-safety-like knowledge: only `large` uses it.
+fn term_level(name: &str) -> Level {
+    const ALWAYS: &[&str] = &["material_mg", "material_eg", "phase_"];
+    const SMALL: &[&str] = &["pst_mg", "pst_eg", "tempo"];
+    const MEDIUM: &[&str] = &[
+        "horse_mobility",
+        "rook_mobility",
+        "cannon_mobility",
+        "rook_open_file",
+        "connected_",
+        "hanging",
+        "rook_threatened",
+        "threatened_by_pawn",
+    ];
+    let any = |list: &[&str]| list.iter().any(|p| name.starts_with(p));
+    if any(ALWAYS) || name.starts_with("scale_") {
+        Level::None
+    } else if any(SMALL) {
+        Level::Small
+    } else if any(MEDIUM) {
+        Level::Medium
+    } else {
+        Level::Large
+    }
 }
 
 /// A simple value per kind for exchange evaluation and capture ordering: the default
