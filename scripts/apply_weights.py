@@ -20,7 +20,9 @@ kinds = ['KING', 'ADVISOR', 'ELEPHANT', 'HORSE', 'ROOK', 'CANNON', 'PAWN']
 for phase, key in (('MG', 'pst_mg'), ('EG', 'pst_eg')):
     for k, name in enumerate(kinds):
         table = w[key][k]
-        body = '\n'.join('    [' + ', '.join(str(v) for v in row) + '],' for row in table)
+        # A row of zeros (points the piece never stands on) is written `[0; 5]`, as by hand.
+        body = '\n'.join('    [0; 5],' if not any(row) else
+                         '    [' + ', '.join(str(v) for v in row) + '],' for row in table)
         s, n = re.subn(r'(const %s_%s: HalfTable = \[\n)(.*?)(\n\];)' % (name, phase),
                        lambda m: m.group(1) + body + m.group(3), s, flags=re.S)
         assert n == 1, name

@@ -152,12 +152,23 @@ fn term_level(name: &str) -> Level {
     }
 }
 
-/// A simple value per kind for exchange evaluation and capture ordering: the default
-/// middlegame material (a pawn is 100 wherever it stands), and [`KING_VALUE`] for the king.
+/// A simple value per kind for exchange evaluation and capture ordering (a pawn is 100 wherever
+/// it stands), and [`KING_VALUE`] for the king.
+///
+/// Fixed rather than read from the tuned material: the tuner shares a piece's worth between
+/// its material and the terms that count it (an advisor's between its material and the
+/// missing-advisor and connected-advisor terms), which is right for a sum over the board but
+/// not for an exchange on one point. These are the middlegame material values the engine
+/// played its measured matches with (fitted in the first tuning round).
 pub fn piece_value(kind: PieceKind) -> i32 {
     match kind {
         PieceKind::King => KING_VALUE,
-        k => Weights::DEFAULT.material[k.index()].mg,
+        PieceKind::Advisor => 225,
+        PieceKind::Elephant => 261,
+        PieceKind::Horse => 687,
+        PieceKind::Rook => 1646,
+        PieceKind::Cannon => 823,
+        PieceKind::Pawn => 100,
     }
 }
 
