@@ -312,24 +312,18 @@ pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Applie
             }
             Effect::Rules(settings.repetition.rule_set())
         }
-        "pruning" | "knowledge" => {
-            let slot = if k == "pruning" {
-                &mut settings.pruning
-            } else {
-                &mut settings.knowledge
-            };
-            match value_trimmed.and_then(Level::parse) {
-                Some(level) => *slot = level,
-                None => messages.push(format!(
-                    "setoption {shown}: expected none, small, medium or large; stays {}",
-                    slot.name()
-                )),
-            }
-            if k == "pruning" {
-                Effect::Pruning(settings.pruning)
-            } else {
-                Effect::Knowledge(settings.knowledge)
-            }
+        "pruning" => {
+            set_level(&mut settings.pruning, &shown, value_trimmed, &mut messages);
+            Effect::Pruning(settings.pruning)
+        }
+        "knowledge" => {
+            set_level(
+                &mut settings.knowledge,
+                &shown,
+                value_trimmed,
+                &mut messages,
+            );
+            Effect::Knowledge(settings.knowledge)
         }
         "style" => {
             match value_trimmed.and_then(Style::parse) {
@@ -422,6 +416,17 @@ fn spin(name: &str, value: Option<&str>, max: u64, messages: &mut Vec<String>) -
         ));
     }
     Some(v.min(max))
+}
+
+/// Sets a `none`/`small`/`medium`/`large` option; a bad value keeps the old one and says so.
+fn set_level(slot: &mut Level, shown: &str, value: Option<&str>, messages: &mut Vec<String>) {
+    match value.and_then(Level::parse) {
+        Some(level) => *slot = level,
+        None => messages.push(format!(
+            "setoption {shown}: expected none, small, medium or large; stays {}",
+            slot.name()
+        )),
+    }
 }
 
 /// A short printable excerpt of GUI text for messages.

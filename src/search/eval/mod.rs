@@ -128,7 +128,7 @@ pub fn weights_for(level: Level) -> &'static Weights {
 /// The lowest `knowledge` level that uses the weight named `name` (a [`Weights::visit_mut`]
 /// group). A term not listed here is king-safety-like knowledge: only `large` uses it.
 fn term_level(name: &str) -> Level {
-    const ALWAYS: &[&str] = &["material_mg", "material_eg", "phase_"];
+    const ALWAYS: &[&str] = &["material_mg", "material_eg", "phase_", "scale_"];
     const SMALL: &[&str] = &["pst_mg", "pst_eg", "tempo"];
     const MEDIUM: &[&str] = &[
         "horse_mobility",
@@ -141,7 +141,7 @@ fn term_level(name: &str) -> Level {
         "threatened_by_pawn",
     ];
     let any = |list: &[&str]| list.iter().any(|p| name.starts_with(p));
-    if any(ALWAYS) || name.starts_with("scale_") {
+    if any(ALWAYS) {
         Level::None
     } else if any(SMALL) {
         Level::Small
