@@ -187,6 +187,19 @@ mod tests {
         assert_eq!(Position::startpos(), p);
     }
 
+    /// The largest clock a FEN may give stays past the natural limit after a quiet move or a
+    /// null move: it neither panics (overflow) nor wraps round to a fresh clock.
+    #[test]
+    fn largest_halfmove_clock_saturates() {
+        let mut p = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 4294967295 1").unwrap();
+        assert_eq!(p.halfmove_clock(), u32::MAX);
+        let m = p.parse_move("a0a1").unwrap();
+        p.make_move(m);
+        assert_eq!(p.halfmove_clock(), u32::MAX);
+        p.make_null_move();
+        assert_eq!(p.halfmove_clock(), u32::MAX);
+    }
+
     #[test]
     fn errors_name_the_problem() {
         let e = Position::from_fen("4k4/9/9/9/9/9/9/9/9/A2K5 w").unwrap_err();

@@ -395,7 +395,7 @@ impl Position {
             self.key ^= zobrist::piece_key(c, to);
             self.halfmove = 0;
         } else {
-            self.halfmove += 1;
+            self.halfmove = self.halfmove.saturating_add(1);
             self.occ |= tb;
             self.occ_t |= tbit(to);
         }
@@ -472,7 +472,7 @@ impl Position {
         });
         self.key ^= zobrist::SIDE;
         self.side = !self.side;
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
     }
 
     /// Would `m` (pseudo-legal for the side to move) leave its own king attacked?
