@@ -633,7 +633,9 @@ impl Worker {
                 return static_eval;
             }
             // Null move: skipped in check, after a null move, and without attacking pieces
-            // (where zugzwang is real: pawn and defender endings).
+            // (where zugzwang is real: pawn and defender endings). Kept on games at the
+            // measured setting: switched off, it scored 47.5% (-17 +- 21 Elo, 600 games at
+            // 200 ms per move), though at 40,000 nodes per move it did not show a gain.
             let us = self.pos.side_to_move();
             let attackers = self.pos.pieces(us, PieceKind::Rook).count()
                 + self.pos.pieces(us, PieceKind::Horse).count()
