@@ -16,7 +16,7 @@ use jiangjun::rules::{
 };
 use jiangjun::search::alphabeta::Limits;
 use jiangjun::search::engine::Engine;
-use jiangjun::search::score::RULE_BOUND;
+use jiangjun::search::score::DECISIVE_BOUND;
 
 // ---- the JSON cases ---------------------------------------------------------------------
 
@@ -1192,7 +1192,7 @@ fn search_does_not_complete_a_losing_cycle() {
             e.set_banned(std::slice::from_ref(&case.moves[last]));
             let alt = e.search_blocking(limits, |_| {});
             assert!(
-                alt.score < -RULE_BOUND,
+                alt.score < -DECISIVE_BOUND,
                 "{}: played {best} (score {}) though {:?} scores {}",
                 case.id,
                 out.score,

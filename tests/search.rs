@@ -2,9 +2,10 @@
 //! perpetual-check ban applied inside the search (tests/data/repetition_cases.json, copied from
 //! shared/data).
 
+use jiangjun::board::Position;
 use jiangjun::search::alphabeta::Limits;
 use jiangjun::search::engine::Engine;
-use jiangjun::search::score::{is_mate, MATE_BOUND};
+use jiangjun::search::score::{is_mate, is_rule, mate_in_moves};
 
 fn engine(fen: &str, moves: &[&str]) -> Engine {
     let mut e = Engine::new();
@@ -26,7 +27,7 @@ fn finds_mate_in_one() {
     let mut e = engine("3k5/R8/9/9/9/9/9/9/9/1R3K3 w - - 0 1", &[]);
     let out = e.search_blocking(depth(4), |_| {});
     assert_eq!(out.best.map(|m| m.to_string()).as_deref(), Some("b0b9"));
-    assert!(out.score > MATE_BOUND, "score {}", out.score);
+    assert!(is_mate(out.score) && out.score > 0, "score {}", out.score);
 }
 
 #[test]
@@ -121,6 +122,37 @@ fn perpetual_check_is_avoided_in_search() {
 
 /// `go infinite` and `go ponder` report their result only after `stop` / `ponderhit`, even
 /// when the search itself is finished (here: a depth limit).
+/// Issue 16.4: a loss by the perpetual rules is ranked with mates by distance. Red has checked
+/// perpetually (a1a9, a9a8 with the king stepping back and forth); checking again on a9 repeats
+/// the position, a one-sided perpetual check that loses at once (2011 rules 25.1). Every other
+/// move is mated in three (the rooks on e1 and i6). The longer resistance is the right choice:
+/// the old bands, with rule verdicts above all mates, forfeited with a8a9.
+#[test]
+fn a_distant_mate_is_preferred_to_forfeiting_by_rule_now() {
+    let fen = "4k4/9/9/8r/9/9/9/9/R3r4/3K4p w - - 0 1";
+    let history = ["a1a9", "e9e8", "a9a8", "e8e9"];
+    let mut e = engine(fen, &history);
+    let out = e.search_blocking(depth(8), |_| {});
+    let best = out.best.map(|m| m.to_string()).unwrap_or_default();
+    assert_ne!(best, "a8a9", "forfeited by rule (score {})", out.score);
+    assert_eq!(mate_in_moves(out.score), Some(-3), "score {}", out.score);
+    // The forfeit itself is still seen, as a rule loss one ply away: ban everything else.
+    let mut pos = Position::from_fen(fen).expect("fen");
+    for m in history {
+        pos.play(m).expect("legal");
+    }
+    let others: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| m.to_string())
+        .filter(|m| m != "a8a9")
+        .collect();
+    e.set_banned(&others);
+    let out = e.search_blocking(depth(8), |_| {});
+    assert_eq!(out.best.map(|m| m.to_string()).as_deref(), Some("a8a9"));
+    assert!(is_rule(out.score) && out.score < 0, "score {}", out.score);
+}
+
 #[test]
 fn infinite_and_ponder_wait_for_the_caller() {
     use jiangjun::search::engine::Report;
@@ -234,7 +266,11 @@ fn lower_pruning_levels_search_wider() {
         let mut m = engine("3k5/R8/9/9/9/9/9/9/9/1R3K3 w - - 0 1", &[]);
         m.set_pruning(level);
         let out = m.search_blocking(depth(4), |_| {});
-        assert!(out.score > MATE_BOUND, "{level:?}: {}", out.score);
+        assert!(
+            is_mate(out.score) && out.score > 0,
+            "{level:?}: {}",
+            out.score
+        );
     }
 }
 

@@ -16,7 +16,7 @@ use super::command::Dialect;
 use super::notation::{format_move, RankOrigin};
 use crate::board::Move;
 use crate::search::alphabeta::Info;
-use crate::search::score::mate_in_moves;
+use crate::search::score::{mate_in_moves, reported};
 use crate::search::tt::{Bound, TtEntry};
 
 /// What `bestmove` carries after the moves (UCCI only; UCI GUIs adjudicate themselves).
@@ -52,8 +52,8 @@ pub fn info_string(text: &str) -> String {
 pub fn score_text(dialect: Dialect, score: i32) -> String {
     match (mate_in_moves(score), dialect) {
         (Some(n), _) => format!("mate {n}"),
-        (None, Dialect::Ucci) => score.to_string(),
-        (None, Dialect::Uci) => format!("cp {score}"),
+        (None, Dialect::Ucci) => reported(score).to_string(),
+        (None, Dialect::Uci) => format!("cp {}", reported(score)),
     }
 }
 
@@ -150,7 +150,7 @@ pub fn pophash_line(entry: Option<&TtEntry>, best: Option<Move>, origin: RankOri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::score::MATE;
+    use crate::search::score::{mate_in, mated_in, rule_loss_in};
 
     fn mv(s: &str) -> Move {
         s.parse().unwrap()
@@ -186,10 +186,12 @@ mod tests {
             "info depth 7 seldepth 12 score cp -5 time 20 nodes 1000 nps 50000 hashfull 3 pv h3e3"
         );
         assert_eq!(
-            info_line(Dialect::Ucci, &info(MATE - 1, &[]), z),
+            info_line(Dialect::Ucci, &info(mate_in(1), &[]), z),
             "info depth 7 seldepth 12 score mate 1 time 20 nodes 1000 nps 50000"
         );
-        assert!(info_line(Dialect::Ucci, &info(-(MATE - 2), &["e9e8"]), z).contains("mate -1"));
+        assert!(info_line(Dialect::Ucci, &info(mated_in(2), &["e9e8"]), z).contains("mate -1"));
+        // A rule loss 3 plies away is printed in the rule band, not as a mate.
+        assert!(info_line(Dialect::Uci, &info(rule_loss_in(3), &[]), z).contains("score cp -28997"));
     }
 
     #[test]

@@ -141,7 +141,7 @@ impl Verdicts {
 mod tests {
     use super::*;
     use crate::board::Position;
-    use crate::search::score::MATE;
+    use crate::search::score::mated_in;
 
     fn facts(score: i32, depth: i32) -> Facts {
         Facts {
@@ -180,7 +180,7 @@ mod tests {
     #[test]
     fn resign_on_repeated_mate() {
         let mut v = Verdicts::default();
-        let mated = -(MATE - 6);
+        let mated = mated_in(6);
         assert_eq!(v.decide(&facts(mated, 9), true, true), Suffix::None);
         assert_eq!(v.decide(&facts(mated, 9), true, true), Suffix::Resign);
         // Not while the opponent offers a draw.

@@ -4,7 +4,8 @@
 //! makes it unsafe.
 //!
 //! Repetitions found inside the tree are scored by [`crate::search::repetition`]: a side that
-//! keeps up a forbidden cycle loses (`±(RULE_WIN - ply)`), anything else is a draw. Those scores
+//! keeps up a forbidden cycle loses (a rule score, ranked with mates by distance: see
+//! [`crate::search::score`]), anything else is a draw. Those scores
 //! depend on the path, so they are never stored in the transposition table as values; rule
 //! scores keep their band as they rise through the tree (as mates do), so no stored value
 //! comes from a line that ends in a verdict. What an entry can still carry is the effect of a
@@ -264,7 +265,7 @@ impl Worker {
                     break;
                 }
             }
-            if is_mate(score) && depth > 10 && (MATE - score.abs()) < depth {
+            if is_mate(score) && depth > 10 && decisive_plies(score).is_some_and(|p| p < depth) {
                 // A proven mate shorter than the depth: deeper iterations will not change it.
                 if self.limits.depth.is_none() && !self.limits.infinite {
                     break;
@@ -501,7 +502,7 @@ impl Worker {
             return false;
         }
         let left = (repetition::NATURAL_LIMIT_PLIES - clock) as i32;
-        !is_mate(score) || MATE - score.abs() - ply as i32 <= left
+        !is_mate(score) || decisive_plies(score).is_some_and(|p| p - ply as i32 <= left)
     }
 
     #[inline]
@@ -579,15 +580,15 @@ impl Worker {
             return if self.pos.has_legal_move() {
                 self.draw_score(ply)
             } else {
-                -MATE + ply as i32
+                mated_in(ply)
             };
         }
         if ply >= MAX_PLY {
             return self.evaluate();
         }
         // Mate distance pruning.
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
         if alpha >= beta {
             return alpha;
         }
@@ -672,7 +673,7 @@ impl Worker {
         let moves = self.pos.legal_moves();
         if moves.is_empty() {
             // Checkmate and stalemate both lose (2011 rules 4.1).
-            return -MATE + ply as i32;
+            return mated_in(ply);
         }
         let mut scored = self.score_moves(&moves, tt_move, ply);
         let mut best = -INFINITE;
@@ -689,7 +690,7 @@ impl Worker {
                 && !in_check
                 && quiet
                 && !gives
-                && best > -RULE_BOUND
+                && best > -DECISIVE_BOUND
                 && count > 0
                 && self.sel.prune_moves
             {
@@ -877,7 +878,7 @@ impl Worker {
         if in_check {
             moves = self.pos.evasions();
             if moves.is_empty() {
-                return -MATE + ply as i32;
+                return mated_in(ply);
             }
             best = -INFINITE;
             stand = -INFINITE;

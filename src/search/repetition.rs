@@ -10,7 +10,7 @@
 //! check extension); chases and mate-in-one threats are computed on a scratch copy of the
 //! cycle only when no side checked on every move, and the result is cached per thread.
 
-use super::score::RULE_WIN;
+use super::score::{rule_loss_in, rule_win_in};
 use crate::board::Position;
 use crate::rules::classify::side_of;
 use crate::rules::fast::judge_cycle;
@@ -48,14 +48,13 @@ pub fn score_with(pos: &Position, checks: &[bool], ply: usize, rules: RuleSet) -
     None
 }
 
-/// Scores the cycle of the last `len` moves: a rule loss for the side to move is
-/// `-(RULE_WIN - ply)`, a rule win the opposite, anything else a draw.
+/// Scores the cycle of the last `len` moves: a rule loss or win `ply` plies from the root
+/// ([`rule_loss_in`], [`rule_win_in`]), anything else a draw.
 fn judge(pos: &Position, checks: &[bool], len: usize, ply: usize, rules: RuleSet) -> i32 {
-    let win = RULE_WIN - ply as i32;
     let us = side_of(pos.side_to_move());
     match judge_cycle(pos, checks, len, rules).loser() {
-        Some(loser) if loser == us => -win,
-        Some(_) => win,
+        Some(loser) if loser == us => rule_loss_in(ply),
+        Some(_) => rule_win_in(ply),
         None => 0,
     }
 }
@@ -73,7 +72,7 @@ mod tests {
         assert!(checks[0] && checks[2] && checks[4]);
         // The position after a8a9 (black to move) repeats the one after a1a9.
         let s = score(&pos, &checks, 5).unwrap();
-        assert_eq!(s, RULE_WIN - 5, "black to move: red checked perpetually");
+        assert_eq!(s, rule_win_in(5), "black to move: red checked perpetually");
     }
 
     #[test]
@@ -91,9 +90,9 @@ mod tests {
         // the unprotected cannon on every move (24.11, 25.3).
         let fen = "3k5/9/2c6/R8/9/9/9/9/9/4K4 w - - 0 1";
         let (pos, checks) = play(fen, "a6a7 c7c6 a7a6 c6c7 a6a7");
-        assert_eq!(score(&pos, &checks, 5), Some(RULE_WIN - 5));
+        assert_eq!(score(&pos, &checks, 5), Some(rule_win_in(5)));
         // One ply later the chaser is to move: it is the one losing.
         let (pos, checks) = play(fen, "a6a7 c7c6 a7a6 c6c7 a6a7 c7c6");
-        assert_eq!(score(&pos, &checks, 6), Some(-(RULE_WIN - 6)));
+        assert_eq!(score(&pos, &checks, 6), Some(rule_loss_in(6)));
     }
 }

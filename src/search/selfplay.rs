@@ -9,7 +9,7 @@
 use super::alphabeta::Limits;
 use super::engine::Engine;
 use super::repetition;
-use super::score::RULE_BOUND;
+use super::score::is_decisive;
 use crate::board::{Color, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -94,7 +94,7 @@ fn play_one(cfg: &Config, index: usize) -> Game {
         // Adjudicate clear results to keep games short: four decisive scores in a row.
         if out.score.abs() >= 1500 {
             big_scores += 1;
-            if big_scores >= 4 || out.score.abs() > RULE_BOUND {
+            if big_scores >= 4 || is_decisive(out.score) {
                 let stm_wins = out.score > 0;
                 break if stm_wins == red { 1.0 } else { 0.0 };
             }

@@ -266,10 +266,10 @@ mod tests {
 
     #[test]
     fn mate_scores_are_node_relative() {
-        use super::super::score::MATE;
+        use super::super::score::mate_in;
         let tt = TranspositionTable::new(1);
         // Mate in 5 plies from the root, found at ply 3: mate in 2 from the node.
-        tt.store(42, 3, None, MATE - 5, 0, 4, Bound::Exact);
-        assert_eq!(tt.probe(42, 1).unwrap().score, MATE - 3);
+        tt.store(42, 3, None, mate_in(5), 0, 4, Bound::Exact);
+        assert_eq!(tt.probe(42, 1).unwrap().score, mate_in(3));
     }
 }
