@@ -302,7 +302,13 @@ impl<W: Write> Session<W> {
                 // Allocate the table now rather than at `go` (ucci.md §4.1); a session that
                 // runs no searches never needs it.
                 if self.reports.is_some() {
-                    self.engine.ensure_ready();
+                    let had = self.engine.ensure_ready().size_mb();
+                    let asked = self.engine.hash_mb();
+                    if had < asked {
+                        self.info(&format!(
+                            "hashsize {asked} MB could not be allocated; using {had} MB"
+                        ));
+                    }
                 }
                 self.send("readyok");
             }

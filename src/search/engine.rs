@@ -288,10 +288,11 @@ impl Engine {
         }
     }
 
-    /// Forgets everything learned in the previous game (the table).
+    /// Forgets everything learned in the previous game: a used table is dropped, and the next
+    /// [`Engine::ensure_ready`] allocates a fresh one (already zero, see [`TranspositionTable`]).
     pub fn new_game(&mut self) {
-        if let Some(tt) = &self.tt {
-            tt.clear();
+        if self.tt.as_ref().is_some_and(|tt| tt.is_used()) {
+            self.tt = None;
         }
     }
 

@@ -1,7 +1,7 @@
 //! The transposition table: a fixed-size hash of search results keyed by the Zobrist key,
 //! shared by all search threads without locks.
 //!
-//! Each entry is two `AtomicU64`s: the packed data and `key ^ data`. A reader accepts an entry
+//! Each entry (slot) is two `AtomicU64`s: the packed data and `key ^ data`. A reader accepts an entry
 //! only if `stored ^ data == key`, so an entry torn by a concurrent writer is simply a miss
 //! (the classic lockless-hashing trick). Four entries make a 64-byte bucket, one cache line.
 //! Replacement prefers the same key, then the shallowest or oldest entry. Mate scores are
@@ -15,9 +15,16 @@
 //! [`table_key`] therefore gives positions near the limit a key of their own per clock
 //! bucket, so a result found far from the limit is not reused next to it (or the reverse),
 //! and the search takes no cutoffs at all in the last plies ([`NO_CUTOFF_FROM`]).
+//!
+//! Memory comes zeroed from the allocator (`calloc`: on Linux, large blocks are fresh pages
+//! the kernel zeroes on first touch), so a large `hashsize` answers `readyok` at once instead
+//! of writing gigabytes first. A new game gets a new table the same way rather than zeros
+//! written over the old one: writing touches, and so commits, every page of a table a short
+//! game barely used (measured: 26 s for 4 GB cleared by two threads, against nothing for a
+//! fresh allocation). Pages are faulted in as the search first writes them.
 
 use crate::board::Move;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 /// Halfmove clocks from which the key carries a clock bucket: 40 plies before the limit,
 /// about the longest line a search at game speed reaches (extensions included).
@@ -63,18 +70,22 @@ pub struct TtEntry {
     pub bound: Bound,
 }
 
-#[derive(Default)]
-struct Slot {
-    check: AtomicU64,
-    data: AtomicU64,
-}
+/// One entry: the words `check` and `data`, with `check = key ^ data`.
+type Slot = [AtomicU64; 2];
+
+/// A slot in the table: references to its `check` and `data` words.
+type SlotRef<'a> = (&'a AtomicU64, &'a AtomicU64);
 
 const BUCKET: usize = 4;
 
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    /// The slots, zero = empty. A boxed slice of words (not of [`Slot`]) because the zeroed
+    /// allocation is asked of `bytemuck`, which knows atomics but not arrays of them.
+    words: Box<[AtomicU64]>,
     buckets: usize,
     age: AtomicU8,
+    /// Set once a search has used the table since it was allocated.
+    used: AtomicBool,
 }
 
 fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
@@ -106,52 +117,57 @@ fn unpack(data: u64) -> (TtEntry, u8) {
 
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket). If the memory cannot be had,
-    /// the size is halved until it can: a too-large `hashsize` must not crash the engine.
+    /// the size is halved until it can: a too-large `hashsize` must not crash the engine
+    /// ([`TranspositionTable::size_mb`] tells what was had).
     pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.saturating_mul(1 << 20);
         let mut buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
-        let mut slots: Vec<Slot> = Vec::new();
-        while slots.try_reserve_exact(buckets * BUCKET).is_err() && buckets > 1 {
-            buckets /= 2;
-        }
-        slots.resize_with(buckets * BUCKET, Slot::default);
+        let words = loop {
+            match bytemuck::allocation::try_zeroed_slice_box::<AtomicU64>(buckets * BUCKET * 2) {
+                Ok(words) => break words,
+                Err(()) if buckets > 1 => buckets /= 2,
+                // Not even one bucket (64 bytes): nothing else in the engine would run either.
+                Err(()) => std::alloc::handle_alloc_error(std::alloc::Layout::new::<[Slot; 4]>()),
+            }
+        };
         TranspositionTable {
-            slots,
+            words,
             buckets,
             age: AtomicU8::new(0),
+            used: AtomicBool::new(false),
         }
     }
 
-    /// Size in megabytes, as set.
+    /// Size in megabytes, as allocated.
     pub fn size_mb(&self) -> usize {
-        (self.slots.len() * std::mem::size_of::<Slot>()) >> 20
+        (self.words.len() * std::mem::size_of::<AtomicU64>()) >> 20
     }
 
-    /// Empties the table (new game).
-    pub fn clear(&self) {
-        for s in &self.slots {
-            s.check.store(0, Ordering::Relaxed);
-            s.data.store(0, Ordering::Relaxed);
-        }
-        self.age.store(0, Ordering::Relaxed);
+    /// Has a search used the table since it was allocated? An unused table is still all
+    /// zeros, and so is empty.
+    pub fn is_used(&self) -> bool {
+        self.used.load(Ordering::Relaxed)
     }
 
     /// Called once per search so that old entries lose priority.
     pub fn new_search(&self) {
+        self.used.store(true, Ordering::Relaxed);
         self.age.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// The slots of `key`'s bucket.
     #[inline]
-    fn bucket(&self, key: u64) -> &[Slot] {
+    fn bucket(&self, key: u64) -> impl Iterator<Item = SlotRef<'_>> + Clone {
         let b = ((key as u128 * self.buckets as u128) >> 64) as usize;
-        &self.slots[b * BUCKET..b * BUCKET + BUCKET]
+        let words = &self.words[b * BUCKET * 2..(b + 1) * BUCKET * 2];
+        words.chunks_exact(2).map(|w| (&w[0], &w[1]))
     }
 
     /// The entry stored for `key`, with mate scores made relative to the root at `ply`.
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
-        for s in self.bucket(key) {
-            let data = s.data.load(Ordering::Relaxed);
-            if data != 0 && s.check.load(Ordering::Relaxed) ^ data == key {
+        for (check, data) in self.bucket(key) {
+            let data = data.load(Ordering::Relaxed);
+            if data != 0 && check.load(Ordering::Relaxed) ^ data == key {
                 let (mut e, _) = unpack(data);
                 e.score = score_from_tt(e.score, ply);
                 return Some(e);
@@ -174,14 +190,14 @@ impl TranspositionTable {
     ) {
         let age = self.age.load(Ordering::Relaxed) & 0x3f;
         let bucket = self.bucket(key);
-        let same = bucket.iter().position(|s| {
-            let data = s.data.load(Ordering::Relaxed);
-            data == 0 || s.check.load(Ordering::Relaxed) ^ data == key
+        let same = bucket.clone().find(|(check, data)| {
+            let data = data.load(Ordering::Relaxed);
+            data == 0 || check.load(Ordering::Relaxed) ^ data == key
         });
         let mut mv = mv;
-        let slot = match same {
-            Some(i) => {
-                let data = bucket[i].data.load(Ordering::Relaxed);
+        let (check, data) = match same {
+            Some(slot) => {
+                let data = slot.1.load(Ordering::Relaxed);
                 if data != 0 {
                     let (old, _) = unpack(data);
                     // Keep a much deeper result for this position unless the new one is exact.
@@ -190,30 +206,35 @@ impl TranspositionTable {
                     }
                     mv = mv.or(old.mv);
                 }
-                &bucket[i]
+                slot
             }
             None => {
                 // Replace the entry that is shallowest after penalising staleness.
-                let value = |s: &Slot| {
-                    let (e, a) = unpack(s.data.load(Ordering::Relaxed));
+                let value = |s: &SlotRef| {
+                    let (e, a) = unpack(s.1.load(Ordering::Relaxed));
                     e.depth - 8 * (age.wrapping_sub(a) & 0x3f) as i32
                 };
-                bucket.iter().min_by_key(|s| value(s)).unwrap_or(&bucket[0])
+                match bucket.min_by_key(value) {
+                    Some(slot) => slot,
+                    None => return, // a bucket always has BUCKET slots
+                }
             }
         };
         let d = pack(mv, score_to_tt(score, ply), eval, depth, bound, age);
-        slot.data.store(d, Ordering::Relaxed);
-        slot.check.store(key ^ d, Ordering::Relaxed);
+        data.store(d, Ordering::Relaxed);
+        check.store(key ^ d, Ordering::Relaxed);
     }
 
     /// Permille of the first thousand buckets filled by this search (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Ordering::Relaxed) & 0x3f;
-        let n = self.slots.len().min(1000 * BUCKET);
-        let used = self.slots[..n]
+        let n = (self.words.len() / 2).min(1000 * BUCKET);
+        let used = self.words[..2 * n]
             .iter()
-            .filter(|s| {
-                let d = s.data.load(Ordering::Relaxed);
+            .skip(1)
+            .step_by(2)
+            .filter(|data| {
+                let d = data.load(Ordering::Relaxed);
                 d != 0 && unpack(d).1 == age
             })
             .count();
@@ -238,8 +259,24 @@ mod tests {
             (m, -123, 45, 7, Bound::Lower)
         );
         assert!(tt.probe(0x1234_5678_9abc_def1, 0).is_none());
-        tt.clear();
-        assert!(tt.probe(0x1234_5678_9abc_def0, 0).is_none());
+        assert!(!tt.is_used(), "only a search marks the table used");
+        tt.new_search();
+        assert!(tt.is_used());
+        // A fresh table is empty (zeroed by the allocator).
+        let fresh = TranspositionTable::new(1);
+        assert!(fresh.probe(0x1234_5678_9abc_def0, 0).is_none());
+        assert_eq!(fresh.size_mb(), 1);
+    }
+
+    /// A size the machine cannot give is halved until it can: the engine keeps running with
+    /// a smaller table (the session says so at `isready`) instead of aborting.
+    #[test]
+    fn an_impossible_size_falls_back_to_one_that_works() {
+        let asked = usize::MAX >> 20;
+        let tt = TranspositionTable::new(asked);
+        assert!(tt.size_mb() < asked);
+        tt.store(77, 0, None, 5, 0, 3, Bound::Exact);
+        assert_eq!(tt.probe(77, 0).map(|e| e.score), Some(5));
     }
 
     #[test]
