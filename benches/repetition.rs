@@ -12,16 +12,13 @@ use jiangjun::rules::fast::{judge_cycle, judge_cycle_uncached};
 use jiangjun::rules::{judge_game, RuleSet};
 use jiangjun::search::repetition;
 
-/// Plays ICCS moves, recording whether each gave check (as the search does).
-fn play(fen: &str, moves: &[&str]) -> (Position, Vec<bool>) {
+/// Plays ICCS moves (the history records whether each gave check, as in the search).
+fn play(fen: &str, moves: &[&str]) -> Position {
     let mut pos = Position::from_fen(fen).expect("fen");
-    let mut checks = Vec::new();
     for m in moves {
-        let mv = pos.parse_move(m).expect("legal");
-        checks.push(pos.gives_check(mv));
-        pos.make_move(mv);
+        pos.play(m).expect("legal");
     }
-    (pos, checks)
+    pos
 }
 
 /// Cycles of the test data, one period played twice (the position repeats at the end).
@@ -59,16 +56,16 @@ const CYCLES: [(&str, &str, &[&str]); 4] = [
 
 fn bench(c: &mut Criterion) {
     for (name, fen, moves) in CYCLES {
-        let (pos, checks) = play(fen, moves);
+        let pos = play(fen, moves);
         let len = if name == "mutual_chase_8ply" { 8 } else { 4 };
         c.bench_function(&format!("judge_cycle_uncached/{name}"), |b| {
-            b.iter(|| judge_cycle_uncached(black_box(&pos), &checks, len, RuleSet::Cxa2011))
+            b.iter(|| judge_cycle_uncached(black_box(&pos), len, RuleSet::Cxa2011))
         });
         c.bench_function(&format!("judge_cycle_cached/{name}"), |b| {
-            b.iter(|| judge_cycle(black_box(&pos), &checks, len, RuleSet::Cxa2011))
+            b.iter(|| judge_cycle(black_box(&pos), len, RuleSet::Cxa2011))
         });
         c.bench_function(&format!("search_score_on_repetition/{name}"), |b| {
-            b.iter(|| repetition::score(black_box(&pos), &checks, 5))
+            b.iter(|| repetition::score(black_box(&pos), 5))
         });
         c.bench_function(&format!("referee_judge_game/{name}"), |b| {
             b.iter(|| judge_game(fen, black_box(moves), RuleSet::Cxa2011))
@@ -78,9 +75,9 @@ fn bench(c: &mut Criterion) {
     let quiet: Vec<&str> = "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 b0c2 a9b9 a0b0 c6c5 c3c4 h7h6 g3g4 g6g5"
         .split_whitespace()
         .collect();
-    let (pos, checks) = play(jiangjun::board::START_FEN, &quiet);
+    let pos = play(jiangjun::board::START_FEN, &quiet);
     c.bench_function("search_score_no_repetition/14_quiet_plies", |b| {
-        b.iter(|| repetition::score(black_box(&pos), &checks, 5))
+        b.iter(|| repetition::score(black_box(&pos), 5))
     });
     // One move's classification (the referee's unit of work).
     let pos = Position::from_fen(CYCLES[1].1).expect("fen");

@@ -1224,18 +1224,15 @@ fn random_games_with_shuffles_never_panic() {
     for _game in 0..60 {
         let mut pos = Position::startpos();
         let mut moves: Vec<String> = Vec::new();
-        let mut checks: Vec<bool> = Vec::new();
         'game: for _ in 0..40 {
             let list = pos.legal_moves();
             if list.is_empty() {
                 break;
             }
-            let play =
-                |pos: &mut Position, m: Move, moves: &mut Vec<String>, checks: &mut Vec<bool>| {
-                    checks.push(pos.gives_check(m));
-                    moves.push(m.to_string());
-                    pos.make_move(m);
-                };
+            let play = |pos: &mut Position, m: Move, moves: &mut Vec<String>| {
+                moves.push(m.to_string());
+                pos.make_move(m);
+            };
             if rng.gen_bool(0.3) {
                 // A shuffle: two quiet moves and their way back, three times.
                 let quiet = |pos: &Position, rng: &mut rand::rngs::StdRng| {
@@ -1249,11 +1246,11 @@ fn random_games_with_shuffles_never_panic() {
                     if !pos.is_legal(a) {
                         continue 'game;
                     }
-                    play(&mut pos, a, &mut moves, &mut checks);
+                    play(&mut pos, a, &mut moves);
                     let Some(b) = quiet(&pos, &mut rng) else {
                         break 'game;
                     };
-                    play(&mut pos, b, &mut moves, &mut checks);
+                    play(&mut pos, b, &mut moves);
                     let (Some(ra), Some(rb)) =
                         (Move::new(a.to(), a.from()), Move::new(b.to(), b.from()))
                     else {
@@ -1262,18 +1259,18 @@ fn random_games_with_shuffles_never_panic() {
                     if !pos.is_legal(ra) {
                         continue 'game;
                     }
-                    play(&mut pos, ra, &mut moves, &mut checks);
+                    play(&mut pos, ra, &mut moves);
                     if !pos.is_legal(rb) {
                         continue 'game;
                     }
-                    play(&mut pos, rb, &mut moves, &mut checks);
+                    play(&mut pos, rb, &mut moves);
                     // The search's view of this repetition (the last four plies).
-                    let _ = judge_cycle_uncached(&pos, &checks, 4, RuleSet::Cxa2011);
-                    let _ = judge_cycle_uncached(&pos, &checks, 4, RuleSet::Axf);
+                    let _ = judge_cycle_uncached(&pos, 4, RuleSet::Cxa2011);
+                    let _ = judge_cycle_uncached(&pos, 4, RuleSet::Axf);
                 }
             } else {
                 let m = list[rng.gen_range(0..list.len())];
-                play(&mut pos, m, &mut moves, &mut checks);
+                play(&mut pos, m, &mut moves);
             }
         }
         for rules in [RuleSet::Cxa2011, RuleSet::Axf] {
@@ -1300,7 +1297,7 @@ fn random_games_with_shuffles_never_panic() {
             for m in &moves[..at] {
                 p.play(m).expect("legal");
             }
-            let fast = judge_cycle_uncached(&p, &checks[..at], rep.ply - rep.previous, rules);
+            let fast = judge_cycle_uncached(&p, rep.ply - rep.previous, rules);
             assert_eq!(fast, j.outcome, "{:?} {}", rules, moves[..at].join(" "));
             agreed += 1;
         }
@@ -1323,20 +1320,17 @@ fn fast_path_agrees_with_the_referee_on_every_case() {
                 continue;
             };
             let mut pos = Position::from_fen(&case.fen).expect("fen");
-            let mut checks = Vec::new();
             for m in &case.moves[..at] {
-                let m = pos.parse_move(m).expect("legal");
-                checks.push(pos.gives_check(m));
-                pos.make_move(m);
+                pos.play(m).expect("legal");
             }
             let len = rep.ply - rep.previous;
             assert_eq!(
-                judge_cycle_uncached(&pos, &checks, len, rules),
+                judge_cycle_uncached(&pos, len, rules),
                 j.outcome,
                 "{} {rules:?}",
                 case.id
             );
-            assert_eq!(judge_cycle(&pos, &checks, len, rules), j.outcome);
+            assert_eq!(judge_cycle(&pos, len, rules), j.outcome);
             compared += 1;
         }
     }

@@ -153,6 +153,29 @@ fn a_distant_mate_is_preferred_to_forfeiting_by_rule_now() {
     assert!(is_rule(out.score) && out.score < 0, "score {}", out.score);
 }
 
+/// Issue 16.5: the search draws at the natural limit of the rule set in force, read from its
+/// profile: 120 plies under the 2011 rules (4.2.4), 100 under AXF. A rook up with 99 plies
+/// already played without a capture: every move reaches 100.
+#[test]
+fn natural_limit_follows_the_rule_set() {
+    use jiangjun::rules::RuleSet;
+    let rook_up = |clock: u32, rules: RuleSet| {
+        let mut e = engine(&format!("4k4/9/9/9/9/9/9/9/R8/3K5 w - - {clock} 1"), &[]);
+        e.set_rules(rules);
+        e.search_blocking(depth(4), |_| {}).score
+    };
+    assert_eq!(rook_up(99, RuleSet::Axf), 0, "AXF: 100 plies draw");
+    assert!(
+        rook_up(99, RuleSet::Cxa2011) > 500,
+        "2011 rules: 20 plies to go"
+    );
+    assert_eq!(
+        rook_up(119, RuleSet::Cxa2011),
+        0,
+        "2011 rules: 120 plies draw"
+    );
+}
+
 #[test]
 fn infinite_and_ponder_wait_for_the_caller() {
     use jiangjun::search::engine::Report;
@@ -208,9 +231,9 @@ fn search_applies_the_chosen_rule_set() {
         .collect();
     let mut game = Engine::new();
     game.set_position(case["fen"].as_str(), &moves).unwrap();
-    let (pos, checks) = (game.position(), game.checks());
-    let cxa = score_with(pos, checks, 0, RuleSet::Cxa2011).expect("a repetition");
-    let axf = score_with(pos, checks, 0, RuleSet::Axf).expect("a repetition");
+    let pos = game.position();
+    let cxa = score_with(pos, 0, RuleSet::Cxa2011).expect("a repetition");
+    let axf = score_with(pos, 0, RuleSet::Axf).expect("a repetition");
     assert_ne!(cxa, 0, "2011 rules: the chaser loses");
     assert_eq!(axf, 0, "AXF: a draw");
     let mut e = Engine::new();

@@ -30,6 +30,10 @@ pub struct StateInfo {
     pub key: u64,
     /// Plies without capture *before* the move.
     pub halfmove: u32,
+    /// Did the move give check? Kept here, with the move it describes, because the repetition
+    /// rules (2011 rules 25.1) read it for every move of a cycle; a list kept beside the
+    /// history could drift from it.
+    pub gave_check: bool,
 }
 
 /// A legal xiangqi position.
@@ -370,8 +374,24 @@ impl Position {
         self.is_attacked(self.kings[self.side.index()], !self.side)
     }
 
+    /// Did the last move of the history give check? `false` with no history (a position set
+    /// from a FEN: use [`Position::in_check`] there).
+    #[inline]
+    pub fn last_move_gave_check(&self) -> bool {
+        self.history.last().is_some_and(|s| s.gave_check)
+    }
+
     /// Makes a move known to be legal (from the generator or [`Position::parse_move`]).
     pub fn make_move(&mut self, m: Move) {
+        let gives_check = self.gives_check(m);
+        self.make_move_with(m, gives_check);
+    }
+
+    /// [`Position::make_move`] for a caller that already knows whether `m` gives check (the
+    /// search computes it for every move it tries); `gives_check` must equal
+    /// [`Position::gives_check`]`(m)`.
+    pub fn make_move_with(&mut self, m: Move, gives_check: bool) {
+        debug_assert_eq!(gives_check, self.gives_check(m), "make_move_with {m}");
         let (from, to) = (m.from(), m.to());
         let us = self.side;
         let piece = match self.board[from.index()] {
@@ -387,6 +407,7 @@ impl Position {
             captured,
             key: self.key,
             halfmove: self.halfmove,
+            gave_check: gives_check,
         });
         let (fb, tb) = (bit(from), bit(to));
         if let Some(c) = captured {
@@ -469,6 +490,7 @@ impl Position {
             captured: None,
             key: self.key,
             halfmove: self.halfmove,
+            gave_check: false,
         });
         self.key ^= zobrist::SIDE;
         self.side = !self.side;

@@ -2,7 +2,7 @@
 //!
 //! Search calls [`judge_cycle`] only when the current position equals one `len` plies back
 //! (since the last capture). Nothing is computed in make/unmake: the checks come from the
-//! flags the search keeps anyway, and chases are computed only now, on the cycle alone, by
+//! history's gave-check flags ([`crate::board::StateInfo::gave_check`]), and chases are computed only now, on the cycle alone, by
 //! rolling a scratch copy of the position back along it ([`Position::clone_with_tail`]).
 //!
 //! Work, cheapest first, stopping as soon as the answer is known:
@@ -79,13 +79,12 @@ fn signature(pos: &Position, len: usize, rules: RuleSet) -> u64 {
 }
 
 /// Rules on the cycle formed by the last `len` moves of `pos`, whose current position
-/// equals the one `len` plies back. `checks[i]` tells whether history move `i` gave check.
-/// Returns who loses, or [`Outcome::Draw`]; [`Outcome::None`] only for input that is not a
-/// cycle (too short, a null move in it, flags that do not match).
-pub fn judge_cycle(pos: &Position, checks: &[bool], len: usize, rules: RuleSet) -> Outcome {
+/// equals the one `len` plies back. Returns who loses, or [`Outcome::Draw`];
+/// [`Outcome::None`] only for input that is not a cycle (too short, a null move in it).
+pub fn judge_cycle(pos: &Position, len: usize, rules: RuleSet) -> Outcome {
     let hist = pos.history();
     let n = hist.len();
-    if len < 2 || len > n || checks.len() != n {
+    if len < 2 || len > n {
         return Outcome::None;
     }
     let start = n - len;
@@ -102,7 +101,11 @@ pub fn judge_cycle(pos: &Position, checks: &[bool], len: usize, rules: RuleSet) 
         }
     };
     // 1. 25.1: perpetual check, from the flags alone.
-    let all_check = |side: Side| (start..n).filter(|&j| mover(j) == side).all(|j| checks[j]);
+    let all_check = |side: Side| {
+        (start..n)
+            .filter(|&j| mover(j) == side)
+            .all(|j| hist[j].gave_check)
+    };
     match (all_check(Side::Red), all_check(Side::Black)) {
         (true, false) => return Outcome::RedLoses,
         (false, true) => return Outcome::BlackLoses,
@@ -121,7 +124,7 @@ pub fn judge_cycle(pos: &Position, checks: &[bool], len: usize, rules: RuleSet) 
         return hit;
     }
     // 3. Classify, rolling a scratch copy back to the start of the cycle.
-    let outcome = classify_cycle(pos, checks, len, rules, mover);
+    let outcome = classify_cycle(pos, len, rules, mover);
     CACHE.with(|c| {
         if let Some(e) = c.borrow_mut().get_mut(slot) {
             *e = (sig, outcome);
@@ -132,15 +135,10 @@ pub fn judge_cycle(pos: &Position, checks: &[bool], len: usize, rules: RuleSet) 
 
 /// [`judge_cycle`] without the per-thread cache: what a cycle met for the first time costs
 /// (benchmarks and tests).
-pub fn judge_cycle_uncached(
-    pos: &Position,
-    checks: &[bool],
-    len: usize,
-    rules: RuleSet,
-) -> Outcome {
+pub fn judge_cycle_uncached(pos: &Position, len: usize, rules: RuleSet) -> Outcome {
     let hist = pos.history();
     let n = hist.len();
-    if len < 2 || len > n || checks.len() != n || hist[n - len..].iter().any(|st| st.mv.is_none()) {
+    if len < 2 || len > n || hist[n - len..].iter().any(|st| st.mv.is_none()) {
         return Outcome::None;
     }
     let stm = side_of(pos.side_to_move());
@@ -151,13 +149,12 @@ pub fn judge_cycle_uncached(
             stm.opponent()
         }
     };
-    classify_cycle(pos, checks, len, rules, mover)
+    classify_cycle(pos, len, rules, mover)
 }
 
 /// Step 3 of [`judge_cycle`].
 fn classify_cycle(
     pos: &Position,
-    checks: &[bool],
     len: usize,
     rules: RuleSet,
     mover: impl Fn(usize) -> Side,
@@ -183,7 +180,7 @@ fn classify_cycle(
             Side::Black => black_idle,
         };
         if !done {
-            let check = checks.get(j).copied().unwrap_or(false);
+            let check = st.gave_check;
             let msig = move_signature(scratch.key(), m, rules);
             let slot = (msig as usize) & (IDLE_SIZE - 1);
             let known_idle = !check && IDLE.with(|c| c.borrow().get(slot) == Some(&msig));
@@ -219,7 +216,7 @@ fn classify_cycle(
             }
         }
         ids.apply(m);
-        scratch.make_move(m);
+        scratch.make_move_with(m, st.gave_check);
     }
     match judge(rules, &red, &black).outcome {
         Outcome::None => Outcome::Draw,
@@ -227,18 +224,16 @@ fn classify_cycle(
     }
 }
 
-/// Test helper: plays ICCS moves from a FEN, recording whether each gave check (the history
-/// [`judge_cycle`] and the search's repetition probe take). Panics on bad input.
+/// Test helper: plays ICCS moves from a FEN (the history [`judge_cycle`] and the search's
+/// repetition probe read). Panics on bad input.
 #[cfg(test)]
-pub(crate) fn play(fen: &str, moves: &str) -> (Position, Vec<bool>) {
+pub(crate) fn play(fen: &str, moves: &str) -> Position {
     let mut pos = Position::from_fen(fen).unwrap();
-    let mut checks = Vec::new();
     for m in moves.split_whitespace() {
         let mv = pos.parse_move(m).unwrap();
-        checks.push(pos.gives_check(mv));
         pos.make_move(mv);
     }
-    (pos, checks)
+    pos
 }
 
 #[cfg(test)]
@@ -248,46 +243,27 @@ mod tests {
     #[test]
     fn chase_of_an_unprotected_cannon_loses() {
         // own_rook_chases_unprotected_cannon, one period.
-        let (pos, checks) = play(
+        let pos = play(
             "3k5/9/2c6/R8/9/9/9/9/9/4K4 w - - 0 1",
             "a6a7 c7c6 a7a6 c6c7 a6a7",
         );
         for _ in 0..2 {
             // The second call is answered from the cache.
-            assert_eq!(
-                judge_cycle(&pos, &checks, 4, RuleSet::Cxa2011),
-                Outcome::RedLoses
-            );
+            assert_eq!(judge_cycle(&pos, 4, RuleSet::Cxa2011), Outcome::RedLoses);
         }
-        assert_eq!(
-            judge_cycle(&pos, &checks, 4, RuleSet::Axf),
-            Outcome::RedLoses
-        );
+        assert_eq!(judge_cycle(&pos, 4, RuleSet::Axf), Outcome::RedLoses);
     }
 
     #[test]
     fn idle_cycle_is_a_draw_and_bad_input_is_none() {
-        let (pos, checks) = play("3k5/9/9/p8/9/9/P8/9/9/4K4 w - - 0 1", "e0e1 d9d8 e1e0 d8d9");
-        assert_eq!(
-            judge_cycle(&pos, &checks, 4, RuleSet::Cxa2011),
-            Outcome::Draw
-        );
-        assert_eq!(
-            judge_cycle(&pos, &checks, 9, RuleSet::Cxa2011),
-            Outcome::None
-        );
-        assert_eq!(
-            judge_cycle(&pos, &checks[1..], 4, RuleSet::Cxa2011),
-            Outcome::None
-        );
+        let pos = play("3k5/9/9/p8/9/9/P8/9/9/4K4 w - - 0 1", "e0e1 d9d8 e1e0 d8d9");
+        assert_eq!(judge_cycle(&pos, 4, RuleSet::Cxa2011), Outcome::Draw);
+        assert_eq!(judge_cycle(&pos, 9, RuleSet::Cxa2011), Outcome::None);
     }
 
     #[test]
     fn perpetual_check_from_the_flags() {
-        let (pos, checks) = play("4k4/9/9/9/5R3/9/9/9/9/3K5 w - - 0 1", "f5e5 e9f9 e5f5 f9e9");
-        assert_eq!(
-            judge_cycle(&pos, &checks, 4, RuleSet::Cxa2011),
-            Outcome::RedLoses
-        );
+        let pos = play("4k4/9/9/9/5R3/9/9/9/9/3K5 w - - 0 1", "f5e5 e9f9 e5f5 f9e9");
+        assert_eq!(judge_cycle(&pos, 4, RuleSet::Cxa2011), Outcome::RedLoses);
     }
 }

@@ -143,8 +143,6 @@ struct RootMove {
 /// A search thread.
 pub struct Worker {
     pub pos: Position,
-    /// `checks[i]`: did move `i` of the history give check? Maintained along the tree.
-    checks: Vec<bool>,
     id: usize,
     shared: Arc<Shared>,
     limits: Limits,
@@ -165,13 +163,13 @@ pub struct Worker {
     sel: Selectivity,
     /// Reduced weights for a `knowledge` level below `large`; `None` = the full evaluation.
     weights: Option<&'static eval::Weights>,
+    /// The natural limit of the rules in force, in plies without a capture.
+    limit_plies: u32,
 }
 
 impl Worker {
-    /// `checks` gives, for every move of the position's history, whether it gave check.
     pub fn new(
         pos: Position,
-        checks: Vec<bool>,
         banned: &[Move],
         id: usize,
         shared: Arc<Shared>,
@@ -189,7 +187,6 @@ impl Worker {
             .collect();
         Worker {
             pos,
-            checks,
             id,
             shared,
             nodes: 0,
@@ -206,6 +203,7 @@ impl Worker {
             eval_cache: vec![0; EVAL_CACHE],
             sel: Selectivity::of(limits.pruning),
             weights: (limits.knowledge < Level::Large).then(|| eval::weights_for(limits.knowledge)),
+            limit_plies: repetition::natural_limit_plies(limits.rules),
             limits,
         }
     }
@@ -488,7 +486,13 @@ impl Worker {
     /// The table's key for the current position (it carries the clock near the natural limit).
     #[inline]
     fn table_key(&self) -> u64 {
-        tt::table_key(self.pos.key(), self.pos.halfmove_clock())
+        tt::table_key(self.pos.key(), self.plies_to_limit())
+    }
+
+    /// Plies left before the natural limit of the rules in force (0 once it is reached).
+    #[inline]
+    fn plies_to_limit(&self) -> u32 {
+        self.limit_plies.saturating_sub(self.pos.halfmove_clock())
     }
 
     /// May a stored score cut the search off here? Not in the last plies before the natural
@@ -497,24 +501,22 @@ impl Worker {
     /// the way could make real (Pikafish's `value_from_tt` downgrades such mates likewise).
     #[inline]
     fn limit_allows_cutoff(&self, score: i32, ply: usize) -> bool {
-        let clock = self.pos.halfmove_clock();
-        if clock >= tt::NO_CUTOFF_FROM {
+        let left = self.plies_to_limit();
+        if left <= tt::NO_CUTOFF_WITHIN {
             return false;
         }
-        let left = (repetition::NATURAL_LIMIT_PLIES - clock) as i32;
+        let left = left as i32;
         !is_mate(score) || decisive_plies(score).is_some_and(|p| p - ply as i32 <= left)
     }
 
     #[inline]
     fn make(&mut self, m: Move, gives_check: bool) {
-        self.pos.make_move(m);
-        self.checks.push(gives_check);
+        self.pos.make_move_with(m, gives_check);
     }
 
     #[inline]
     fn unmake(&mut self) {
         self.pos.unmake_move();
-        self.checks.pop();
     }
 
     fn flush_nodes(&mut self) {
@@ -559,7 +561,7 @@ impl Worker {
     ) -> i32 {
         let pv_node = beta - alpha > 1;
         self.pv[ply].clear();
-        let in_check = self.checks.last().copied().unwrap_or(false);
+        let in_check = self.pos.last_move_gave_check();
         if in_check && ply < 2 * self.root_depth as usize + 8 {
             depth += 1; // check extension: evasions are forced
         }
@@ -573,10 +575,10 @@ impl Worker {
         self.seldepth = self.seldepth.max(ply);
 
         // Repetitions and the natural limit (2011 rules 23-26, 4.2.4).
-        if let Some(v) = repetition::score_with(&self.pos, &self.checks, ply, self.limits.rules) {
+        if let Some(v) = repetition::score_with(&self.pos, ply, self.limits.rules) {
             return if v == 0 { self.draw_score(ply) } else { v };
         }
-        if self.pos.halfmove_clock() >= repetition::NATURAL_LIMIT_PLIES {
+        if self.plies_to_limit() == 0 {
             return if self.pos.has_legal_move() {
                 self.draw_score(ply)
             } else {
@@ -654,7 +656,6 @@ impl Worker {
                 // self-play (see the commit).
                 let r = 3 + depth / 6;
                 self.pos.make_null_move();
-                self.checks.push(false);
                 let score = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut);
                 self.unmake();
                 if self.stopped {
@@ -868,7 +869,7 @@ impl Worker {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        let in_check = self.checks.last().copied().unwrap_or(false);
+        let in_check = self.pos.last_move_gave_check();
         if ply >= MAX_PLY {
             return if in_check { 0 } else { self.evaluate() };
         }
@@ -965,7 +966,7 @@ mod eval_cache_tests {
         let tt = Arc::new(TranspositionTable::new(1));
         let limits = Limits::default();
         let shared = Arc::new(Shared::new(tt, &limits, false));
-        let mut w = Worker::new(pos, Vec::new(), &[], 0, shared, limits);
+        let mut w = Worker::new(pos, &[], 0, shared, limits);
         let mut rng = StdRng::seed_from_u64(11);
         let mut hits = 0;
         // Walk random games and come back along them, so that every position is met twice.

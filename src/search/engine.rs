@@ -80,7 +80,6 @@ pub struct Engine {
     hash_mb: usize,
     threads: usize,
     pos: Position,
-    checks: Vec<bool>,
     banned: Vec<Move>,
     running: Option<Running>,
     use_book: bool,
@@ -111,7 +110,6 @@ impl Engine {
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             pos: Position::startpos(),
-            checks: Vec::new(),
             banned: Vec::new(),
             running: None,
             use_book: true,
@@ -201,17 +199,14 @@ impl Engine {
             return Vec::new();
         };
         let mut pos = self.pos.clone();
-        let mut checks = self.checks.clone();
         b.probe(&pos)
             .into_iter()
             .filter(|bm| !self.banned.contains(&bm.mv))
             .filter(|bm| {
                 // Never let the book walk into a repetition (a rule loss or a needless draw).
-                checks.push(pos.gives_check(bm.mv));
                 pos.make_move(bm.mv);
-                let repeats = repetition::score_with(&pos, &checks, 1, self.rules).is_some();
+                let repeats = repetition::score_with(&pos, 1, self.rules).is_some();
                 pos.unmake_move();
-                checks.pop();
                 !repeats
             })
             .collect()
@@ -307,14 +302,10 @@ impl Engine {
             None => Position::startpos(),
         };
         self.pos = start;
-        self.checks.clear();
         self.banned.clear();
         for (index, text) in moves.iter().enumerate() {
             match self.pos.parse_move(text) {
-                Ok(m) => {
-                    self.checks.push(self.pos.gives_check(m));
-                    self.pos.make_move(m);
-                }
+                Ok(m) => self.pos.make_move(m),
                 Err(error) => {
                     return Err(SetPositionError::Move {
                         index,
@@ -350,12 +341,6 @@ impl Engine {
         &self.pos
     }
 
-    /// For each move of the position's history, whether it gave check (what the repetition
-    /// rules need besides the position).
-    pub fn checks(&self) -> &[bool] {
-        &self.checks
-    }
-
     /// Is a search running (including one waiting for `stop` or `ponderhit`)?
     pub fn is_searching(&self) -> bool {
         self.running
@@ -383,15 +368,13 @@ impl Engine {
         let shared = Arc::new(Shared::new(tt, &limits, ponder));
         let threads = self.threads;
         let pos = self.pos.clone();
-        let checks = self.checks.clone();
         let banned = self.banned.clone();
         let sh = shared.clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(64 << 20)
             .spawn(move || {
-                let outcome =
-                    search_threads(&pos, &checks, &banned, &sh, &limits, threads, &mut report);
+                let outcome = search_threads(&pos, &banned, &sh, &limits, threads, &mut report);
                 // Under `go infinite` or while pondering the result waits for `stop`/`ponderhit`.
                 while !sh.stop_requested.load(Ordering::Relaxed)
                     && (limits.infinite || sh.pondering.load(Ordering::Relaxed))
@@ -431,7 +414,12 @@ impl Engine {
     pub fn probe(&self, pos: &Position) -> Option<TtEntry> {
         self.tt
             .as_ref()?
-            .probe(tt::table_key(pos.key(), pos.halfmove_clock()), 0)
+            .probe(tt::table_key(pos.key(), self.plies_to_limit(pos)), 0)
+    }
+
+    /// Plies `pos` has left before the natural limit of the rules in force.
+    fn plies_to_limit(&self, pos: &Position) -> u32 {
+        repetition::natural_limit_plies(self.rules).saturating_sub(pos.halfmove_clock())
     }
 
     /// Waits for the running search (if any) to finish and report.
@@ -460,7 +448,6 @@ impl Engine {
         };
         search_threads(
             &self.pos,
-            &self.checks,
             &self.banned,
             &shared,
             &limits,
@@ -473,7 +460,6 @@ impl Engine {
 /// Runs the main worker on this thread and `threads - 1` helpers beside it (lazy SMP).
 fn search_threads(
     pos: &Position,
-    checks: &[bool],
     banned: &[Move],
     shared: &Arc<Shared>,
     limits: &Limits,
@@ -482,28 +468,14 @@ fn search_threads(
 ) -> Outcome {
     std::thread::scope(|s| {
         for id in 1..threads {
-            let mut w = Worker::new(
-                pos.clone(),
-                checks.to_vec(),
-                banned,
-                id,
-                shared.clone(),
-                limits.clone(),
-            );
+            let mut w = Worker::new(pos.clone(), banned, id, shared.clone(), limits.clone());
             let _ = std::thread::Builder::new()
                 .stack_size(64 << 20)
                 .spawn_scoped(s, move || {
                     w.run(|_| {});
                 });
         }
-        let mut main = Worker::new(
-            pos.clone(),
-            checks.to_vec(),
-            banned,
-            0,
-            shared.clone(),
-            limits.clone(),
-        );
+        let mut main = Worker::new(pos.clone(), banned, 0, shared.clone(), limits.clone());
         let outcome = main.run(|info| report(Report::Info(info.clone())));
         shared.stop.store(true, Ordering::Relaxed);
         outcome

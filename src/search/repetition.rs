@@ -16,22 +16,23 @@ use crate::rules::classify::side_of;
 use crate::rules::fast::judge_cycle;
 use crate::rules::RuleSet;
 
-/// 2011 rules 4.2.4: 60 moves per side (120 plies) without a capture is a draw.
-pub const NATURAL_LIMIT_PLIES: u32 = 120;
+/// Plies without a capture that draw the game under `rules` (2011 rules 4.2.4: 60 moves per
+/// side, 120 plies; AXF: 50 moves, 100 plies), from the rule set's profile. The search counts
+/// plies only; the referee also discounts checks beyond the counted ones (22.2).
+pub fn natural_limit_plies(rules: RuleSet) -> u32 {
+    rules.profile().limit.plies
+}
 
 /// The score (for the side to move) of a repetition at this node under the 2011 rules, if the
-/// position repeats. `checks[i]` tells whether move `i` of the history gave check.
-pub fn score(pos: &Position, checks: &[bool], ply: usize) -> Option<i32> {
-    score_with(pos, checks, ply, RuleSet::Cxa2011)
+/// position repeats.
+pub fn score(pos: &Position, ply: usize) -> Option<i32> {
+    score_with(pos, ply, RuleSet::Cxa2011)
 }
 
 /// [`score`] under a chosen rule set (the engine's `repetition` option).
-pub fn score_with(pos: &Position, checks: &[bool], ply: usize, rules: RuleSet) -> Option<i32> {
+pub fn score_with(pos: &Position, ply: usize, rules: RuleSet) -> Option<i32> {
     let hist = pos.history();
     let n = hist.len();
-    if checks.len() != n {
-        return None;
-    }
     let window = (pos.halfmove_clock() as usize).min(n);
     let key = pos.key();
     let mut i = 2;
@@ -41,7 +42,7 @@ pub fn score_with(pos: &Position, checks: &[bool], ply: usize, rules: RuleSet) -
             return None;
         }
         if i >= 4 && hist[n - i].key == key {
-            return Some(judge(pos, checks, i, ply, rules));
+            return Some(judge(pos, i, ply, rules));
         }
         i += 2;
     }
@@ -50,9 +51,9 @@ pub fn score_with(pos: &Position, checks: &[bool], ply: usize, rules: RuleSet) -
 
 /// Scores the cycle of the last `len` moves: a rule loss or win `ply` plies from the root
 /// ([`rule_loss_in`], [`rule_win_in`]), anything else a draw.
-fn judge(pos: &Position, checks: &[bool], len: usize, ply: usize, rules: RuleSet) -> i32 {
+fn judge(pos: &Position, len: usize, ply: usize, rules: RuleSet) -> i32 {
     let us = side_of(pos.side_to_move());
-    match judge_cycle(pos, checks, len, rules).loser() {
+    match judge_cycle(pos, len, rules).loser() {
         Some(loser) if loser == us => rule_loss_in(ply),
         Some(_) => rule_win_in(ply),
         None => 0,
@@ -68,20 +69,21 @@ mod tests {
     fn perpetual_check_loses_for_the_checker() {
         let fen = "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1";
         // a1a9+ (check along rank 9), e9e8, a9a8+, e8e9, a8a9+ ... repeats.
-        let (pos, checks) = play(fen, "a1a9 e9e8 a9a8 e8e9 a8a9");
-        assert!(checks[0] && checks[2] && checks[4]);
+        let pos = play(fen, "a1a9 e9e8 a9a8 e8e9 a8a9");
+        let gave: Vec<bool> = pos.history().iter().map(|s| s.gave_check).collect();
+        assert_eq!(gave, [true, false, true, false, true]);
         // The position after a8a9 (black to move) repeats the one after a1a9.
-        let s = score(&pos, &checks, 5).unwrap();
+        let s = score(&pos, 5).unwrap();
         assert_eq!(s, rule_win_in(5), "black to move: red checked perpetually");
     }
 
     #[test]
     fn idle_cycle_is_a_draw() {
         let fen = "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1";
-        let (pos, checks) = play(fen, "a1b1 e9f9 b1a1 f9e9");
-        assert_eq!(score(&pos, &checks, 4), Some(0));
-        let (pos, checks) = play(fen, "a1b1 e9f9 b1a1");
-        assert_eq!(score(&pos, &checks, 3), None);
+        let pos = play(fen, "a1b1 e9f9 b1a1 f9e9");
+        assert_eq!(score(&pos, 4), Some(0));
+        let pos = play(fen, "a1b1 e9f9 b1a1");
+        assert_eq!(score(&pos, 3), None);
     }
 
     #[test]
@@ -89,10 +91,10 @@ mod tests {
         // tests/data/repetition_cases.json own_rook_chases_unprotected_cannon: the rook chases
         // the unprotected cannon on every move (24.11, 25.3).
         let fen = "3k5/9/2c6/R8/9/9/9/9/9/4K4 w - - 0 1";
-        let (pos, checks) = play(fen, "a6a7 c7c6 a7a6 c6c7 a6a7");
-        assert_eq!(score(&pos, &checks, 5), Some(rule_win_in(5)));
+        let pos = play(fen, "a6a7 c7c6 a7a6 c6c7 a6a7");
+        assert_eq!(score(&pos, 5), Some(rule_win_in(5)));
         // One ply later the chaser is to move: it is the one losing.
-        let (pos, checks) = play(fen, "a6a7 c7c6 a7a6 c6c7 a6a7 c7c6");
-        assert_eq!(score(&pos, &checks, 6), Some(rule_loss_in(6)));
+        let pos = play(fen, "a6a7 c7c6 a7a6 c6c7 a6a7 c7c6");
+        assert_eq!(score(&pos, 6), Some(rule_loss_in(6)));
     }
 }

@@ -11,6 +11,7 @@ use super::engine::Engine;
 use super::repetition;
 use super::score::is_decisive;
 use crate::board::{Color, Position};
+use crate::rules::RuleSet;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -77,7 +78,8 @@ fn play_one(cfg: &Config, index: usize) -> Game {
             // Checkmate and stalemate lose (2011 rules 4.1).
             break if red { 0.0 } else { 1.0 };
         }
-        if pos.halfmove_clock() >= repetition::NATURAL_LIMIT_PLIES || played.len() >= cfg.max_plies
+        if pos.halfmove_clock() >= repetition::natural_limit_plies(RuleSet::Cxa2011)
+            || played.len() >= cfg.max_plies
         {
             break 0.5;
         }
@@ -111,9 +113,7 @@ fn play_one(cfg: &Config, index: usize) -> Game {
         // A repetition the rules decide ends the game with that verdict.
         let mut after = engine.position().clone();
         after.make_move(best);
-        let mut checks = engine.checks().to_vec();
-        checks.push(pos.gives_check(best));
-        if let Some(s) = repetition::score(&after, &checks, 0) {
+        if let Some(s) = repetition::score(&after, 0) {
             let after_red = after.side_to_move() == Color::Red;
             break match s.signum() {
                 0 => 0.5,

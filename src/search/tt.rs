@@ -26,24 +26,26 @@
 use crate::board::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
-/// Halfmove clocks from which the key carries a clock bucket: 40 plies before the limit,
-/// about the longest line a search at game speed reaches (extensions included).
-const CLOCK_KEYED_FROM: u32 = 80;
+/// Plies before the natural limit from which the key carries a clock bucket: 40, about the
+/// longest line a search at game speed reaches (extensions included).
+const CLOCK_KEYED_WITHIN: u32 = 40;
 /// Width in plies of a clock bucket: narrow, since a few plies decide whether the limit falls
 /// inside a line.
 const CLOCK_BUCKET: u32 = 4;
-/// From this clock on, stored scores give no cutoffs: a stored line may reach the limit a ply
-/// earlier or later than this one (Pikafish makes the same choice, at the same 116 plies).
-pub const NO_CUTOFF_FROM: u32 = 116;
+/// Within this many plies of the limit, stored scores give no cutoffs: a stored line may reach
+/// the limit a ply earlier or later than this one (Pikafish makes the same choice, at 116 of
+/// its 120 plies).
+pub const NO_CUTOFF_WITHIN: u32 = 4;
 
-/// The key under which the table files a position with Zobrist key `key` and halfmove clock
-/// `halfmove`: the key itself far from the natural limit, mixed with the clock's bucket near it.
+/// The key under which the table files a position with Zobrist key `key`, `plies_left` plies
+/// before the natural limit of the rules in force: the key itself far from the limit, mixed
+/// with the clock's bucket near it.
 #[inline]
-pub fn table_key(key: u64, halfmove: u32) -> u64 {
-    if halfmove < CLOCK_KEYED_FROM {
+pub fn table_key(key: u64, plies_left: u32) -> u64 {
+    if plies_left > CLOCK_KEYED_WITHIN {
         return key;
     }
-    let bucket = u64::from((halfmove - CLOCK_KEYED_FROM) / CLOCK_BUCKET) + 1;
+    let bucket = u64::from((CLOCK_KEYED_WITHIN - plies_left) / CLOCK_BUCKET) + 1;
     // A fixed odd multiplier then an xor-shift (a finaliser in the style of splitmix64) spreads
     // the small bucket number over all 64 bits.
     let mut z = bucket.wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -283,18 +285,21 @@ mod tests {
     fn keys_near_the_natural_limit_carry_the_clock() {
         let k = 0x0123_4567_89ab_cdef;
         // Far from the limit the clock does not matter.
-        assert_eq!(table_key(k, 0), k);
-        assert_eq!(table_key(k, CLOCK_KEYED_FROM - 1), k);
+        assert_eq!(table_key(k, 120), k);
+        assert_eq!(table_key(k, CLOCK_KEYED_WITHIN + 1), k);
         // Near it, each bucket has a key of its own, the same within a bucket.
-        let near: Vec<u64> = (CLOCK_KEYED_FROM..=120).map(|h| table_key(k, h)).collect();
+        let near: Vec<u64> = (0..=CLOCK_KEYED_WITHIN)
+            .rev()
+            .map(|left| table_key(k, left))
+            .collect();
         assert!(near.iter().all(|&n| n != k));
         assert_eq!(
-            table_key(k, CLOCK_KEYED_FROM),
-            table_key(k, CLOCK_KEYED_FROM + 3)
+            table_key(k, CLOCK_KEYED_WITHIN),
+            table_key(k, CLOCK_KEYED_WITHIN - 3)
         );
         let mut buckets = near.clone();
         buckets.dedup();
-        assert_eq!(buckets.len(), (120 - CLOCK_KEYED_FROM) as usize / 4 + 1);
+        assert_eq!(buckets.len(), CLOCK_KEYED_WITHIN as usize / 4 + 1);
         let mut sorted = buckets.clone();
         sorted.sort_unstable();
         sorted.dedup();
