@@ -5,7 +5,7 @@
 mod cli_support;
 use cli_support::run;
 
-use jiangjun::tools::datagen::{Chunk, ChunkReader, Record, RecordReader};
+use jiangjun::tools::datagen::{Chunk, ChunkReader, Record, RecordReader, ShuffledReader};
 use std::path::PathBuf;
 
 fn temp(name: &str) -> PathBuf {
@@ -84,6 +84,16 @@ fn writes_records_the_reader_understands() {
         assert!(!pos.in_check());
         assert!(i32::from(r.score()).abs() <= 2000);
     }
+    // The trainer's shuffled stream holds the same records.
+    let mut shuffled: Vec<Record> = ShuffledReader::open(&[&path, &path], 64, 9)
+        .collect::<Result<_, _>>()
+        .expect("readable");
+    assert_eq!(shuffled.len(), 2 * records.len());
+    let key = |r: &Record| (r.score(), r.to_bytes());
+    shuffled.sort_by_key(key);
+    let mut twice = [records.clone(), records].concat();
+    twice.sort_by_key(key);
+    assert_eq!(shuffled, twice);
     let _ = std::fs::remove_file(path);
 }
 

@@ -1,6 +1,7 @@
 //! Training data for the neural evaluation (`jiangjun datagen`): self-play at a fixed search
 //! budget, every useful position labelled with the search score and the game's result, written
-//! in the binary format of [`format`].
+//! in the binary format of [`format`]; a trainer reads it back with [`RecordReader`] (in order)
+//! or [`ShuffledReader`] (several files, shuffled through a buffer).
 //!
 //! # A game
 //!
@@ -33,10 +34,12 @@
 //! take as long as the depth needs.
 
 pub mod format;
+pub mod shuffle;
 
 pub use format::{
     Chunk, ChunkReader, DataError, Record, RecordError, RecordReader, RecordWriter, Wdl,
 };
+pub use shuffle::ShuffledReader;
 
 use crate::board::{Color, Move, Position};
 use crate::rules::{self, PlyRecord, RuleSet, Side};
