@@ -365,7 +365,7 @@ fn datagen_inner(args: &[String]) -> Result<(), String> {
     let mut writer = RecordWriter::new(file);
     let total = cfg.shard.games(cfg.games).count();
     eprintln!(
-        "datagen: {total} games (shard {}/{} of {}), {:?} per move, seed {}, {} threads",
+        "datagen: {total} games (shard {}/{} of {}), {} per move, seed {}, {} threads",
         cfg.shard.index, cfg.shard.count, cfg.games, cfg.budget, cfg.seed, cfg.threads
     );
     let mut line = ProgressLine::new();
@@ -377,15 +377,15 @@ fn datagen_inner(args: &[String]) -> Result<(), String> {
         .iter()
         .zip(stats.endings)
         .filter(|(_, n)| *n > 0)
-        .map(|(e, n)| format!("{} {n}", e.name()))
+        .map(|(e, n)| format!("; {} {n}", e.name()))
         .collect();
     println!(
-        "wrote {out}: {} games (red wins {}, draws {}, black wins {}; {}), {} positions kept of {} searched (skipped: {} in check, {} best move a capture, {} decisive or beyond {} cp)",
+        "wrote {out}: {} games (red wins {}, draws {}, black wins {}{}), {} positions kept of {} searched (skipped: {} in check, {} best move a capture, {} decisive or beyond {} cp)",
         stats.games,
         stats.red_wins,
         stats.draws,
         stats.black_wins,
-        endings.join(", "),
+        endings.concat(),
         stats.kept,
         stats.searched,
         stats.skipped_in_check,

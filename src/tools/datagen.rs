@@ -70,6 +70,15 @@ pub enum Budget {
     Depth(i32),
 }
 
+impl std::fmt::Display for Budget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Budget::Nodes(n) => write!(f, "{n} nodes"),
+            Budget::Depth(d) => write!(f, "depth {d}"),
+        }
+    }
+}
+
 impl Budget {
     fn limits(self) -> Limits {
         match self {
