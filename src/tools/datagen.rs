@@ -3,6 +3,21 @@
 //! in the binary format of [`format`]; a trainer reads it back with [`RecordReader`] (in order)
 //! or [`ShuffledReader`] (several files, shuffled through a buffer).
 //!
+//! ```no_run
+//! use jiangjun::tools::datagen::ShuffledReader;
+//! // Two shards, a buffer of a million records, seed 7.
+//! for r in ShuffledReader::open(&["data.0.bin", "data.1.bin"], 1 << 20, 7) {
+//!     let r = r?; // a bad or cut file is a typed error, never a panic
+//!     let target = r.result().value(); // 0, 0.5 or 1 for the side to move
+//!     let (score, side) = (r.score(), r.side_to_move()); // cp from the side to move
+//!     for (piece, square) in r.pieces() {
+//!         // features: piece kind and colour on `square`, seen from `side`
+//!         let _ = (piece, square, side, score, target);
+//!     }
+//! }
+//! # Ok::<(), jiangjun::tools::datagen::DataError>(())
+//! ```
+//!
 //! # A game
 //!
 //! 1. **Start.** From the seed and the game's index alone: an opening line (when given, one
@@ -387,6 +402,29 @@ fn choose_start(cfg: &Config, rng: &mut StdRng) -> Vec<Move> {
     moves
 }
 
+/// Why a searched position is not kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Skip {
+    /// The evaluation is never asked in check (the search extends it).
+    InCheck,
+    /// The best move captures: the score is a capture's, not the position's quiet value.
+    Capture,
+    /// A mate or rule score, or one beyond the limit: no evaluation should learn it.
+    Score,
+}
+
+fn skip(pos: &Position, best: Move, score: i32, score_limit: i32) -> Option<Skip> {
+    if pos.in_check() {
+        Some(Skip::InCheck)
+    } else if pos.piece_at(best.to()).is_some() {
+        Some(Skip::Capture)
+    } else if score::is_decisive(score) || score.abs() > score_limit {
+        Some(Skip::Score)
+    } else {
+        None
+    }
+}
+
 /// Plays game `index` of the run.
 fn play_game(cfg: &Config, index: u32) -> GameOutput {
     let mut rng = StdRng::seed_from_u64(mix(cfg.seed ^ mix(u64::from(index))));
@@ -411,14 +449,11 @@ fn play_game(cfg: &Config, index: u32) -> GameOutput {
             break (Some(!stm), Ending::NoMove);
         };
         stats.searched += 1;
-        if g.pos.in_check() {
-            stats.skipped_in_check += 1;
-        } else if g.pos.piece_at(best.to()).is_some() {
-            stats.skipped_capture += 1;
-        } else if score::is_decisive(score) || score.abs() > cfg.score_limit {
-            stats.skipped_score += 1;
-        } else {
-            records.push(Record::new(&g.pos, score, Wdl::Draw));
+        match skip(&g.pos, best, score, cfg.score_limit) {
+            Some(Skip::InCheck) => stats.skipped_in_check += 1,
+            Some(Skip::Capture) => stats.skipped_capture += 1,
+            Some(Skip::Score) => stats.skipped_score += 1,
+            None => records.push(Record::new(&g.pos, score, Wdl::Draw)),
         }
         if score::is_decisive(score) {
             let winner = if score > 0 { stm } else { !stm };
@@ -612,6 +647,42 @@ mod tests {
         );
         assert_eq!(stats.red_wins + stats.draws + stats.black_wins, 4);
         assert_eq!(stats.endings.iter().sum::<u64>(), 4);
+    }
+
+    #[test]
+    fn skip_reasons() {
+        let mv = |pos: &Position, m: &str| pos.parse_move(m).unwrap();
+        let start = Position::startpos();
+        assert_eq!(skip(&start, mv(&start, "h2e2"), 30, 2000), None);
+        // The cannon takes the horse.
+        assert_eq!(
+            skip(&start, mv(&start, "h2h9"), 30, 2000),
+            Some(Skip::Capture)
+        );
+        assert_eq!(
+            skip(&start, mv(&start, "h2e2"), 2001, 2000),
+            Some(Skip::Score)
+        );
+        assert_eq!(
+            skip(&start, mv(&start, "h2e2"), -2001, 2000),
+            Some(Skip::Score)
+        );
+        let mate = score::MATE - 3;
+        assert_eq!(
+            skip(&start, mv(&start, "h2e2"), mate, 40_000),
+            Some(Skip::Score)
+        );
+        let rule = -(score::RULE_WIN - 2);
+        assert_eq!(
+            skip(&start, mv(&start, "h2e2"), rule, 40_000),
+            Some(Skip::Score)
+        );
+        // Black in check from the rook on e5; the king steps aside.
+        let check = Position::from_fen("4k4/9/9/9/4R4/9/9/9/9/5K3 b - - 0 1").unwrap();
+        assert_eq!(
+            skip(&check, mv(&check, "e9d9"), 0, 2000),
+            Some(Skip::InCheck)
+        );
     }
 
     #[test]
