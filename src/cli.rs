@@ -24,6 +24,10 @@ usage:
                                    from 4): an opening suite for `jiangjun match --openings`
   jiangjun selfplay --out F [--games N] [--nodes N] [--seed S] [--openings F]
                                    self-play positions with results, for tuning
+  jiangjun datagen --out F [--games N] [--nodes N | --depth N] [--seed S] [--random-plies K]
+                  [--openings F] [--shard I/N] [--threads T] [--max-plies N] [--score-limit CP]
+                                   self-play training data for the neural evaluation (binary
+                                   records, see README); shards of one seed concatenate
   jiangjun tune --data F[,F...] [--out F] [--rounds N] [--steps N] [--l2 X]
                   [--l2-tables X] [--validate F[,F...]] [--all]
                                    Texel-tune the evaluation weights on self-play data
@@ -42,6 +46,7 @@ pub fn run(args: &[String]) -> Option<i32> {
         "judge" => judge_cmd(&args[1..]),
         "book" => wrap("book", book_inner(&args[1..])),
         "selfplay" => wrap("selfplay", selfplay_inner(&args[1..])),
+        "datagen" => wrap("datagen", datagen_inner(&args[1..])),
         "tune" => wrap("tune", tune_inner(&args[1..])),
         "match" => match_cmd(&args[1..]),
         "tournament" => tournament_cmd(&args[1..]),
@@ -275,6 +280,195 @@ fn selfplay_inner(args: &[String]) -> Result<(), String> {
         games.len()
     );
     Ok(())
+}
+
+/// `datagen`: checks every argument before any game is played or the output is created.
+fn datagen_inner(args: &[String]) -> Result<(), String> {
+    use crate::tools::datagen::{self, Budget, Config, RecordWriter, Shard};
+    let (out, rest) = take_option(args, "--out")?;
+    let (games, rest) = take_option(&rest, "--games")?;
+    let (nodes, rest) = take_option(&rest, "--nodes")?;
+    let (depth, rest) = take_option(&rest, "--depth")?;
+    let (seed, rest) = take_option(&rest, "--seed")?;
+    let (random_plies, rest) = take_option(&rest, "--random-plies")?;
+    let (openings, rest) = take_option(&rest, "--openings")?;
+    let (shard, rest) = take_option(&rest, "--shard")?;
+    let (threads, rest) = take_option(&rest, "--threads")?;
+    let (max_plies, rest) = take_option(&rest, "--max-plies")?;
+    let (score_limit, rest) = take_option(&rest, "--score-limit")?;
+    if let Some(x) = rest.first() {
+        return Err(format!("unexpected argument '{x}'"));
+    }
+    let d = Config::default();
+    let in_range = |v: u64, name: &str, lo: u64, hi: u64| {
+        if (lo..=hi).contains(&v) {
+            Ok(v)
+        } else {
+            Err(format!("{name} must be from {lo} to {hi}, not {v}"))
+        }
+    };
+    let budget = match (nodes, depth) {
+        (Some(_), Some(_)) => return Err("give --nodes or --depth, not both".into()),
+        (None, Some(dp)) => {
+            Budget::Depth(in_range(parse_num(Some(dp), "--depth", 0)?, "--depth", 1, 30)? as i32)
+        }
+        (n, None) => Budget::Nodes(in_range(
+            parse_num(n, "--nodes", 5000)?,
+            "--nodes",
+            1,
+            1 << 40,
+        )?),
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cfg = Config {
+        games: in_range(
+            parse_num(games, "--games", 100)?,
+            "--games",
+            1,
+            u32::MAX.into(),
+        )? as u32,
+        budget,
+        seed: parse_num(seed, "--seed", d.seed)?,
+        random_plies: in_range(
+            parse_num(random_plies, "--random-plies", d.random_plies as u64)?,
+            "--random-plies",
+            0,
+            200,
+        )? as usize,
+        shard: shard.as_deref().map_or(Ok(Shard::ALL), Shard::parse)?,
+        threads: in_range(
+            parse_num(threads, "--threads", cores as u64)?,
+            "--threads",
+            1,
+            256,
+        )? as usize,
+        max_plies: in_range(
+            parse_num(max_plies, "--max-plies", d.max_plies as u64)?,
+            "--max-plies",
+            1,
+            10_000,
+        )? as usize,
+        score_limit: in_range(
+            parse_num(score_limit, "--score-limit", d.score_limit as u64)?,
+            "--score-limit",
+            0,
+            crate::search::score::RULE_BOUND as u64,
+        )? as i32,
+        openings: match openings {
+            Some(p) => read_opening_lines(&p)?,
+            None => Vec::new(),
+        },
+        ..d
+    };
+    let out = out.ok_or("--out is required")?;
+    let file = std::fs::File::create(&out).map_err(|e| format!("cannot create {out}: {e}"))?;
+    let mut writer = RecordWriter::new(file);
+    let total = cfg.shard.games(cfg.games).count();
+    eprintln!(
+        "datagen: {total} games (shard {}/{} of {}), {} per move, seed {}, {} threads",
+        cfg.shard.index, cfg.shard.count, cfg.games, cfg.budget, cfg.seed, cfg.threads
+    );
+    let mut line = ProgressLine::new();
+    let stats = datagen::generate(&cfg, &mut writer, |p| line.update(p))
+        .map_err(|e| format!("writing {out}: {e}"))?;
+    writer.finish().map_err(|e| format!("writing {out}: {e}"))?;
+    line.finish();
+    let endings: Vec<String> = datagen::Ending::ALL
+        .iter()
+        .zip(stats.endings)
+        .filter(|(_, n)| *n > 0)
+        .map(|(e, n)| format!("; {} {n}", e.name()))
+        .collect();
+    println!(
+        "wrote {out}: {} games (red wins {}, draws {}, black wins {}{}), {} positions kept of {} searched (skipped: {} in check, {} best move a capture, {} decisive or beyond {} cp)",
+        stats.games,
+        stats.red_wins,
+        stats.draws,
+        stats.black_wins,
+        endings.concat(),
+        stats.kept,
+        stats.searched,
+        stats.skipped_in_check,
+        stats.skipped_capture,
+        stats.skipped_score,
+        cfg.score_limit
+    );
+    Ok(())
+}
+
+/// Opening lines as `jiangjun book lines` writes them (one line of ICCS moves per line, `#`
+/// comments), each checked for legality from the start position.
+fn read_opening_lines(path: &str) -> Result<Vec<Vec<crate::board::Move>>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let mut lines = Vec::new();
+    for (n, l) in text.lines().enumerate() {
+        if l.trim_start().starts_with('#') || l.trim().is_empty() {
+            continue;
+        }
+        let mut pos = Position::startpos();
+        let line = l
+            .split_whitespace()
+            .map(|m| pos.play(m))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("{path} line {}: {e}", n + 1))?;
+        lines.push(line);
+    }
+    if lines.is_empty() {
+        return Err(format!("{path} holds no opening lines"));
+    }
+    Ok(lines)
+}
+
+/// The live progress line of long runs: rewritten in place on a terminal (at most twice a
+/// second), one line every 30 s in a log file.
+struct ProgressLine {
+    terminal: bool,
+    last: Option<Instant>,
+    text: String,
+}
+
+impl ProgressLine {
+    fn new() -> ProgressLine {
+        use std::io::IsTerminal;
+        ProgressLine {
+            terminal: std::io::stderr().is_terminal(),
+            last: None,
+            text: String::new(),
+        }
+    }
+
+    fn update(&mut self, p: &crate::tools::datagen::Progress) {
+        let every = if self.terminal { 0.5 } else { 30.0 };
+        let due = self.last.is_none_or(|t| t.elapsed().as_secs_f64() >= every);
+        if !due && p.games_done < p.games_total {
+            return;
+        }
+        self.last = Some(Instant::now());
+        let secs = p.elapsed.as_secs_f64().max(1e-3);
+        let left = p.games_total.saturating_sub(p.games_done) as f64;
+        let eta = (secs / p.games_done.max(1) as f64 * left).round() as u64;
+        self.text = format!(
+            "datagen: {}/{} games, {} positions, {:.0} positions/s, ETA {}h{:02}m{:02}s",
+            p.games_done,
+            p.games_total,
+            p.kept,
+            p.kept as f64 / secs,
+            eta / 3600,
+            eta / 60 % 60,
+            eta % 60
+        );
+        if self.terminal {
+            eprint!("\r{}\x1b[K", self.text);
+        } else {
+            eprintln!("{}", self.text);
+        }
+    }
+
+    fn finish(&self) {
+        if self.terminal && !self.text.is_empty() {
+            eprintln!();
+        }
+    }
 }
 
 fn tune_inner(args: &[String]) -> Result<(), String> {

@@ -1,0 +1,759 @@
+//! Training data for the neural evaluation (`jiangjun datagen`): self-play at a fixed search
+//! budget, every useful position labelled with the search score and the game's result, written
+//! in the binary format of [`format`]; a trainer reads it back with [`RecordReader`] (in order)
+//! or [`ShuffledReader`] (several files, shuffled through a buffer).
+//!
+//! ```no_run
+//! use jiangjun::tools::datagen::ShuffledReader;
+//! // Two shards, a buffer of a million records, seed 7.
+//! for r in ShuffledReader::open(&["data.0.bin", "data.1.bin"], 1 << 20, 7) {
+//!     let r = r?; // a bad or cut file is a typed error, never a panic
+//!     let target = r.result().value(); // 0, 0.5 or 1 for the side to move
+//!     let (score, side) = (r.score(), r.side_to_move()); // cp from the side to move
+//!     for (piece, square) in r.pieces() {
+//!         // features: piece kind and colour on `square`, seen from `side`
+//!         let _ = (piece, square, side, score, target);
+//!     }
+//! }
+//! # Ok::<(), jiangjun::tools::datagen::DataError>(())
+//! ```
+//!
+//! # A game
+//!
+//! 1. **Start.** From the seed and the game's index alone: an opening line (when given, one
+//!    chosen at random), then `random_plies` uniformly random legal moves. A start whose
+//!    score at the game's budget is beyond ±[`Config::start_score_limit`] (a random move
+//!    that hung a piece) is redrawn, up to [`START_TRIES`] times.
+//! 2. **Play.** Each side searches with the budget (nodes or depth, one thread, a fresh 8 MB
+//!    table per game) and plays the best move. The position is kept unless it is in check,
+//!    the best move captures (the score is not quiet), or the score is decisive (a mate or
+//!    rule band) or beyond ±[`Config::score_limit`].
+//! 3. **End,** checked before every move in the order of the match arbiter
+//!    ([`crate::tournament::game`]): no legal move loses (2011 rules 4.1.1 mate, 4.1.2
+//!    stalemate); a third occurrence of a position is ruled by the referee
+//!    ([`crate::rules::judge_game`]: 长将 and 长捉 lose, other repetitions draw, 4.1.4, 4.1.5,
+//!    4.2.3); the natural limit draws (4.2.4 as 22.2 counts it); no attacking material on
+//!    either side draws (4.2.2); and [`Config::max_plies`] draws. Two adjudications save time:
+//!    a decisive search score (a mate or rule win found) ends the game for the side it
+//!    favours, and so do [`WIN_PLIES`] searches in a row (both sides) that agree one side is
+//!    up by [`WIN_SCORE`] centipawns or more.
+//!
+//! # Determinism and shards
+//!
+//! Game `i` depends only on the seed and `i` (its random generator is seeded from both; the
+//! search is single-threaded and node-limited), and games are written in index order
+//! whatever the thread count, so a seed fixes the file byte for byte. `--shard I/N` plays
+//! the games with index ≡ I (mod N); each game is one self-describing chunk carrying the seed
+//! and its index, so `cat` of the shard files is a valid file holding exactly the chunks of
+//! the unsharded run (in another order). With a depth budget, games are reproducible too, but
+//! take as long as the depth needs.
+
+pub mod format;
+pub mod shuffle;
+
+pub use format::{
+    Chunk, ChunkReader, DataError, Record, RecordError, RecordReader, RecordWriter, Wdl,
+};
+pub use shuffle::ShuffledReader;
+
+use crate::board::{Color, Move, Position};
+use crate::rules::{self, PlyRecord, RuleSet, Side};
+use crate::search::alphabeta::Limits;
+use crate::search::engine::Engine;
+use crate::search::score;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Searches that must agree on a big advantage before the game is adjudicated.
+pub const WIN_PLIES: usize = 4;
+/// The advantage (centipawns) those searches must agree on.
+pub const WIN_SCORE: i32 = 1500;
+/// Attempts at a balanced start before the last one is taken anyway.
+pub const START_TRIES: usize = 10;
+/// Transposition table per game (MB): ample for a few thousand nodes per move.
+pub const HASH_MB: usize = 8;
+
+/// The search budget per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    Nodes(u64),
+    Depth(i32),
+}
+
+impl std::fmt::Display for Budget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Budget::Nodes(n) => write!(f, "{n} nodes"),
+            Budget::Depth(d) => write!(f, "depth {d}"),
+        }
+    }
+}
+
+impl Budget {
+    fn limits(self) -> Limits {
+        match self {
+            Budget::Nodes(n) => Limits {
+                nodes: Some(n),
+                ..Limits::default()
+            },
+            Budget::Depth(d) => Limits {
+                depth: Some(d),
+                ..Limits::default()
+            },
+        }
+    }
+}
+
+/// Which games of the run this process plays: those with index ≡ `index` (mod `count`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    /// The whole run.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    /// Parses `I/N` (0 ≤ I < N).
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard '{s}' must be I/N with 0 <= I < N");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: u32 = i.trim().parse().map_err(|_| bad())?;
+        let count: u32 = n.trim().parse().map_err(|_| bad())?;
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// This shard's game indices among `games`.
+    pub fn games(self, games: u32) -> impl Iterator<Item = u32> {
+        (self.index..games).step_by(self.count.max(1) as usize)
+    }
+}
+
+/// Everything a run depends on.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Games in the whole run (all shards together).
+    pub games: u32,
+    pub budget: Budget,
+    pub seed: u64,
+    /// Random legal moves after the opening line.
+    pub random_plies: usize,
+    /// Opening lines from the start position (legal, checked by the caller); may be empty.
+    pub openings: Vec<Vec<Move>>,
+    pub shard: Shard,
+    /// Games played at once (one search thread each).
+    pub threads: usize,
+    /// A game this long is drawn.
+    pub max_plies: usize,
+    /// Positions scored beyond ± this (centipawns) are not kept.
+    pub score_limit: i32,
+    /// A start scored beyond ± this is redrawn; 0 accepts any start without searching it.
+    pub start_score_limit: i32,
+    /// Repetition and natural-limit rules of the adjudication and the search.
+    pub rules: RuleSet,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            games: 100,
+            budget: Budget::Nodes(5000),
+            seed: 1,
+            random_plies: 8,
+            openings: Vec::new(),
+            shard: Shard::ALL,
+            threads: 1,
+            max_plies: 400,
+            score_limit: 2000,
+            start_score_limit: 400,
+            rules: RuleSet::Cxa2011,
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// No legal move: mate or stalemate (4.1.1, 4.1.2).
+    NoMove,
+    /// Ruled by the referee at a third occurrence.
+    Repetition,
+    NaturalLimit,
+    NoAttackingMaterial,
+    MaxPlies,
+    /// Decisive score or [`WIN_PLIES`] big scores in a row.
+    Adjudicated,
+}
+
+impl Ending {
+    pub const ALL: [Ending; 6] = [
+        Ending::NoMove,
+        Ending::Repetition,
+        Ending::NaturalLimit,
+        Ending::NoAttackingMaterial,
+        Ending::MaxPlies,
+        Ending::Adjudicated,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::NoMove => "mate/stalemate",
+            Ending::Repetition => "repetition",
+            Ending::NaturalLimit => "natural limit",
+            Ending::NoAttackingMaterial => "no attacking material",
+            Ending::MaxPlies => "max plies",
+            Ending::Adjudicated => "adjudicated",
+        }
+    }
+}
+
+/// Counts over the games played.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub games: u64,
+    pub red_wins: u64,
+    pub draws: u64,
+    pub black_wins: u64,
+    /// Positions searched (= moves played after the start).
+    pub searched: u64,
+    pub kept: u64,
+    pub skipped_in_check: u64,
+    pub skipped_capture: u64,
+    /// Decisive scores and scores beyond the limit.
+    pub skipped_score: u64,
+    /// Per [`Ending::ALL`].
+    pub endings: [u64; 6],
+}
+
+impl Stats {
+    fn add(&mut self, o: &Stats) {
+        self.games += o.games;
+        self.red_wins += o.red_wins;
+        self.draws += o.draws;
+        self.black_wins += o.black_wins;
+        self.searched += o.searched;
+        self.kept += o.kept;
+        self.skipped_in_check += o.skipped_in_check;
+        self.skipped_capture += o.skipped_capture;
+        self.skipped_score += o.skipped_score;
+        for (a, b) in self.endings.iter_mut().zip(o.endings) {
+            *a += b;
+        }
+    }
+}
+
+/// What the progress callback sees, after every finished game.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub games_done: u64,
+    pub games_total: u64,
+    pub kept: u64,
+    pub elapsed: Duration,
+}
+
+/// One game's output.
+struct GameOutput {
+    records: Vec<Record>,
+    stats: Stats,
+}
+
+/// SplitMix64: spreads nearby seeds and indices over unrelated generator states.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn side(c: Color) -> Side {
+    match c {
+        Color::Red => Side::Red,
+        Color::Black => Side::Black,
+    }
+}
+
+/// A game in progress: the position and what the rules and the engine need about it.
+struct Game {
+    /// The set-up position (`None`: the start position); generated games always start
+    /// there, tests from FENs.
+    fen: Option<String>,
+    /// Plies without capture before the set-up position (its FEN clock).
+    carried: u32,
+    pos: Position,
+    texts: Vec<String>,
+    plies: Vec<PlyRecord>,
+}
+
+impl Game {
+    fn new() -> Game {
+        Game {
+            fen: None,
+            carried: 0,
+            pos: Position::startpos(),
+            texts: Vec::new(),
+            plies: Vec::new(),
+        }
+    }
+
+    fn play(&mut self, m: Move) {
+        self.plies.push(PlyRecord {
+            side: side(self.pos.side_to_move()),
+            capture: self.pos.piece_at(m.to()).is_some(),
+            check: self.pos.gives_check(m),
+        });
+        self.pos.make_move(m);
+        self.texts.push(m.to_string());
+    }
+
+    /// Searches the current position with a given engine; `None` if the engine refuses it
+    /// (it cannot: every move was legal) or finds no move.
+    fn search(&self, engine: &mut Engine, budget: Budget) -> Option<(Move, i32)> {
+        engine.set_position(self.fen.as_deref(), &self.texts).ok()?;
+        let out = engine.search_blocking(budget.limits(), |_| {});
+        out.best.map(|m| (m, out.score))
+    }
+
+    /// The result if the game is over before the side to move plays: `Some(winner)` with
+    /// `None` for a draw. Checked in the match arbiter's order.
+    fn ended(&self, cfg: &Config) -> Option<(Option<Color>, Ending)> {
+        let stm = self.pos.side_to_move();
+        if !self.pos.has_legal_move() {
+            // 2011 rules 4.1.1, 4.1.2: mated or stalemated, the side to move loses.
+            return Some((Some(!stm), Ending::NoMove));
+        }
+        if self.pos.occurrences() >= rules::RULING_OCCURRENCE {
+            // 4.1.4, 4.1.5, 4.2.3: the referee rules on the repetition.
+            let fen = self.fen.as_deref().unwrap_or("");
+            let outcome = rules::judge_game(fen, &self.texts, cfg.rules)
+                .map_or(rules::Outcome::Draw, |j| j.outcome);
+            match outcome {
+                rules::Outcome::RedLoses => return Some((Some(Color::Black), Ending::Repetition)),
+                rules::Outcome::BlackLoses => return Some((Some(Color::Red), Ending::Repetition)),
+                rules::Outcome::Draw => return Some((None, Ending::Repetition)),
+                rules::Outcome::None => {}
+            }
+        }
+        if rules::natural_limit(cfg.rules, self.carried, &self.plies, None).outcome
+            == rules::Outcome::Draw
+        {
+            return Some((None, Ending::NaturalLimit));
+        }
+        if self.pos.no_attacking_material() {
+            // 4.2.2: neither side can win.
+            return Some((None, Ending::NoAttackingMaterial));
+        }
+        if self.texts.len() >= cfg.max_plies {
+            return Some((None, Ending::MaxPlies));
+        }
+        None
+    }
+}
+
+fn new_engine(cfg: &Config) -> Engine {
+    let mut e = Engine::new();
+    e.set_hash_mb(HASH_MB);
+    e.set_threads(1);
+    e.set_rules(cfg.rules);
+    e
+}
+
+/// The opening moves of a game: a line, then random plies; redrawn while unbalanced.
+fn choose_start(cfg: &Config, rng: &mut StdRng) -> Vec<Move> {
+    let mut moves = Vec::new();
+    for _ in 0..START_TRIES {
+        let mut g = Game::new();
+        if !cfg.openings.is_empty() {
+            for &m in &cfg.openings[rng.gen_range(0..cfg.openings.len())] {
+                if !g.pos.is_legal(m) {
+                    break;
+                }
+                g.play(m);
+            }
+        }
+        for _ in 0..cfg.random_plies {
+            let legal = g.pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            g.play(legal[rng.gen_range(0..legal.len())]);
+        }
+        moves = g.pos.history().iter().filter_map(|s| s.mv).collect();
+        if g.ended(cfg).is_some() {
+            continue;
+        }
+        if cfg.start_score_limit == 0 {
+            break;
+        }
+        let mut engine = new_engine(cfg);
+        match g.search(&mut engine, cfg.budget) {
+            Some((_, s)) if s.abs() <= cfg.start_score_limit => break,
+            _ => {}
+        }
+    }
+    moves
+}
+
+/// Why a searched position is not kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Skip {
+    /// The evaluation is never asked in check (the search extends it).
+    InCheck,
+    /// The best move captures: the score is a capture's, not the position's quiet value.
+    Capture,
+    /// A mate or rule score, or one beyond the limit: no evaluation should learn it.
+    Score,
+}
+
+fn skip(pos: &Position, best: Move, score: i32, score_limit: i32) -> Option<Skip> {
+    if pos.in_check() {
+        Some(Skip::InCheck)
+    } else if pos.piece_at(best.to()).is_some() {
+        Some(Skip::Capture)
+    } else if score::is_decisive(score) || score.abs() > score_limit {
+        Some(Skip::Score)
+    } else {
+        None
+    }
+}
+
+/// Plays game `index` of the run.
+fn play_game(cfg: &Config, index: u32) -> GameOutput {
+    let mut rng = StdRng::seed_from_u64(mix(cfg.seed ^ mix(u64::from(index))));
+    let mut g = Game::new();
+    for m in choose_start(cfg, &mut rng) {
+        g.play(m);
+    }
+    let mut engine = new_engine(cfg);
+    let mut records = Vec::new();
+    let mut stats = Stats {
+        games: 1,
+        ..Stats::default()
+    };
+    // Scores from Red's side, for the adjudication.
+    let mut red_scores: Vec<i32> = Vec::new();
+    let (winner, ending) = loop {
+        if let Some(end) = g.ended(cfg) {
+            break end;
+        }
+        let stm = g.pos.side_to_move();
+        let Some((best, score)) = g.search(&mut engine, cfg.budget) else {
+            break (Some(!stm), Ending::NoMove);
+        };
+        stats.searched += 1;
+        match skip(&g.pos, best, score, cfg.score_limit) {
+            Some(Skip::InCheck) => stats.skipped_in_check += 1,
+            Some(Skip::Capture) => stats.skipped_capture += 1,
+            Some(Skip::Score) => stats.skipped_score += 1,
+            None => records.push(Record::new(&g.pos, score, Wdl::Draw)),
+        }
+        if score::is_decisive(score) {
+            let winner = if score > 0 { stm } else { !stm };
+            break (Some(winner), Ending::Adjudicated);
+        }
+        red_scores.push(if stm == Color::Red { score } else { -score });
+        if let Some(last) = red_scores
+            .len()
+            .checked_sub(WIN_PLIES)
+            .map(|i| &red_scores[i..])
+        {
+            if last.iter().all(|&s| s >= WIN_SCORE) {
+                break (Some(Color::Red), Ending::Adjudicated);
+            }
+            if last.iter().all(|&s| s <= -WIN_SCORE) {
+                break (Some(Color::Black), Ending::Adjudicated);
+            }
+        }
+        g.play(best);
+    };
+    for r in &mut records {
+        r.set_result(match winner {
+            None => Wdl::Draw,
+            Some(c) if c == r.side_to_move() => Wdl::Win,
+            Some(_) => Wdl::Loss,
+        });
+    }
+    match winner {
+        None => stats.draws = 1,
+        Some(Color::Red) => stats.red_wins = 1,
+        Some(Color::Black) => stats.black_wins = 1,
+    }
+    stats.kept = records.len() as u64;
+    if let Some(i) = Ending::ALL.iter().position(|&e| e == ending) {
+        stats.endings[i] = 1;
+    }
+    GameOutput { records, stats }
+}
+
+/// Plays this shard's games on `cfg.threads` threads and writes them, one chunk per game in
+/// index order, to `out`. `progress` is called on this thread after every finished game.
+pub fn generate<W: Write>(
+    cfg: &Config,
+    out: &mut RecordWriter<W>,
+    mut progress: impl FnMut(&Progress),
+) -> io::Result<Stats> {
+    let games: Vec<u32> = cfg.shard.games(cfg.games).collect();
+    let threads = cfg.threads.clamp(1, games.len().max(1));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        // The search recurses deeply; the engine gives its own threads the same.
+        .stack_size(64 << 20)
+        .build()
+        .map_err(io::Error::other)?;
+    let next = AtomicUsize::new(0);
+    let abort = AtomicBool::new(false);
+    let start = Instant::now();
+    let mut total = Stats::default();
+    pool.in_place_scope(|s| {
+        let (tx, rx) = mpsc::channel::<(usize, GameOutput)>();
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (next, abort, games) = (&next, &abort, &games);
+            s.spawn(move |_| {
+                // Indices are handed out in order, so finished games arrive nearly in order
+                // and the reordering buffer below stays small.
+                while !abort.load(Ordering::Relaxed) {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&index) = games.get(k) else { break };
+                    if tx.send((k, play_game(cfg, index))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut pending = BTreeMap::new();
+        let mut written = 0;
+        let (mut done, mut kept) = (0u64, 0u64);
+        for (k, game) in rx.iter() {
+            done += 1;
+            kept += game.stats.kept;
+            pending.insert(k, game);
+            while let Some(game) = pending.remove(&written) {
+                if let Err(e) = out.write_game(cfg.seed, games[written], &game.records) {
+                    abort.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+                total.add(&game.stats);
+                written += 1;
+            }
+            progress(&Progress {
+                games_done: done,
+                games_total: games.len() as u64,
+                kept,
+                elapsed: start.elapsed(),
+            });
+        }
+        Ok(())
+    })?;
+    Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny(seed: u64) -> Config {
+        Config {
+            games: 6,
+            budget: Budget::Nodes(300),
+            seed,
+            random_plies: 4,
+            max_plies: 40,
+            threads: 2,
+            ..Config::default()
+        }
+    }
+
+    fn run(cfg: &Config) -> (Vec<u8>, Stats) {
+        let mut w = RecordWriter::new(Vec::new());
+        let stats = generate(cfg, &mut w, |_| {}).unwrap();
+        (w.finish().unwrap(), stats)
+    }
+
+    fn chunks(bytes: Vec<u8>) -> Vec<Chunk> {
+        ChunkReader::from_reader("test", io::Cursor::new(bytes))
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+
+    #[test]
+    fn same_seed_same_bytes_whatever_the_threads() {
+        let (a, stats) = run(&tiny(11));
+        let (b, _) = run(&Config {
+            threads: 1,
+            ..tiny(11)
+        });
+        assert_eq!(a, b);
+        assert_eq!(stats.games, 6);
+        assert!(stats.kept > 0, "{stats:?}");
+        let (c, _) = run(&tiny(12));
+        assert_ne!(a, c, "another seed, other games");
+        let games: Vec<u32> = chunks(a).iter().map(|c| c.game).collect();
+        assert_eq!(games, [0, 1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn shards_together_are_the_whole_run() {
+        let (whole, whole_stats) = run(&tiny(5));
+        let mut cat = Vec::new();
+        let mut sum = Stats::default();
+        for index in 0..4 {
+            let (part, stats) = run(&Config {
+                shard: Shard { index, count: 4 },
+                ..tiny(5)
+            });
+            cat.extend_from_slice(&part);
+            sum.add(&stats);
+        }
+        assert_eq!(sum, whole_stats);
+        let mut merged = chunks(cat);
+        merged.sort_by_key(|c| c.game);
+        assert_eq!(merged, chunks(whole));
+    }
+
+    #[test]
+    fn useless_positions_are_not_kept() {
+        let cfg = Config {
+            games: 4,
+            score_limit: 150,
+            ..tiny(3)
+        };
+        let (bytes, stats) = run(&cfg);
+        let mut n = 0;
+        for r in RecordReader::from_reader("t", io::Cursor::new(bytes)) {
+            let r = r.unwrap();
+            let pos = r.position().expect("kept positions are legal");
+            assert!(!pos.in_check(), "{}", pos.to_fen());
+            assert!(i32::from(r.score()).abs() <= 150);
+            n += 1;
+        }
+        assert_eq!(n, stats.kept);
+        assert_eq!(
+            stats.searched,
+            stats.kept + stats.skipped_in_check + stats.skipped_capture + stats.skipped_score
+        );
+        assert!(
+            stats.skipped_score > 0,
+            "the low limit skipped some: {stats:?}"
+        );
+        assert_eq!(stats.red_wins + stats.draws + stats.black_wins, 4);
+        assert_eq!(stats.endings.iter().sum::<u64>(), 4);
+    }
+
+    #[test]
+    fn skip_reasons() {
+        let mv = |pos: &Position, m: &str| pos.parse_move(m).unwrap();
+        let start = Position::startpos();
+        assert_eq!(skip(&start, mv(&start, "h2e2"), 30, 2000), None);
+        // The cannon takes the horse.
+        assert_eq!(
+            skip(&start, mv(&start, "h2h9"), 30, 2000),
+            Some(Skip::Capture)
+        );
+        assert_eq!(
+            skip(&start, mv(&start, "h2e2"), 2001, 2000),
+            Some(Skip::Score)
+        );
+        assert_eq!(
+            skip(&start, mv(&start, "h2e2"), -2001, 2000),
+            Some(Skip::Score)
+        );
+        let mate = score::MATE - 3;
+        assert_eq!(
+            skip(&start, mv(&start, "h2e2"), mate, 40_000),
+            Some(Skip::Score)
+        );
+        let rule = -(score::RULE_WIN - 2);
+        assert_eq!(
+            skip(&start, mv(&start, "h2e2"), rule, 40_000),
+            Some(Skip::Score)
+        );
+        // Black in check from the rook on e5; the king steps aside.
+        let check = Position::from_fen("4k4/9/9/9/4R4/9/9/9/9/5K3 b - - 0 1").unwrap();
+        assert_eq!(
+            skip(&check, mv(&check, "e9d9"), 0, 2000),
+            Some(Skip::InCheck)
+        );
+    }
+
+    #[test]
+    fn results_follow_the_side_to_move() {
+        let (bytes, _) = run(&tiny(8));
+        for c in chunks(bytes) {
+            // Within a game every record agrees on the result from Red's side.
+            let red: Vec<Wdl> = c.records.iter().map(|r| r.result_for_red()).collect();
+            assert!(red.windows(2).all(|w| w[0] == w[1]), "{red:?}");
+        }
+    }
+
+    fn from_fen(fen: &str) -> Game {
+        Game {
+            fen: Some(fen.to_string()),
+            carried: Position::from_fen(fen).unwrap().halfmove_clock(),
+            pos: Position::from_fen(fen).unwrap(),
+            texts: Vec::new(),
+            plies: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn games_end_as_the_rules_say() {
+        let cfg = Config::default();
+        // Black is mated: rooks on ranks 9 and 8 (4.1.1).
+        let g = from_fen("R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1");
+        assert_eq!(g.ended(&cfg), Some((Some(Color::Red), Ending::NoMove)));
+        // A perpetual check, the third time round: the checker (Red) loses (25.1).
+        let mut g = from_fen("4k4/9/9/9/5R3/9/9/9/9/3K5 w - - 0 1");
+        for (i, m) in "f5e5 e9f9 e5f5 f9e9 f5e5 e9f9 e5f5 f9e9"
+            .split(' ')
+            .enumerate()
+        {
+            assert_eq!(g.ended(&cfg), None, "before ply {i}");
+            let mv = g.pos.parse_move(m).unwrap();
+            g.play(mv);
+        }
+        assert_eq!(
+            g.ended(&cfg),
+            Some((Some(Color::Black), Ending::Repetition))
+        );
+        // Kings and advisors only: nobody can win (4.2.2).
+        let g = from_fen("3ak4/9/9/9/9/9/9/9/9/3K1A3 w - - 0 1");
+        assert_eq!(g.ended(&cfg), Some((None, Ending::NoAttackingMaterial)));
+        // 60 moves each without a capture (4.2.4), counted from the FEN's clock.
+        let mut g = from_fen("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 119 80");
+        assert_eq!(g.ended(&cfg), None);
+        let mv = g.pos.parse_move("a1b1").unwrap();
+        g.play(mv);
+        assert_eq!(g.ended(&cfg), Some((None, Ending::NaturalLimit)));
+        let short = Config {
+            max_plies: 3,
+            ..Config::default()
+        };
+        let mut g = Game::new();
+        for m in ["h2e2", "h9g7", "h0g2"] {
+            let mv = g.pos.parse_move(m).unwrap();
+            g.play(mv);
+        }
+        assert_eq!(g.ended(&short), Some((None, Ending::MaxPlies)));
+    }
+
+    #[test]
+    fn shard_arguments() {
+        assert_eq!(Shard::parse("2/5"), Ok(Shard { index: 2, count: 5 }));
+        for bad in ["5/5", "1/0", "x/2", "3", "-1/4", "1/2/3"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+        let s = Shard { index: 1, count: 3 };
+        assert_eq!(s.games(8).collect::<Vec<_>>(), [1, 4, 7]);
+        assert_eq!(Shard::ALL.games(3).collect::<Vec<_>>(), [0, 1, 2]);
+    }
+}

@@ -1,0 +1,5 @@
+//! Offline tools above the engine: they drive [`crate::search::engine::Engine`] and the rules,
+//! and nothing below uses them. Data generation for the neural evaluation lives here
+//! ([`datagen`]); the older self-play and tuning modules still sit in `search` until they are
+//! moved.
+pub mod datagen;

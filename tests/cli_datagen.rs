@@ -1,0 +1,191 @@
+//! `jiangjun datagen` run as a user (or a batch job) runs it, on tiny numbers: the file it
+//! writes, sharding by concatenation, determinism, and refused arguments.
+
+#[path = "cli_support/mod.rs"]
+mod cli_support;
+use cli_support::run;
+
+use jiangjun::tools::datagen::{Chunk, ChunkReader, Record, RecordReader, ShuffledReader};
+use std::path::PathBuf;
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!(
+        "jiangjun-cli-datagen-{}-{name}",
+        std::process::id()
+    ))
+}
+
+/// Runs datagen into `name` with the tiny settings plus `extra`; returns the file's bytes.
+fn datagen(name: &str, extra: &[&str]) -> Vec<u8> {
+    let path = temp(name);
+    let p = path.to_string_lossy().into_owned();
+    let mut args = vec![
+        "datagen",
+        "--out",
+        &p,
+        "--games",
+        "5",
+        "--nodes",
+        "250",
+        "--seed",
+        "21",
+        "--random-plies",
+        "4",
+        "--max-plies",
+        "30",
+    ];
+    args.extend_from_slice(extra);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{args:?}\n{out}{err}");
+    assert!(out.starts_with(&format!("wrote {p}:")), "{out}");
+    assert!(err.contains("positions/s") && err.contains("ETA"), "{err}");
+    let bytes = std::fs::read(&path).expect("output written");
+    let _ = std::fs::remove_file(path);
+    bytes
+}
+
+fn chunks(bytes: Vec<u8>) -> Vec<Chunk> {
+    ChunkReader::from_reader("test", std::io::Cursor::new(bytes))
+        .collect::<Result<_, _>>()
+        .expect("a valid data file")
+}
+
+#[test]
+fn writes_records_the_reader_understands() {
+    let path = temp("plain.bin");
+    let p = path.to_string_lossy().into_owned();
+    let (code, out, err) = run(&[
+        "datagen",
+        "--out",
+        &p,
+        "--games",
+        "3",
+        "--nodes",
+        "250",
+        "--seed",
+        "4",
+        "--max-plies",
+        "40",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let records: Vec<Record> = RecordReader::open(&[&path])
+        .collect::<Result<_, _>>()
+        .expect("readable");
+    assert!(!records.is_empty());
+    // The summary's count is what the file holds.
+    assert!(
+        out.contains(&format!("{} positions kept", records.len())),
+        "{out}"
+    );
+    for r in &records {
+        let pos = r.position().expect("a legal position");
+        assert!(!pos.in_check());
+        assert!(i32::from(r.score()).abs() <= 2000);
+    }
+    // The trainer's shuffled stream holds the same records.
+    let mut shuffled: Vec<Record> = ShuffledReader::open(&[&path, &path], 64, 9)
+        .collect::<Result<_, _>>()
+        .expect("readable");
+    assert_eq!(shuffled.len(), 2 * records.len());
+    let key = |r: &Record| (r.score(), r.to_bytes());
+    shuffled.sort_by_key(key);
+    let mut twice = [records.clone(), records].concat();
+    twice.sort_by_key(key);
+    assert_eq!(shuffled, twice);
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn shards_concatenate_to_the_whole_run_and_seeds_repeat() {
+    let whole = datagen("whole.bin", &["--threads", "2"]);
+    assert_eq!(
+        whole,
+        datagen("again.bin", &["--threads", "1"]),
+        "same seed"
+    );
+    // What a batch job does: shard I of N with the same seed, then `cat`.
+    let mut cat = Vec::new();
+    for shard in ["0/3", "1/3", "2/3"] {
+        cat.extend(datagen(
+            &format!("shard{}.bin", &shard[..1]),
+            &["--shard", shard],
+        ));
+    }
+    assert_eq!(cat.len(), whole.len());
+    let mut merged = chunks(cat);
+    merged.sort_by_key(|c| c.game);
+    assert_eq!(merged, chunks(whole));
+}
+
+#[test]
+fn opening_lines_start_the_games() {
+    let lines = temp("lines.txt");
+    std::fs::write(
+        &lines,
+        "# book line 1\nh2e2 h9g7\n\n# book line 2\nb2e2 b9c7\n",
+    )
+    .unwrap();
+    let l = lines.to_string_lossy().into_owned();
+    let bytes = datagen("lines.bin", &["--openings", &l, "--random-plies", "0"]);
+    assert_eq!(chunks(bytes).len(), 5);
+    let _ = std::fs::remove_file(lines);
+}
+
+#[test]
+fn bad_arguments_exit_2_with_a_message() {
+    let bad_line = temp("bad-lines.txt");
+    std::fs::write(&bad_line, "h2e2 h2e2\n").unwrap();
+    let bad = bad_line.to_string_lossy().into_owned();
+    let out = temp("never.bin");
+    let o = out.to_string_lossy().into_owned();
+    for (args, says) in [
+        (vec!["--games", "5"], "--out is required"),
+        (
+            vec!["--out", &o, "--games", "x"],
+            "--games 'x' is not a valid number",
+        ),
+        (vec!["--out", &o, "--games", "0"], "--games must be from 1"),
+        (
+            vec!["--out", &o, "--shard", "3/2"],
+            "--shard '3/2' must be I/N",
+        ),
+        (vec!["--out", &o, "--shard", "1"], "--shard '1' must be I/N"),
+        (
+            vec!["--out", &o, "--nodes", "10", "--depth", "3"],
+            "not both",
+        ),
+        (
+            vec!["--out", &o, "--depth", "99"],
+            "--depth must be from 1 to 30",
+        ),
+        (
+            vec!["--out", &o, "--threads", "0"],
+            "--threads must be from 1",
+        ),
+        (
+            vec!["--out", &o, "--nodes", "-5"],
+            "--nodes '-5' is not a valid number",
+        ),
+        (
+            vec!["--out", &o, "--openings", "/nonexistent/lines.txt"],
+            "cannot read",
+        ),
+        (vec!["--out", &o, "--openings", &bad], "line 1"),
+        (
+            vec!["--out", &o, "--frobnicate"],
+            "unexpected argument '--frobnicate'",
+        ),
+        (vec!["--out", &o, "--seed"], "--seed needs a value"),
+        (vec!["--out", "/nonexistent/dir/out.bin"], "cannot create"),
+    ] {
+        let mut all = vec!["datagen"];
+        all.extend(args);
+        let (code, _, err) = run(&all);
+        assert_eq!(code, 2, "{all:?}: {err}");
+        assert!(err.contains(says), "{all:?}: {err}");
+    }
+    assert!(!out.exists(), "nothing written for refused arguments");
+    let _ = std::fs::remove_file(bad_line);
+}
