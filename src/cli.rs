@@ -352,7 +352,7 @@ fn datagen_inner(args: &[String]) -> Result<(), String> {
             parse_num(score_limit, "--score-limit", d.score_limit as u64)?,
             "--score-limit",
             0,
-            crate::search::score::RULE_BOUND as u64,
+            crate::search::score::DECISIVE_BOUND as u64,
         )? as i32,
         openings: match openings {
             Some(p) => read_opening_lines(&p)?,

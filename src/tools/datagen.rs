@@ -667,12 +667,12 @@ mod tests {
             skip(&start, mv(&start, "h2e2"), -2001, 2000),
             Some(Skip::Score)
         );
-        let mate = score::MATE - 3;
+        let mate = score::mate_in(3);
         assert_eq!(
             skip(&start, mv(&start, "h2e2"), mate, 40_000),
             Some(Skip::Score)
         );
-        let rule = -(score::RULE_WIN - 2);
+        let rule = score::rule_loss_in(2);
         assert_eq!(
             skip(&start, mv(&start, "h2e2"), rule, 40_000),
             Some(Skip::Score)
