@@ -8,7 +8,7 @@
 //! the rows are applied when an evaluation needs them, so nodes that are cut off before they
 //! evaluate (transposition-table hits, pruned moves) cost nothing here.
 
-use super::features::{feature_index, output_bucket};
+use super::features::{active_features, feature_index, output_bucket};
 use super::network::Network;
 use super::simd::{self, Level, Row};
 use super::HIDDEN;
@@ -27,14 +27,8 @@ impl Accumulator {
         let mut acc = Accumulator {
             values: net.l1_bias,
         };
-        for sq in pos.occupied() {
-            if let Some(piece) = pos.piece_at(sq) {
-                simd::add(
-                    level,
-                    &mut acc.values,
-                    net.row(feature_index(perspective, piece, sq)),
-                );
-            }
+        for f in active_features(pos, perspective) {
+            simd::add(level, &mut acc.values, net.row(f));
         }
         acc
     }
@@ -123,6 +117,24 @@ impl AccumulatorStack {
                 self.push_entry(Change::Null);
                 self.invalidate_all();
             }
+        }
+    }
+
+    /// Records the move `pos` was just reached by (its last history entry), for a search that
+    /// pushes after `make_move`. A null move, or a position without history, records no change.
+    #[inline]
+    pub fn push_made(&mut self, pos: &Position) {
+        let last = pos.history().last();
+        match last.and_then(|st| st.mv.map(|m| (m, st.captured))) {
+            Some((m, captured)) => match pos.piece_at(m.to()) {
+                Some(piece) => self.push(piece, m.from(), m.to(), captured),
+                None => {
+                    debug_assert!(false, "push_made: nothing on {}", m.to());
+                    self.push_entry(Change::Null);
+                    self.invalidate_all();
+                }
+            },
+            None => self.push_null(),
         }
     }
 

@@ -1,7 +1,7 @@
 //! The float network: the parameters a trainer optimises, and the reference forward pass the
 //! quantized inference is tested against.
 
-use super::features::{feature_index, output_bucket, INPUTS, OUTPUT_BUCKETS};
+use super::features::{active_features, output_bucket, INPUTS, OUTPUT_BUCKETS};
 use super::network::{Network, L1_LIMIT, L2_LIMIT, QA, QB};
 use super::{HIDDEN, SCALE};
 use crate::board::{Color, Position};
@@ -54,12 +54,9 @@ impl FloatNetwork {
     /// The first layer's output for `perspective`: bias plus the active features' rows.
     pub fn accumulate(&self, pos: &Position, perspective: Color) -> Vec<f32> {
         let mut acc: Vec<f32> = (0..HIDDEN).map(|i| self.l1(None, i)).collect();
-        for sq in pos.occupied() {
-            if let Some(piece) = pos.piece_at(sq) {
-                let f = feature_index(perspective, piece, sq);
-                for (i, a) in acc.iter_mut().enumerate() {
-                    *a += self.l1(Some(f), i);
-                }
+        for f in active_features(pos, perspective) {
+            for (i, a) in acc.iter_mut().enumerate() {
+                *a += self.l1(Some(f), i);
             }
         }
         acc

@@ -30,7 +30,7 @@ pub mod simd;
 mod tests;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
-pub use features::{feature_index, output_bucket, INPUTS, OUTPUT_BUCKETS};
+pub use features::{active_features, feature_index, output_bucket, INPUTS, OUTPUT_BUCKETS};
 pub use float::FloatNetwork;
 pub use network::{Network, NetworkError};
 

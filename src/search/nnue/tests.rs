@@ -27,8 +27,8 @@ fn pos(fen: &str) -> Position {
 }
 
 /// Makes a seeded random walk from `start` with `stack` following it: mostly random legal
-/// moves, a quarter unmakes (lines are taken back and replaced, as in a search) and some null
-/// moves when not in check. Calls `at_node` at the start and after every step.
+/// moves (pushed before or after making them), a quarter unmakes (lines are taken back and
+/// replaced, as in a search) and some null moves when not in check. Calls `at_node` at the start and after every step.
 fn walk(
     net: &Network,
     stack: &mut AccumulatorStack,
@@ -48,14 +48,24 @@ fn walk(
             p.unmake_move();
             stack.pop();
         } else if r < 30 && !p.in_check() {
-            stack.push_null();
             p.make_null_move();
+            if r < 28 {
+                stack.push_null();
+            } else {
+                stack.push_made(&p);
+            }
         } else if moves.is_empty() {
             break;
         } else {
+            // Half the moves pushed before make_move, half after.
             let m = moves[rng.gen_range(0..moves.len())];
-            stack.push_move(&p, m);
-            p.make_move(m);
+            if r < 65 {
+                stack.push_move(&p, m);
+                p.make_move(m);
+            } else {
+                p.make_move(m);
+                stack.push_made(&p);
+            }
         }
         at_node(stack, &p);
     }
