@@ -1,10 +1,21 @@
 //! Evaluation speed: `evaluate` on a few positions, and over every perft position in one
 //! iteration (`cargo bench --bench eval`). The search calls it at every leaf, so a
 //! middlegame position should stay well under a microsecond.
+//!
+//! `cargo bench --bench eval -- line/` compares, side by side on the positions of one game
+//! line, the hand-written evaluation, the network from scratch (both accumulators refreshed)
+//! and the network as the search will use it (push the move, evaluate, pop later), with each
+//! compiled version of the network's loops. The network is random (untrained): its cost does
+//! not depend on the weights.
 
+use criterion::Throughput;
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use jiangjun::board::Position;
+use jiangjun::board::{Move, Position};
 use jiangjun::search::eval::evaluate;
+use jiangjun::search::nnue::simd::Level;
+use jiangjun::search::nnue::{AccumulatorStack, FloatNetwork};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 const FENS: [(&str, &str); 4] = [
     (
@@ -43,5 +54,66 @@ fn bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench);
+/// The positions of a seeded random game from the middlegame position, each with the move
+/// played from it (the last position has none).
+fn game_line(plies: usize) -> Vec<(Position, Option<Move>)> {
+    let mut rng = StdRng::seed_from_u64(1);
+    let mut p = Position::from_fen(FENS[1].1).unwrap();
+    p.clear_history();
+    let mut line = Vec::new();
+    for _ in 0..plies {
+        let moves = p.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[rng.gen_range(0..moves.len())];
+        line.push((p.clone(), Some(m)));
+        p.make_move(m);
+    }
+    line.push((p, None));
+    line
+}
+
+fn line(c: &mut Criterion) {
+    let line = game_line(64);
+    let net = FloatNetwork::random(1).quantize();
+    let mut group = c.benchmark_group("line");
+    group.throughput(Throughput::Elements(line.len() as u64));
+    group.bench_function("hand_written", |b| {
+        b.iter(|| {
+            line.iter()
+                .map(|(p, _)| evaluate(black_box(p)))
+                .sum::<i32>()
+        })
+    });
+    group.bench_function("network_refresh", |b| {
+        b.iter(|| {
+            line.iter()
+                .map(|(p, _)| net.evaluate(black_box(p)))
+                .sum::<i32>()
+        })
+    });
+    for level in [Some(Level::BASELINE), Level::avx2()].into_iter().flatten() {
+        let mut stack = AccumulatorStack::with_level(level);
+        stack.refresh(&net, &line[0].0);
+        group.bench_function(format!("network_incremental_{}", level.name()), |b| {
+            b.iter(|| {
+                let mut sum = 0;
+                for (p, m) in &line {
+                    sum += stack.evaluate(&net, black_box(p));
+                    if let Some(m) = m {
+                        stack.push_move(p, *m);
+                    }
+                }
+                for _ in 1..line.len() {
+                    stack.pop();
+                }
+                sum
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, line);
 criterion_main!(benches);

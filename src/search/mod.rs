@@ -5,6 +5,7 @@ pub mod bench;
 pub mod engine;
 pub mod eval;
 pub mod levels;
+pub mod nnue;
 pub mod repetition;
 pub mod score;
 pub mod selfplay;

@@ -1,0 +1,121 @@
+//! The float network: the parameters a trainer optimises, and the reference forward pass the
+//! quantized inference is tested against.
+
+use super::features::{active_features, output_bucket, INPUTS, OUTPUT_BUCKETS};
+use super::network::{Network, L1_LIMIT, L2_LIMIT, QA, QB};
+use super::{HIDDEN, SCALE};
+use crate::board::{Color, Position};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// Float parameters of the v1 architecture (shapes in the field docs; [`FloatNetwork::zeros`]
+/// makes them right). Missing values count as zero, extra ones are ignored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNetwork {
+    /// `INPUTS × HIDDEN`, feature-major: feature `f`'s weights are `f * HIDDEN..(f + 1) * HIDDEN`.
+    pub l1_weights: Vec<f32>,
+    /// `HIDDEN`.
+    pub l1_bias: Vec<f32>,
+    /// `OUTPUT_BUCKETS × 2 · HIDDEN`: per bucket the side to move's `HIDDEN` weights, then the
+    /// other side's.
+    pub l2_weights: Vec<f32>,
+    /// `OUTPUT_BUCKETS`.
+    pub l2_bias: Vec<f32>,
+}
+
+impl FloatNetwork {
+    /// All parameters zero, with the right shapes.
+    pub fn zeros() -> FloatNetwork {
+        FloatNetwork {
+            l1_weights: vec![0.0; INPUTS * HIDDEN],
+            l1_bias: vec![0.0; HIDDEN],
+            l2_weights: vec![0.0; OUTPUT_BUCKETS * 2 * HIDDEN],
+            l2_bias: vec![0.0; OUTPUT_BUCKETS],
+        }
+    }
+
+    /// A real but untrained network with uniformly random parameters from `seed`, scaled so
+    /// that a typical position's accumulators spread over SCReLU's whole range (some neurons
+    /// off, some saturated, most in between) and outputs are a few hundred centipawns. For tests,
+    /// benches, and as a trainer's starting point.
+    pub fn random(seed: u64) -> FloatNetwork {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut uniform = |n: usize, lo: f32, hi: f32| -> Vec<f32> {
+            (0..n).map(|_| rng.gen_range(lo..hi)).collect()
+        };
+        FloatNetwork {
+            l1_weights: uniform(INPUTS * HIDDEN, -0.12, 0.12),
+            l1_bias: uniform(HIDDEN, -0.1, 0.6),
+            l2_weights: uniform(OUTPUT_BUCKETS * 2 * HIDDEN, -0.25, 0.25),
+            l2_bias: uniform(OUTPUT_BUCKETS, -0.1, 0.1),
+        }
+    }
+
+    /// The first layer's output for `perspective`: bias plus the active features' rows.
+    pub fn accumulate(&self, pos: &Position, perspective: Color) -> Vec<f32> {
+        let mut acc: Vec<f32> = (0..HIDDEN).map(|i| self.l1(None, i)).collect();
+        for f in active_features(pos, perspective) {
+            for (i, a) in acc.iter_mut().enumerate() {
+                *a += self.l1(Some(f), i);
+            }
+        }
+        acc
+    }
+
+    /// The forward pass in float: centipawns from the side to move.
+    pub fn evaluate(&self, pos: &Position) -> f32 {
+        let stm = pos.side_to_move();
+        let bucket = output_bucket(pos);
+        let halves = [self.accumulate(pos, stm), self.accumulate(pos, !stm)];
+        let mut out = get(&self.l2_bias, bucket);
+        for (h, acc) in halves.iter().enumerate() {
+            for (i, &x) in acc.iter().enumerate() {
+                let a = x.clamp(0.0, 1.0);
+                out += a * a * get(&self.l2_weights, (bucket * 2 + h) * HIDDEN + i);
+            }
+        }
+        out * SCALE as f32
+    }
+
+    /// The integer network (scales and limits in [`super::network`]); values beyond the
+    /// limits are clamped to them.
+    pub fn quantize(&self) -> Network {
+        let q = |w: f32, scale: i32, limit: i16| -> i16 {
+            (w * scale as f32)
+                .round()
+                .clamp(-f32::from(limit), f32::from(limit)) as i16
+        };
+        let mut net = Network::zeros();
+        for (f, row) in net.l1_weights.iter_mut().enumerate() {
+            for (i, w) in row.iter_mut().enumerate() {
+                *w = q(self.l1(Some(f), i), QA, L1_LIMIT);
+            }
+        }
+        for (i, b) in net.l1_bias.iter_mut().enumerate() {
+            *b = q(self.l1(None, i), QA, L1_LIMIT);
+        }
+        for (bucket, ws) in net.l2_weights.iter_mut().enumerate() {
+            for (i, w) in ws.iter_mut().enumerate() {
+                *w = q(get(&self.l2_weights, bucket * 2 * HIDDEN + i), QB, L2_LIMIT);
+            }
+        }
+        for (bucket, b) in net.l2_bias.iter_mut().enumerate() {
+            // `as` saturates: an absurd bias becomes i32::MAX rather than wrapping.
+            *b = (get(&self.l2_bias, bucket) * (QA * QB) as f32).round() as i32;
+        }
+        net
+    }
+
+    /// First-layer weight `i` of feature `f`, or bias `i` for `None`.
+    fn l1(&self, f: Option<usize>, i: usize) -> f32 {
+        match f {
+            Some(f) => get(&self.l1_weights, f * HIDDEN + i),
+            None => get(&self.l1_bias, i),
+        }
+    }
+}
+
+/// `v[i]`, or 0 where the vector is too short.
+fn get(v: &[f32], i: usize) -> f32 {
+    v.get(i).copied().unwrap_or(0.0)
+}

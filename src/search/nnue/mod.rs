@@ -1,0 +1,41 @@
+//! The neural evaluation (NNUE): features, architecture, the float network a trainer fills,
+//! its quantized form and file format, and the accumulators the search updates incrementally.
+//!
+//! # Architecture (v1)
+//! * **Features** ([`features`]): piece kind × point, seen from each side — 2 (own / their)
+//!   × 7 kinds × 90 points = [`INPUTS`] = 1260. Black's view is the board rotated 180 degrees,
+//!   so both colours share one set of weights and swapping the colours (rotating the board)
+//!   gives exactly the same evaluation.
+//! * **First layer**: 1260 → [`HIDDEN`] = 256, one weight matrix shared by both perspectives
+//!   (an *accumulator* per perspective: bias + the rows of the active features). Only the rows
+//!   of the pieces a move touches change, which is what makes the network efficiently
+//!   updatable ([`accumulator`]).
+//! * **Activation**: SCReLU, `clamp(x, 0, 1)²`.
+//! * **Output**: concat(side to move's accumulator, the other side's) → one output per
+//!   bucket; the bucket is chosen by material phase ([`output_bucket`]). The output times
+//!   [`SCALE`] is centipawns from the side to move.
+//!
+//! The float network ([`FloatNetwork`]) is the reference: a trainer fills it, calls
+//! [`FloatNetwork::quantize`] and [`Network::to_bytes`]. The search uses the quantized
+//! [`Network`] (scales in [`network`]) through an [`AccumulatorStack`]. King buckets are not
+//! in v1; the file header has a field for them.
+
+pub mod accumulator;
+pub mod features;
+pub mod float;
+pub mod network;
+pub mod simd;
+
+#[cfg(test)]
+mod tests;
+
+pub use accumulator::{Accumulator, AccumulatorStack};
+pub use features::{active_features, feature_index, output_bucket, INPUTS, OUTPUT_BUCKETS};
+pub use float::FloatNetwork;
+pub use network::{Network, NetworkError};
+
+/// Neurons per perspective in the first layer.
+pub const HIDDEN: usize = 256;
+
+/// Network output × `SCALE` = centipawns. The trainer's target is `sigmoid(score / SCALE)`.
+pub const SCALE: i32 = 400;
