@@ -150,6 +150,54 @@ fn uci_game_with_one_based_ranks() {
     e.assert_stderr_empty();
 }
 
+/// MultiPV through the protocol (issue 16.2): one `info` line per ranked move, `multipv k`
+/// before `score` and `pv` last; `searchmoves` limits the lines; more lines asked than moves
+/// allowed gives one per move; `bestmove` is the first line's move.
+#[test]
+fn multipv_lines_respect_searchmoves() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let hello = texts(&e.until_exact("uciok"));
+    assert!(hello
+        .iter()
+        .any(|l| l.starts_with("option name MultiPV type spin default 1 ")));
+    e.send_all(&[
+        "setoption name OwnBook value false",
+        "setoption name MultiPV value 5",
+        "position startpos",
+        "go depth 4 searchmoves b0c2 h2e2 c3c4",
+    ]);
+    let got = texts(&e.until_answer());
+    let last: Vec<&String> = got
+        .iter()
+        .filter(|l| l.starts_with("info depth 4 "))
+        .collect();
+    assert_eq!(last.len(), 3, "{got:?}");
+    let mut firsts = Vec::new();
+    for (k, l) in last.iter().enumerate() {
+        let rank = l.find(&format!(" multipv {} ", k + 1)).expect("rank");
+        let score = l.find(" score cp ").expect("score");
+        let pv = l.find(" pv ").expect("pv");
+        assert!(rank < score && score < pv, "{l}");
+        firsts.push(l[pv + 4..].split(' ').next().unwrap().to_string());
+    }
+    firsts.sort();
+    assert_eq!(firsts, ["b0c2", "c3c4", "h2e2"]);
+    let best = got.last().unwrap().split(' ').nth(1).unwrap().to_string();
+    let first_line = last[0]
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    assert_eq!(best, first_line);
+    e.send("quit");
+    assert!(e
+        .wait_exit(Duration::from_secs(2))
+        .is_some_and(|s| s.success()));
+}
+
 fn texts(lines: &[Line]) -> Vec<String> {
     lines.iter().map(|l| l.text.clone()).collect()
 }

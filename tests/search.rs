@@ -176,6 +176,85 @@ fn natural_limit_follows_the_rule_set() {
     );
 }
 
+/// The lines of the deepest completed iteration of a multi-line search: (rank, score, pv).
+fn last_lines(e: &mut Engine, lines: usize, d: i32) -> (Vec<(usize, i32, Vec<String>)>, String) {
+    let mut infos = Vec::new();
+    let limits = Limits {
+        multipv: lines,
+        ..depth(d)
+    };
+    let out = e.search_blocking(limits, |i| infos.push(i.clone()));
+    let deepest = infos.iter().map(|i| i.depth).max().expect("an iteration");
+    let lines = infos
+        .iter()
+        .filter(|i| i.depth == deepest)
+        .map(|i| {
+            let pv = i.pv.iter().map(|m| m.to_string()).collect();
+            (i.multipv.expect("multipv rank"), i.score, pv)
+        })
+        .collect();
+    (lines, out.best.map(|m| m.to_string()).unwrap_or_default())
+}
+
+/// Issue 16.2: MultiPV ranks N distinct legal root moves each iteration, best first; the
+/// played move is the first line's; banned moves are left out; asking for more lines than
+/// there are moves gives one line per move.
+#[test]
+fn multipv_ranks_distinct_legal_moves() {
+    let start = Position::startpos();
+    let mut e = engine(jiangjun::board::START_FEN, &[]);
+    let (lines, best) = last_lines(&mut e, 4, 6);
+    assert_eq!(lines.iter().map(|l| l.0).collect::<Vec<_>>(), [1, 2, 3, 4]);
+    let firsts: Vec<&str> = lines.iter().map(|l| l.2[0].as_str()).collect();
+    let mut distinct = firsts.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 4, "{firsts:?}");
+    for l in &lines {
+        let mut p = start.clone();
+        for m in &l.2 {
+            p.play(m).expect("the whole pv is legal");
+        }
+    }
+    assert!(lines.windows(2).all(|w| w[0].1 >= w[1].1), "{lines:?}");
+    assert_eq!(best, firsts[0]);
+
+    // Banned moves never appear as a line.
+    e.set_banned(&[firsts[0].to_string(), firsts[1].to_string()]);
+    let (lines, best) = last_lines(&mut e, 4, 5);
+    assert_eq!(lines.len(), 4);
+    assert!(lines
+        .iter()
+        .all(|l| l.2[0] != firsts[0] && l.2[0] != firsts[1]));
+    assert_ne!(best, firsts[0]);
+
+    // Kings alone: red has two moves (d0d1, d0e0), so ten lines asked give two, ranked.
+    let fen = "5k3/9/9/9/9/9/9/9/9/3K5 w - - 0 1";
+    let mut e = engine(fen, &[]);
+    let (lines, _) = last_lines(&mut e, 10, 3);
+    let n = Position::from_fen(fen).expect("fen").legal_moves().len();
+    assert_eq!(n, 2);
+    assert_eq!(lines.iter().map(|l| l.0).collect::<Vec<_>>(), [1, 2]);
+}
+
+/// With one line the search is the one it always was: same move, score and node count.
+#[test]
+fn multipv_one_is_the_plain_search() {
+    let mut plain = engine(jiangjun::board::START_FEN, &[]);
+    let a = plain.search_blocking(depth(6), |_| {});
+    let mut one = engine(jiangjun::board::START_FEN, &[]);
+    let mut infos = Vec::new();
+    let b = one.search_blocking(
+        Limits {
+            multipv: 1,
+            ..depth(6)
+        },
+        |i| infos.push(i.clone()),
+    );
+    assert_eq!((a.best, a.score), (b.best, b.score));
+    assert!(infos.iter().all(|i| i.multipv.is_none()));
+}
+
 #[test]
 fn infinite_and_ponder_wait_for_the_caller() {
     use jiangjun::search::engine::Report;

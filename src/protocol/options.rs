@@ -31,6 +31,10 @@ use crate::search::engine::{DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
 use crate::search::levels::{Level, Style};
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 
+/// Most lines a user may ask for with `multipv`; a position with fewer legal moves gets one
+/// line per move.
+pub const MAX_MULTIPV: usize = 128;
+
 /// Largest move overhead a user may set, in ms.
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 
@@ -84,6 +88,8 @@ pub struct Settings {
     pub pruning: Level,
     pub knowledge: Level,
     pub style: Style,
+    /// UCCI `multipv` / UCI `MultiPV`: lines ranked and reported per iteration (1..=MAX_MULTIPV).
+    pub multipv: usize,
 }
 
 impl Default for Settings {
@@ -101,6 +107,7 @@ impl Default for Settings {
             pruning: Level::Large,
             knowledge: Level::Large,
             style: Style::Normal,
+            multipv: 1,
         }
     }
 }
@@ -158,6 +165,7 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             "option knowledge type combo var none var small var medium var large default large"
                 .to_string(),
             "option style type combo var solid var normal var risky default normal".to_string(),
+            format!("option multipv type spin min 1 max {MAX_MULTIPV} default 1"),
             "option newgame type button".to_string(),
         ],
         Dialect::Uci => vec![
@@ -172,6 +180,7 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             ),
             "option name Rank Origin type combo default 0 var 0 var 1".to_string(),
             "option name Repetition type combo default cxa2011 var cxa2011 var axf".to_string(),
+            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
             "option name Clear Hash type button".to_string(),
         ],
     };
@@ -232,11 +241,6 @@ const NO_EFFECT: &[(&str, Neutral, &str)] = &[
         "the natural move limit follows the rules",
     ),
     ("evalapi", Neutral::Empty, "the evaluation is built in"),
-    (
-        "multipv",
-        Neutral::Values(&["1"]),
-        "only one principal variation is searched",
-    ),
 ];
 
 /// Options taken silently: they inform but change nothing (GUI identification, analysis flags).
@@ -269,6 +273,13 @@ pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Applie
             Some(n) => Effect::Threads(usize::try_from(n).unwrap_or(MAX_THREADS)),
             None => Effect::None,
         },
+        "multipv" => {
+            if let Some(n) = spin(&shown, value, MAX_MULTIPV as u64, &mut messages) {
+                // 0 is not a number of lines; it means the one line of a normal search.
+                settings.multipv = usize::try_from(n).unwrap_or(MAX_MULTIPV).max(1);
+            }
+            Effect::None
+        }
         "moveoverhead" => {
             if let Some(ms) = spin(&shown, value, MAX_MOVE_OVERHEAD_MS, &mut messages) {
                 settings.move_overhead_ms = ms;

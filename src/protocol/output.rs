@@ -60,11 +60,16 @@ pub fn score_text(dialect: Dialect, score: i32) -> String {
 /// One progress line.
 pub fn info_line(dialect: Dialect, info: &Info, origin: RankOrigin) -> String {
     let mut s = format!(
-        "info depth {} seldepth {} score {}",
+        "info depth {} seldepth {}",
         info.depth.max(0),
-        info.seldepth.max(0),
-        score_text(dialect, info.score)
+        info.seldepth.max(0)
     );
+    // Before `score` and `pv`, as UCI writes it (ucci.md §9.1: XQWizard reads ` score ` and
+    // ` pv ` wherever they stand, and `pv` must stay last).
+    if let Some(rank) = info.multipv {
+        s.push_str(&format!(" multipv {rank}"));
+    }
+    s.push_str(&format!(" score {}", score_text(dialect, info.score)));
     if dialect == Dialect::Uci {
         match info.bound {
             Bound::Lower => s.push_str(" lowerbound"),
@@ -166,6 +171,7 @@ mod tests {
             time_ms: 20,
             nps: 50000,
             hashfull: 3,
+            multipv: None,
             pv: pv.iter().map(|m| mv(m)).collect(),
         }
     }
@@ -190,6 +196,12 @@ mod tests {
             "info depth 7 seldepth 12 score mate 1 time 20 nodes 1000 nps 50000"
         );
         assert!(info_line(Dialect::Ucci, &info(mated_in(2), &["e9e8"]), z).contains("mate -1"));
+        let mut ranked = info(-5, &["h2e2"]);
+        ranked.multipv = Some(2);
+        assert_eq!(
+            info_line(Dialect::Ucci, &ranked, z),
+            "info depth 7 seldepth 12 multipv 2 score -5 time 20 nodes 1000 nps 50000 pv h2e2"
+        );
         // A rule loss 3 plies away is printed in the rule band, not as a mate.
         assert!(info_line(Dialect::Uci, &info(rule_loss_in(3), &[]), z).contains("score cp -28997"));
     }

@@ -557,6 +557,7 @@ impl<W: Write> Session<W> {
             soft_ms: budget.filter(|_| timed).map(|b| b.soft_ms),
             hard_ms: budget.filter(|_| timed).map(|b| b.hard_ms),
             infinite: search.infinite,
+            multipv: self.settings.multipv,
             // The engine applies its own rule set (the `repetition` option).
             ..Limits::default()
         };

@@ -57,6 +57,9 @@ pub struct Limits {
     pub knowledge: Level,
     /// UCCI `style`: what a draw is worth.
     pub style: Style,
+    /// UCCI `multipv` / UCI `MultiPV`: how many best root moves each iteration ranks and
+    /// reports (0 and 1 both mean one line: the search as it always was).
+    pub multipv: usize,
 }
 
 /// State shared by all threads of one search.
@@ -106,6 +109,9 @@ pub struct Info {
     pub time_ms: u64,
     pub nps: u64,
     pub hashfull: u32,
+    /// The line's rank (1 = best) when several lines are searched (`multipv` > 1); `None` in
+    /// a one-line search, which prints no `multipv` field.
+    pub multipv: Option<usize>,
     pub pv: Vec<Move>,
 }
 
@@ -137,6 +143,9 @@ static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
 struct RootMove {
     mv: Move,
     score: i32,
+    /// The score of the previous iteration: the centre of this line's aspiration window when
+    /// several lines are searched (the current iteration overwrites `score`).
+    prev_score: i32,
     pv: Vec<Move>,
 }
 
@@ -157,6 +166,9 @@ pub struct Worker {
     evals: [i32; MAX_PLY + 2],
     root_moves: Vec<RootMove>,
     root_depth: i32,
+    /// The line being searched in a multi-line search: root moves before it are the better
+    /// lines already found this iteration, and are left out.
+    pv_index: usize,
     /// Static evaluations by position key (see [`Worker::evaluate`]).
     eval_cache: Vec<u64>,
     /// The pruning tools the `pruning` level allows.
@@ -182,6 +194,7 @@ impl Worker {
             .map(|mv| RootMove {
                 mv,
                 score: -INFINITE,
+                prev_score: -INFINITE,
                 pv: vec![mv],
             })
             .collect();
@@ -200,6 +213,7 @@ impl Worker {
             evals: [0; MAX_PLY + 2],
             root_moves,
             root_depth: 0,
+            pv_index: 0,
             eval_cache: vec![0; EVAL_CACHE],
             sel: Selectivity::of(limits.pruning),
             weights: (limits.knowledge < Level::Large).then(|| eval::weights_for(limits.knowledge)),
@@ -231,10 +245,41 @@ impl Worker {
         let mut last_score = 0;
         let mut stable = 0;
         let mut depth = 1 + (self.id % 2) as i32;
+        // Helper threads search one line: they feed the table, the main thread ranks.
+        let lines = if self.id == 0 {
+            self.limits.multipv.clamp(1, n_root)
+        } else {
+            1
+        };
         while depth <= max_depth {
             self.root_depth = depth;
             self.seldepth = 0;
-            let score = self.aspiration(depth, last_score);
+            let mut score = 0;
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            // MultiPV: the best line, then the best of the rest, and so on (Stockfish's scheme).
+            for pv_index in 0..lines {
+                self.pv_index = pv_index;
+                let prev = if pv_index == 0 {
+                    last_score
+                } else {
+                    self.root_moves[pv_index].prev_score
+                };
+                let line_score = self.aspiration(depth, prev);
+                if pv_index == 0 {
+                    score = line_score;
+                }
+                if self.stopped {
+                    break;
+                }
+                // Search instability can put a later line above an earlier one.
+                self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            }
+            self.pv_index = 0;
+            if lines > 1 && !self.stopped {
+                score = self.root_moves[0].score;
+            }
             if self.stopped && depth > 1 {
                 // An interrupted iteration still improves the result when its first move
                 // (searched with a full window) has been scored.
@@ -257,8 +302,15 @@ impl Worker {
             last_score = score;
             if self.id == 0 {
                 self.flush_nodes();
-                let info = self.info(depth, score, &best.pv);
-                on_info(&info);
+                if self.limits.multipv <= 1 {
+                    on_info(&self.info(depth, score, &best.pv));
+                } else {
+                    for (rank, rm) in self.root_moves[..lines].iter().enumerate() {
+                        let mut info = self.info(depth, rm.score, &rm.pv);
+                        info.multipv = Some(rank + 1);
+                        on_info(&info);
+                    }
+                }
                 if self.soft_time_up(stable, drop, n_root) {
                     break;
                 }
@@ -310,6 +362,7 @@ impl Worker {
             time_ms,
             nps: nodes * 1000 / time_ms.max(1),
             hashfull: self.shared.tt.hashfull(),
+            multipv: None,
             pv: pv.to_vec(),
         }
     }
@@ -373,13 +426,14 @@ impl Worker {
         let mut best = -INFINITE;
         self.pv[0].clear();
         let in_check = self.pos.in_check();
-        for i in 0..self.root_moves.len() {
+        let first = self.pv_index;
+        for i in first..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             let gives = self.pos.gives_check(m);
             self.make(m, gives);
             let new_depth = depth - 1;
             let mut score;
-            if i == 0 {
+            if i == first {
                 score = -self.search(-beta, -alpha, new_depth, 1, false);
             } else {
                 let quiet = self
@@ -388,7 +442,7 @@ impl Worker {
                     .last()
                     .is_some_and(|s| s.captured.is_none());
                 let r = if depth >= 3 && quiet && !gives && !in_check {
-                    (LMR[depth.min(63) as usize][i.min(63)] - 1).max(0)
+                    (LMR[depth.min(63) as usize][(i - first).min(63)] - 1).max(0)
                 } else {
                     0
                 };
@@ -404,7 +458,7 @@ impl Worker {
             if self.stopped {
                 return best.max(alpha);
             }
-            if i == 0 || score > alpha {
+            if i == first || score > alpha {
                 let mut pv = vec![m];
                 pv.extend(self.pv[1].iter().copied());
                 let rm = &mut self.root_moves[i];
@@ -419,14 +473,15 @@ impl Worker {
                     alpha = score;
                     // Keep the best move first so that an interrupted iteration can use it.
                     let rm = self.root_moves.remove(i);
-                    self.root_moves.insert(0, rm);
+                    self.root_moves.insert(first, rm);
                     if score >= beta {
                         break;
                     }
                 }
             }
         }
-        if !self.stopped && !is_rule(best) {
+        // Only the first line is the root's value: later lines leave the best moves out.
+        if !self.stopped && !is_rule(best) && first == 0 {
             let m = self.root_moves[0].mv;
             // Aspiration windows make the root score a bound when it falls outside them.
             let bound = if best >= beta {
