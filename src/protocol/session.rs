@@ -217,10 +217,10 @@ impl<W: Write> Session<W> {
                 let line = output::info_line(dialect, &info, self.out_origin());
                 self.send(&line);
             }
-            Report::BookMove { mv, weight } => {
-                // As ElephantEye prints book candidates; XQWizard shows them (book.md §1.4).
-                let line = output::book_line(mv, weight, self.out_origin());
-                self.send(&line);
+            Report::Book { candidates, chosen } => {
+                for line in output::book_lines(dialect, &candidates, chosen, self.out_origin()) {
+                    self.send(&line);
+                }
             }
             Report::Done(outcome) => {
                 // The answer to `go infinite` / `go ponder` waits for `stop`/`ponderhit`, even
