@@ -562,6 +562,11 @@ fn case_30_draw_offered_by_gui() {
     let ans = e.answer();
     let (_, _, suffix) = parse_bestmove(&ans);
     assert_eq!(suffix, None, "a winning side declines: {ans}");
+    // A losing side accepts (issue 17: it used to refuse while being mated).
+    e.send("position fen rnc1k4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1");
+    e.send("go draw depth 6");
+    let ans = e.answer();
+    assert_eq!(parse_bestmove(&ans).2.as_deref(), Some("draw"), "{ans}");
     // The same through `ponderhit draw`.
     e.send("position fen 3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
     e.send("go ponder depth 6");
