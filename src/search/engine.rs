@@ -46,7 +46,8 @@ pub enum Report {
 /// Why `set_position` did not take the whole input.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SetPositionError {
-    /// The FEN was refused; the previous position is kept.
+    /// The FEN was refused. The engine keeps its previous position, but the protocol treats
+    /// the game as having no position until a valid one is sent (transcripts case 11).
     Fen(FenError),
     /// Move number `index` (0-based) of the list failed; the position after the moves before
     /// it is kept.
@@ -60,7 +61,7 @@ pub enum SetPositionError {
 impl std::fmt::Display for SetPositionError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SetPositionError::Fen(e) => write!(f, "{e}; position unchanged"),
+            SetPositionError::Fen(e) => write!(f, "{e}; no position until a valid one is sent"),
             SetPositionError::Move { index, text, error } => {
                 let shown: String = text.chars().take(16).collect();
                 write!(
