@@ -4,7 +4,9 @@
 //!
 //! Flags: `--proto ucci|uci|both` (which handshakes it accepts; a UCCI-only engine exits on
 //! anything else like ElephantEye, a UCI-only one complains "Unknown command"), `--fsf`
-//! (offer `UCI_Variant` and use ranks 1–10 under UCI, as Fairy-Stockfish does), `--seed N`,
+//! (offer `UCI_Variant` and use ranks 1–10 under UCI, as Fairy-Stockfish does),
+//! `--variant-ranks0` (offer `UCI_Variant` but write ranks 0–9, reading a move list with ranks
+//! 1–10 when it is illegal with 0–9, as Jiangjun did before it announced `Rank Origin`), `--seed N`,
 //! `--crash-after N` (exit on the N-th `go`), `--hang-after N` (from the N-th `go` on, never
 //! answer anything), `--illegal-after N` (answer the N-th `go` with an illegal move),
 //! `--garbage` (print junk before every answer), `--offer-draw` (append `draw` to every
@@ -21,6 +23,7 @@ use std::time::Duration;
 struct Flags {
     proto: String,
     fsf: bool,
+    variant_ranks0: bool,
     seed: u64,
     crash_after: Option<u32>,
     hang_after: Option<u32>,
@@ -51,6 +54,11 @@ fn parse_flags() -> Flags {
             "--delay" => f.delay = n(),
             "--fsf" => {
                 f.fsf = true;
+                i += 1;
+                continue;
+            }
+            "--variant-ranks0" => {
+                f.variant_ranks0 = true;
                 i += 1;
                 continue;
             }
@@ -144,7 +152,7 @@ fn main() {
                     }
                     let _ = writeln!(out, "ucciok");
                 } else {
-                    if f.fsf {
+                    if f.fsf || f.variant_ranks0 {
                         let _ = writeln!(
                             out,
                             "option name UCI_Variant type combo default chess var chess var xiangqi"
@@ -175,15 +183,21 @@ fn main() {
                     _ => continue,
                 };
                 if let Some(i) = toks.iter().position(|t| *t == "moves") {
-                    for m in &toks[i + 1..] {
-                        let m = if one_based {
-                            from_one_based(m)
-                        } else {
-                            m.to_string()
-                        };
-                        if p.play(&m).is_err() {
-                            break;
-                        }
+                    let list = &toks[i + 1..];
+                    let start = p.clone();
+                    let all_played = |p: &mut Position, ranks1: bool| {
+                        list.iter().all(|m| {
+                            let m = if ranks1 {
+                                from_one_based(m)
+                            } else {
+                                m.to_string()
+                            };
+                            p.play(&m).is_ok()
+                        })
+                    };
+                    if !all_played(&mut p, one_based) && f.variant_ranks0 && protocol == "uci" {
+                        p = start;
+                        all_played(&mut p, true);
                     }
                 }
                 pos = p;

@@ -9,6 +9,7 @@ use std::time::Instant;
 pub const USAGE: &str = "\
 usage:
   jiangjun                         speak UCCI/UCI on stdin/stdout (chosen by the first command)
+  jiangjun help [SUBCOMMAND]       this text, or one subcommand's usage (also SUBCOMMAND --help)
   jiangjun perft <depth> [--fen \"<FEN>\"] [--divide]
                                    count the leaf nodes of the legal-move tree
   jiangjun bench [depth]           search fixed positions; last line: <nodes> nodes <nps> nps
@@ -36,10 +37,54 @@ usage:
   jiangjun tournament --engine SPEC ... [options]
                                    round robin (see `jiangjun tournament --help`)";
 
+/// The usage of one subcommand: for `match` and `tournament` their own text, for the others
+/// their entry in [`USAGE`] (the line naming it and the lines indented under it), so a new
+/// subcommand gets its `--help` from the line it adds there.
+pub fn usage_of(sub: &str) -> Option<String> {
+    if sub == "match" || sub == "tournament" {
+        return Some(crate::tournament::command::USAGE.to_string());
+    }
+    let head = format!("  jiangjun {sub}");
+    let mut lines = Vec::new();
+    let mut inside = false;
+    for line in USAGE.lines() {
+        if line.starts_with("  jiangjun") {
+            inside = line == head || line.starts_with(&format!("{head} "));
+        }
+        if inside {
+            lines.push(line);
+        }
+    }
+    (!lines.is_empty()).then(|| format!("usage:\n{}", lines.join("\n")))
+}
+
+/// Does the argument list ask for help?
+fn wants_help(args: &[String]) -> bool {
+    args.iter().any(|a| a == "--help" || a == "-h")
+}
+
 /// Runs the subcommand in `args` (without the program name). `None` means: no subcommand,
 /// run the protocol loop.
 pub fn run(args: &[String]) -> Option<i32> {
     let first = args.first()?;
+    // `jiangjun <sub> --help` (anywhere among its arguments) and `jiangjun help <sub>`.
+    let help_for = match first.as_str() {
+        "help" | "--help" | "-h" => args.get(1).map(String::as_str),
+        sub if wants_help(&args[1..]) => Some(sub),
+        _ => None,
+    };
+    if let Some(sub) = help_for {
+        return Some(match usage_of(sub) {
+            Some(usage) => {
+                println!("{usage}");
+                0
+            }
+            None => {
+                eprintln!("jiangjun: unknown subcommand '{sub}'\n{USAGE}");
+                2
+            }
+        });
+    }
     Some(match first.as_str() {
         "perft" => wrap("perft", perft_inner(&args[1..])),
         "bench" => bench_cmd(&args[1..]),
@@ -97,6 +142,7 @@ fn take_option(args: &[String], name: &str) -> Result<(Option<String>, Vec<Strin
 
 fn perft_inner(args: &[String]) -> Result<(), String> {
     let (fen, rest) = take_option(args, "--fen")?;
+    unknown_option(&rest, &["--divide"])?;
     let divide = rest.iter().any(|a| a == "--divide");
     let positional: Vec<&String> = rest.iter().filter(|a| *a != "--divide").collect();
     let depth = match positional.as_slice() {
@@ -143,19 +189,21 @@ fn perft_inner(args: &[String]) -> Result<(), String> {
 }
 
 fn bench_cmd(args: &[String]) -> i32 {
+    if let Err(e) = unknown_option(args, &[]) {
+        return usage_error("bench", &e);
+    }
     let depth = match args {
         [] => crate::search::bench::DEFAULT_DEPTH,
         [d] => match d.parse::<i32>() {
             Ok(d) if (1..=30).contains(&d) => d,
             _ => {
-                eprintln!("jiangjun bench: depth '{d}' must be a whole number from 1 to 30");
-                return 2;
+                return usage_error(
+                    "bench",
+                    &format!("depth '{d}' must be a whole number from 1 to 30"),
+                )
             }
         },
-        _ => {
-            eprintln!("jiangjun bench: too many arguments\n{USAGE}");
-            return 2;
-        }
+        _ => return usage_error("bench", "too many arguments"),
     };
     crate::search::bench::run(depth, |line| println!("{line}"));
     0
@@ -168,10 +216,7 @@ fn judge_cmd(args: &[String]) -> i32 {
             print!("{out}");
             0
         }
-        Err(e) => {
-            eprintln!("jiangjun judge: {e}");
-            2
-        }
+        Err(e) => usage_error("judge", &e),
     }
 }
 
@@ -183,10 +228,9 @@ fn judge_inner(args: &[String]) -> Result<String, String> {
     let json = rest.iter().any(|a| a == "--json");
     let strict = rest.iter().any(|a| a == "--strict");
     let nine_rounds = rest.iter().any(|a| a == "--nine-rounds");
-    if let Some(a) = rest
-        .iter()
-        .find(|a| !["--json", "--strict", "--nine-rounds"].contains(&a.as_str()))
-    {
+    let flags = ["--json", "--strict", "--nine-rounds"];
+    unknown_option(&rest, &flags)?;
+    if let Some(a) = rest.iter().find(|a| !flags.contains(&a.as_str())) {
         return Err(format!("unexpected argument '{a}'"));
     }
     let rules = match rules.as_deref() {
@@ -216,10 +260,26 @@ fn judge_inner(args: &[String]) -> Result<String, String> {
 fn wrap(name: &str, r: Result<(), String>) -> i32 {
     match r {
         Ok(()) => 0,
-        Err(e) => {
-            eprintln!("jiangjun {name}: {e}\n{USAGE}");
-            2
-        }
+        Err(e) => usage_error(name, &e),
+    }
+}
+
+/// A bad command line: the error and the subcommand's usage on stderr, exit status 2.
+fn usage_error(name: &str, error: &str) -> i32 {
+    let usage = usage_of(name).unwrap_or_else(|| USAGE.to_string());
+    eprintln!("jiangjun {name}: {error}\n{usage}");
+    2
+}
+
+/// The first argument that looks like an option (`-x`, `--x`) but is not one of `known`.
+/// Negative numbers are values, not options.
+fn unknown_option(args: &[String], known: &[&str]) -> Result<(), String> {
+    match args
+        .iter()
+        .find(|a| a.starts_with('-') && a.parse::<f64>().is_err() && !known.contains(&a.as_str()))
+    {
+        Some(a) => Err(format!("unknown option '{a}'")),
+        None => Ok(()),
     }
 }
 
@@ -661,18 +721,10 @@ pub fn run_protocol() -> i32 {
 
 /// `jiangjun match`: engines as child processes, see [`crate::tournament::command`].
 fn match_cmd(args: &[String]) -> i32 {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{}", crate::tournament::command::USAGE);
-        return 0;
-    }
     crate::tournament::command::match_main(args)
 }
 
 /// `jiangjun tournament`: a round robin of engines, see [`crate::tournament::command`].
 fn tournament_cmd(args: &[String]) -> i32 {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{}", crate::tournament::command::USAGE);
-        return 0;
-    }
     crate::tournament::command::tournament_main(args)
 }

@@ -11,6 +11,7 @@ use jiangjun::board::Position;
 use jiangjun::book::{self, Book, Entry, Randomness};
 use jiangjun::search::alphabeta::Limits;
 use jiangjun::search::engine::{Engine, Report};
+use jiangjun::search::eval::evaluate;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -63,16 +64,28 @@ fn book_move_is_played_and_usebook_false_never_consults_it() {
     e.set_book_file(path.to_str().unwrap()).unwrap();
     e.set_randomness(Randomness::None);
     let reports = run_go(&mut e);
-    assert!(matches!(reports[0], Report::BookMove { weight: 7, .. }));
+    // The weight is shown as a weight; the score is the evaluation after the move.
+    let mut after = Position::startpos();
+    after.play("b2e2").unwrap();
+    let eval = -evaluate(&after);
+    match &reports[0] {
+        Report::Book { candidates, chosen } => {
+            assert_eq!(chosen.to_string(), "b2e2");
+            assert_eq!(candidates.len(), 1);
+            assert_eq!((candidates[0].weight, candidates[0].score), (7, eval));
+        }
+        other => panic!("{other:?}"),
+    }
     match reports.last() {
-        Some(Report::Done(o)) => assert_eq!(o.best.map(|m| m.to_string()).as_deref(), Some("b2e2")),
+        Some(Report::Done(o)) => {
+            assert_eq!(o.best.map(|m| m.to_string()).as_deref(), Some("b2e2"));
+            assert_eq!((o.score, o.depth), (eval, 0));
+        }
         other => panic!("{other:?}"),
     }
     e.set_use_book(false);
     let reports = run_go(&mut e);
-    assert!(reports
-        .iter()
-        .all(|r| !matches!(r, Report::BookMove { .. })));
+    assert!(reports.iter().all(|r| !matches!(r, Report::Book { .. })));
     assert!(reports
         .iter()
         .any(|r| matches!(r, Report::Info(i) if i.depth >= 1)));
@@ -80,9 +93,7 @@ fn book_move_is_played_and_usebook_false_never_consults_it() {
     e.set_use_book(true);
     e.set_banned(&["b2e2".to_string()]);
     let reports = run_go(&mut e);
-    assert!(reports
-        .iter()
-        .all(|r| !matches!(r, Report::BookMove { .. })));
+    assert!(reports.iter().all(|r| !matches!(r, Report::Book { .. })));
     let _ = std::fs::remove_file(path);
 }
 
@@ -145,9 +156,46 @@ fn shipped_path() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("book/jiangjun.jjb")
 }
 
+/// The static evaluation after `mv` from the start position, for the side playing it.
+fn eval_after(mv: &str) -> i32 {
+    let mut pos = Position::startpos();
+    pos.play(mv).unwrap();
+    -evaluate(&pos)
+}
+
+/// `go` from the start position with the shipped book in `hello`'s dialect: the (score, move)
+/// pairs of the `info depth 0 <score_key><n> pv <move>` lines, every line, and the move played.
+/// The book weights must come in an `info string`.
+fn book_answer(hello: &str, score_key: &str) -> (Vec<(String, String)>, Vec<String>, String) {
+    let mut e = support::Engine::start_with_book(None);
+    e.send(hello);
+    e.until_exact(&format!("{hello}ok"));
+    e.send("position startpos");
+    e.send("go depth 12");
+    let lines: Vec<String> = e.until_answer().into_iter().map(|l| l.text).collect();
+    e.finish();
+    let prefix = format!("info depth 0 {score_key}");
+    let shown = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix(&prefix))
+        .filter_map(|rest| rest.split_once(" pv "))
+        .map(|(s, m)| (s.to_string(), m.to_string()))
+        .collect();
+    let weights = lines.iter().find(|l| l.starts_with("info string book: "));
+    assert!(weights.is_some_and(|w| w.contains(" weight ")), "{lines:?}");
+    let best = lines.last().cloned().unwrap_or_default();
+    let mv = best
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or_default()
+        .to_string();
+    (shown, lines, mv)
+}
+
 /// The binary finds the shipped book without being told (from `target/release/` it looks in
-/// the source tree's `book/`), shows the candidates as `info depth 0 score <weight> pv <move>`
-/// and plays one of them; with `JIANGJUN_BOOK=none` it searches instead.
+/// the source tree's `book/`), shows the candidates as `info depth 0 score <eval> pv <move>`
+/// (an evaluation, not the book weight) and plays one of them; with `JIANGJUN_BOOK=none` it
+/// searches instead.
 #[test]
 fn the_engine_plays_from_the_shipped_book_by_default() {
     let shipped = Book::load(&shipped_path()).expect("book/jiangjun.jjb loads");
@@ -159,26 +207,24 @@ fn the_engine_plays_from_the_shipped_book_by_default() {
         .collect();
     assert!(!book_moves.is_empty());
 
-    let mut e = support::Engine::start_with_book(None);
-    e.send("ucci");
-    e.until_exact("ucciok");
-    e.send("position startpos");
-    e.send("go depth 12");
-    let lines = e.until_answer();
-    let shown: Vec<&str> = lines
-        .iter()
-        .filter_map(|l| l.text.strip_prefix("info depth 0 score "))
-        .filter_map(|rest| rest.split(" pv ").nth(1))
-        .collect();
+    // UCCI: one line per candidate, as ElephantEye lists them.
+    let (shown, lines, mv) = book_answer("ucci", "score ");
     assert_eq!(shown.len(), book_moves.len(), "{lines:?}");
-    let best = lines.last().map(|l| l.text.clone()).unwrap_or_default();
-    let mv = best
-        .split_whitespace()
-        .nth(1)
-        .unwrap_or_default()
-        .to_string();
-    assert!(book_moves.contains(&mv), "{best} not in {book_moves:?}");
-    e.finish();
+    for (score, mv) in &shown {
+        assert_eq!(score.parse::<i32>().ok(), Some(eval_after(mv)), "{lines:?}");
+    }
+    assert!(book_moves.contains(&mv), "{mv} not in {book_moves:?}");
+    // UCI: `score cp`, one line, for the move played.
+    let (shown, lines, mv) = book_answer("uci", "score cp ");
+    assert_eq!(shown.len(), 1, "{lines:?}");
+    assert_eq!(shown[0].1, mv, "{lines:?}");
+    assert_eq!(shown[0].0.parse::<i32>().ok(), Some(eval_after(&mv)));
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.starts_with("info depth 0 score ") && !l.contains(" cp ")),
+        "{lines:?}"
+    );
 
     let mut e = support::Engine::start_with_book(Some("none"));
     e.send("ucci");

@@ -199,17 +199,34 @@ fn case_10_fen_variants() {
     e.finish();
 }
 
+/// `go` after a refused FEN: a reason, then no move, in this dialect's words.
+fn no_move_without_position(e: &mut Engine, none: &str) {
+    e.send("go depth 1");
+    let lines = texts(&e.until_answer());
+    let (answer, before) = lines.split_last().expect("an answer");
+    assert_eq!(answer, none, "{lines:?}");
+    only_info_strings(before);
+    assert!(
+        before.iter().any(|l| l.contains("no valid position")),
+        "{lines:?}"
+    );
+}
+
 #[test]
-fn case_11_bad_fen_keeps_previous_position() {
+fn case_11_bad_fen_gives_no_move_until_a_good_position() {
     let mut e = Engine::ucci();
     let inputs = transcript_inputs(11);
     e.send_all(&inputs[..2]);
     let msg = e.expect_prefix("info string ");
     assert!(msg.contains('X'), "{msg}");
-    e.send(&inputs[2]);
+    assert_eq!(inputs[2], "go depth 1");
+    no_move_without_position(&mut e, "nobestmove");
+    // Still none on a second `go`, and `banmoves` has nothing to act on.
+    e.send("banmoves h2e2");
+    e.expect_prefix("info string ");
+    no_move_without_position(&mut e, "nobestmove");
+    // The other bad FENs the case lists, each after a good position.
     let start = position(None, &[]);
-    assert_legal_bestmove(&e.answer(), &start);
-    // The other bad FENs the case lists.
     for bad in [
         "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
         "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C2/9/RNBAKABNR w - - 0 1",
@@ -219,12 +236,30 @@ fn case_11_bad_fen_keeps_previous_position() {
         "position fen foobar",
         "position fen",
     ] {
-        e.send(bad);
-        e.expect_prefix("info string ");
+        // A good position ends the state: everything works as usual again.
+        e.send("position startpos");
         e.send("go depth 1");
         assert_legal_bestmove(&e.answer(), &start);
+        e.send(bad);
+        e.expect_prefix("info string ");
+        no_move_without_position(&mut e, "nobestmove");
     }
+    // A bad move inside `moves` is different: the moves before it stand (case 12).
+    e.send("position startpos moves h2e2 h2e2");
+    e.expect_prefix("info string ");
+    e.send("go depth 1");
+    assert_legal_bestmove(&e.answer(), &position(None, &["h2e2"]));
     e.finish();
+
+    // UCI says "no move" as `bestmove (none)`.
+    let mut u = Engine::uci();
+    u.send_all(&inputs[..2]);
+    u.expect_prefix("info string ");
+    no_move_without_position(&mut u, "bestmove (none)");
+    u.send("position startpos moves h2e2");
+    u.send("go depth 1");
+    assert_legal_bestmove(&u.answer(), &position(None, &["h2e2"]));
+    u.finish();
 }
 
 #[test]
@@ -562,6 +597,11 @@ fn case_30_draw_offered_by_gui() {
     let ans = e.answer();
     let (_, _, suffix) = parse_bestmove(&ans);
     assert_eq!(suffix, None, "a winning side declines: {ans}");
+    // A losing side accepts (issue 17: it used to refuse while being mated).
+    e.send("position fen rnc1k4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1");
+    e.send("go draw depth 6");
+    let ans = e.answer();
+    assert_eq!(parse_bestmove(&ans).2.as_deref(), Some("draw"), "{ans}");
     // The same through `ponderhit draw`.
     e.send("position fen 3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
     e.send("go ponder depth 6");

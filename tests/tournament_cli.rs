@@ -129,3 +129,73 @@ fn bad_arguments_and_missing_engines() {
     assert_eq!(code, 0);
     assert!(out.contains("--engine SPEC"));
 }
+
+/// Issue 17: `jiangjun match` of Jiangjun against itself under UCI used to lose every game by
+/// "illegal move" (the runner took `UCI_Variant` to mean ranks 1–10; Jiangjun speaks 0–9 and
+/// says so in its `Rank Origin` option). Each side plays both colours.
+#[test]
+fn uci_match_of_jiangjun_against_itself() {
+    let me = env!("CARGO_BIN_EXE_jiangjun");
+    // UCCI against UCI, then UCI against UCI.
+    for (first, second) in [
+        ("name=a", "name=b,proto=uci"),
+        ("name=a,proto=uci", "name=b,proto=uci"),
+    ] {
+        let (code, out, err) = run(&[
+            "match",
+            "--engine",
+            &format!("cmd={me},{first}"),
+            "--engine",
+            &format!("cmd={me},{second}"),
+            "--games",
+            "2",
+            "--tc",
+            "nodes=1000",
+            "--max-plies",
+            "40",
+        ]);
+        assert_eq!(code, 0, "{out}\n{err}");
+        assert!(out.contains("(2 games"), "{out}");
+        assert!(!out.contains("illegal move"), "{out}");
+    }
+}
+
+/// An engine that offers `UCI_Variant` but answers with ranks 0–9 and announces no rank
+/// option: the runner guesses ranks 1–10, and its first answer (legal only with ranks from 0)
+/// corrects the guess, as Red and as Black.
+#[test]
+fn rank_origin_is_corrected_by_the_first_move() {
+    let log = std::env::temp_dir().join(format!("jiangjun-ranks-{}.log", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let random = random_engine();
+    let (code, out, err) = run(&[
+        "match",
+        "--engine",
+        &format!(
+            "cmd={},name=guessed,proto=uci,arg=--variant-ranks0,arg=--seed,arg=3",
+            random.display()
+        ),
+        "--engine",
+        &format!(
+            "cmd={},name=plain,proto=uci,arg=--seed,arg=4",
+            random.display()
+        ),
+        "--games",
+        "2",
+        "--tc",
+        "depth=1",
+        "--max-plies",
+        "30",
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("(2 games"), "{out}");
+    assert!(!out.contains("illegal move"), "{out}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        text.contains("legal only with ranks from 0; switching"),
+        "{text}"
+    );
+    let _ = std::fs::remove_file(&log);
+}

@@ -11,11 +11,13 @@
 //! * No legal move: `nobestmove` in UCCI, `bestmove (none)` after `info depth 0 score mate 0`
 //!   in UCI (Stockfish family, ucci.md §9.1).
 //! * `info string` text is made one printable line, whatever the input that caused it.
+//! * Opening-book answers: see [`book_lines`] (evaluations, not book weights, as scores).
 
 use super::command::Dialect;
 use super::notation::{format_move, RankOrigin};
 use crate::board::Move;
 use crate::search::alphabeta::Info;
+use crate::search::engine::BookCandidate;
 use crate::search::score::{mate_in_moves, reported};
 use crate::search::tt::{Bound, TtEntry};
 
@@ -94,9 +96,47 @@ pub fn info_line(dialect: Dialect, info: &Info, origin: RankOrigin) -> String {
     s
 }
 
-/// One opening-book candidate: `info depth 0 score <weight> pv <move>`.
-pub fn book_line(mv: Move, weight: u16, origin: RankOrigin) -> String {
-    format!("info depth 0 score {weight} pv {}", format_move(mv, origin))
+/// The lines shown when the opening book answers `go`, in the dialect's own form.
+///
+/// A GUI reads every `info … score` as the engine's evaluation: XQWizard shows it in its
+/// analysis box, UCI GUIs in their evaluation column and graph. ElephantEye printed the book
+/// weight there (`info depth 0 score 1000 pv h2e2`), which those GUIs show as +10 pawns, and
+/// UCI requires `score cp N`. So the score is the static evaluation after the move (what a
+/// depth-0 search sees), and the weights, which say how often the book plays each move, go
+/// into one `info string` that GUIs only log.
+///
+/// * UCCI: one `info depth 0 score <eval> pv <move>` per candidate, best weight first, as
+///   ElephantEye lists them (XQWizard users see the book's choices);
+/// * UCI: one `info depth 0 score cp <eval> pv <move>` for the move played only, because UCI
+///   GUIs take the last `info` line as the engine's main line and it must match `bestmove`.
+pub fn book_lines(
+    dialect: Dialect,
+    candidates: &[BookCandidate],
+    chosen: Move,
+    origin: RankOrigin,
+) -> Vec<String> {
+    let mut weights = String::from("book:");
+    for (i, c) in candidates.iter().enumerate() {
+        let sep = if i == 0 { " " } else { ", " };
+        weights.push_str(&format!(
+            "{sep}{} weight {}",
+            format_move(c.mv, origin),
+            c.weight
+        ));
+    }
+    let mut lines = vec![info_string(&weights)];
+    let line = |c: &BookCandidate| {
+        format!(
+            "info depth 0 score {} pv {}",
+            score_text(dialect, c.score),
+            format_move(c.mv, origin)
+        )
+    };
+    match dialect {
+        Dialect::Ucci => lines.extend(candidates.iter().map(line)),
+        Dialect::Uci => lines.extend(candidates.iter().filter(|c| c.mv == chosen).map(line)),
+    }
+    lines
 }
 
 /// The final answer of a search that found a move.
@@ -228,6 +268,36 @@ mod tests {
         );
         assert_eq!(no_move_lines(Dialect::Ucci), vec!["nobestmove"]);
         assert_eq!(no_move_lines(Dialect::Uci)[1], "bestmove (none)");
+    }
+
+    #[test]
+    fn book_lines_show_evaluations_not_weights() {
+        let c = |m: &str, weight, score| BookCandidate {
+            mv: mv(m),
+            weight,
+            score,
+        };
+        let cands = [c("h2e2", 1000, 31), c("b0c2", 400, -12)];
+        let z = RankOrigin::Zero;
+        assert_eq!(
+            book_lines(Dialect::Ucci, &cands, mv("b0c2"), z),
+            vec![
+                "info string book: h2e2 weight 1000, b0c2 weight 400",
+                "info depth 0 score 31 pv h2e2",
+                "info depth 0 score -12 pv b0c2",
+            ]
+        );
+        assert_eq!(
+            book_lines(Dialect::Uci, &cands, mv("b0c2"), z),
+            vec![
+                "info string book: h2e2 weight 1000, b0c2 weight 400",
+                "info depth 0 score cp -12 pv b0c2",
+            ]
+        );
+        assert_eq!(
+            book_lines(Dialect::Uci, &cands[..1], mv("h2e2"), RankOrigin::One)[1],
+            "info depth 0 score cp 31 pv h3e3"
+        );
     }
 
     #[test]

@@ -28,7 +28,7 @@
 //! Bad input never ends the session: every malformed line gets an `info string` naming the
 //! problem, and nothing reachable from input panics.
 
-use super::command::{parse_line, Command, Dialect, GoParams, PositionSpec};
+use super::command::{parse_line, Command, Dialect, GoParams, ParseError, PositionSpec};
 use super::notation::{
     legal_prefix, list_ranks1_to_ranks0, root_move_ranks0, surely_ranks1, RankOrigin,
 };
@@ -87,6 +87,15 @@ impl Search {
     }
 }
 
+/// What waits for the search to end, in input order.
+#[derive(Debug)]
+enum Pending {
+    Run(Command),
+    /// A `position` line too malformed to parse: it still replaces the position the GUI
+    /// means, so the game has none until the next good one (transcripts case 11).
+    RefusedPosition(String),
+}
+
 /// How the session is to end once the work in hand is done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ending {
@@ -105,7 +114,11 @@ pub struct Session<W: Write> {
     settings: Settings,
     verdicts: Verdicts,
     search: Option<Search>,
-    queue: VecDeque<Command>,
+    /// Why there is no valid position: the last `position` had a FEN we refused. Until a good
+    /// `position` arrives, `go` gives no move (transcripts case 11): a move from the previous
+    /// position would reach the GUI as an illegal move in the position *it* sent.
+    no_position: Option<String>,
+    queue: VecDeque<Pending>,
     ending: Option<Ending>,
     exit: Option<i32>,
     /// Where the search thread sends its reports; `None` runs no searches (fuzzing, tests).
@@ -124,6 +137,7 @@ impl<W: Write> Session<W> {
             settings: Settings::default(),
             verdicts: Verdicts::default(),
             search: None,
+            no_position: None,
             queue: VecDeque::new(),
             ending: None,
             exit: None,
@@ -182,8 +196,20 @@ impl<W: Write> Session<W> {
         for m in parsed.messages() {
             self.info(&m);
         }
-        let Ok(cmd) = parsed.result else {
-            return;
+        let cmd = match parsed.result {
+            Ok(cmd) => cmd,
+            Err(ParseError::Invalid {
+                command: "position",
+                reason,
+            }) => {
+                if self.search.is_some() {
+                    self.enqueue(Pending::RefusedPosition(reason));
+                } else {
+                    self.no_position = Some(reason);
+                }
+                return;
+            }
+            Err(_) => return,
         };
         if self.search.is_some() {
             self.while_thinking(cmd);
@@ -217,10 +243,10 @@ impl<W: Write> Session<W> {
                 let line = output::info_line(dialect, &info, self.out_origin());
                 self.send(&line);
             }
-            Report::BookMove { mv, weight } => {
-                // As ElephantEye prints book candidates; XQWizard shows them (book.md §1.4).
-                let line = output::book_line(mv, weight, self.out_origin());
-                self.send(&line);
+            Report::Book { candidates, chosen } => {
+                for line in output::book_lines(dialect, &candidates, chosen, self.out_origin()) {
+                    self.send(&line);
+                }
             }
             Report::Done(outcome) => {
                 // The answer to `go infinite` / `go ponder` waits for `stop`/`ponderhit`, even
@@ -262,7 +288,7 @@ impl<W: Write> Session<W> {
         if self.settings.batch {
             match cmd {
                 Command::Quit => self.begin_ending(Ending::Quit),
-                other => self.enqueue(other),
+                other => self.enqueue(Pending::Run(other)),
             }
             return;
         }
@@ -273,11 +299,11 @@ impl<W: Write> Session<W> {
             Command::Probe { fen, moves } => self.probe(&fen, &moves),
             Command::Quit if self.queue.is_empty() => self.quit_now(),
             Command::Quit => self.begin_ending(Ending::Quit),
-            other => self.enqueue(other),
+            other => self.enqueue(Pending::Run(other)),
         }
     }
 
-    fn enqueue(&mut self, cmd: Command) {
+    fn enqueue(&mut self, cmd: Pending) {
         if self.queue.len() >= MAX_QUEUED {
             self.info("too many commands waiting for the search to end; command dropped");
         } else {
@@ -446,16 +472,24 @@ impl<W: Write> Session<W> {
                 }
             }
         }
+        self.no_position = match &result {
+            Err(SetPositionError::Fen(e)) => Some(e.to_string()),
+            _ => None,
+        };
         if let Err(e) = result {
             self.info(&format!("position: {e}"));
         }
-        if self.settings.debug {
+        if self.settings.debug && self.no_position.is_none() {
             let fen = self.engine.position().to_fen();
             self.info(&format!("position now {fen}"));
         }
     }
 
     fn ban_moves(&mut self, moves: &[String]) {
+        if self.no_position.is_some() {
+            self.info("banmoves ignored: no valid position (the last FEN was refused)");
+            return;
+        }
         let pos = self.engine.position();
         let origin = self.input_origin();
         let guess = self.uci();
@@ -506,6 +540,19 @@ impl<W: Write> Session<W> {
         let Some(dialect) = self.dialect else {
             return;
         };
+        if let Some(why) = &self.no_position {
+            // Transcripts case 11: no move for a position the GUI did not send. UCCI's
+            // `nobestmove` returns XQWizard to idle; UCI's `bestmove (none)` is its "no move".
+            let text = format!(
+                "no valid position: the last position command was refused ({why}); send a new position"
+            );
+            self.info(&text);
+            self.send(match dialect {
+                Dialect::Ucci => "nobestmove",
+                Dialect::Uci => "bestmove (none)",
+            });
+            return;
+        }
         if !params.searchmoves.is_empty() {
             self.restrict_to(&params.searchmoves);
         }
@@ -690,7 +737,8 @@ impl<W: Write> Session<W> {
     fn drain(&mut self) {
         while self.search.is_none() && self.exit.is_none() {
             match self.queue.pop_front() {
-                Some(cmd) => self.execute(cmd),
+                Some(Pending::Run(cmd)) => self.execute(cmd),
+                Some(Pending::RefusedPosition(why)) => self.no_position = Some(why),
                 None => break,
             }
         }
@@ -979,6 +1027,69 @@ mod tests {
             "{out:?}"
         );
         assert_eq!(s.engine().position().history().len(), 1);
+    }
+
+    #[test]
+    fn refused_fen_leaves_no_position_until_a_good_one() {
+        let bad =
+            "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w - - 0 1";
+        for (hello, none) in [("ucci", "nobestmove"), ("uci", "bestmove (none)")] {
+            let mut s = dry();
+            feed(&mut s, &[hello, "position startpos", bad]);
+            let out = feed(&mut s, &["go depth 3"]);
+            assert_eq!(out.len(), 2, "{out:?}");
+            assert!(
+                out[0].starts_with("info string no valid position"),
+                "{out:?}"
+            );
+            assert!(out[0].contains('X'), "{out:?}");
+            assert_eq!(out[1], none);
+            assert!(!s.is_thinking());
+            let out = feed(&mut s, &["banmoves h2e2"]);
+            assert!(
+                out[0].starts_with("info string banmoves ignored"),
+                "{out:?}"
+            );
+            // A bad move list after a good FEN is not a refused position.
+            feed(&mut s, &["position startpos moves h2e2 zz"]);
+            feed(&mut s, &["go depth 3"]);
+            assert!(s.is_thinking());
+            s.simulate_search_end(0, 3);
+            assert!(take(&mut s)[0].starts_with("bestmove "));
+        }
+        // Queued behind a search, the refusal still applies to the `go` after it.
+        let mut s = dry();
+        feed(&mut s, &["ucci", "go depth 3", bad, "go depth 3"]);
+        s.simulate_search_end(0, 3);
+        let out = take(&mut s);
+        assert_eq!(
+            out.last().map(String::as_str),
+            Some("nobestmove"),
+            "{out:?}"
+        );
+        // The implicit UCI-Cyclone session of a bare position line.
+        let mut s = dry();
+        feed(&mut s, &["fen foobar"]);
+        assert_eq!(
+            feed(&mut s, &["go depth 1"]).last().unwrap(),
+            "bestmove (none)"
+        );
+        // A position line too broken to parse counts as refused too, queued or not.
+        let mut s = dry();
+        feed(&mut s, &["ucci", "position startpos", "position fen"]);
+        assert_eq!(feed(&mut s, &["go depth 1"]).last().unwrap(), "nobestmove");
+        let mut s = dry();
+        feed(&mut s, &["ucci", "go depth 3"]);
+        let out = feed(&mut s, &["position foo", "go depth 3"]);
+        assert!(out[0].starts_with("info string position: "), "{out:?}");
+        s.simulate_search_end(0, 3);
+        let out = take(&mut s);
+        assert!(out[0].starts_with("bestmove "), "{out:?}");
+        assert_eq!(
+            out.last().map(String::as_str),
+            Some("nobestmove"),
+            "{out:?}"
+        );
     }
 
     #[test]

@@ -3,11 +3,15 @@
 //! A wrong `resign` loses a game outright and a wrong `draw` acceptance throws away a win, so
 //! the policy is conservative and uses only facts the search has proven or repeated:
 //!
-//! **Accepting a draw** the opponent offered (`go draw …` / `ponderhit draw`): when the position
-//! is dead drawn by material (neither side has a rook, horse, cannon or pawn, so nobody can
-//! ever give mate), or when the search's score is dead equal, `|score| <=`
-//! [`DRAW_MARGIN`] cp, at depth `>=` [`DRAW_MIN_DEPTH`]. A mate or rule-verdict score is never
-//! "equal". An offer is answered for that move only and is not remembered (ucci.md §8 note 4).
+//! **Accepting a draw** the opponent offered (`go draw …` / `ponderhit draw`): a draw is worth
+//! taking whenever we are not clearly winning, so we accept when the position is dead drawn by
+//! material (neither side has a rook, horse, cannon or pawn, so nobody can ever give mate), or
+//! when the search's score is at or below [`DRAW_MARGIN`] cp: equal, worse, being mated, or
+//! losing by a repetition rule. The score must come from depth `>=` [`DRAW_MIN_DEPTH`], except
+//! a forced mate or rule loss against us, which is proven at any depth; a shallower score (an
+//! opening-book answer is depth 0) may hide a win, so then we play on. Above the margin (a
+//! winning score, our mate, a rule win) we decline. An offer is answered for that move only
+//! and is not remembered (ucci.md §8 note 4).
 //!
 //! **Offering a draw** ourselves: the position is dead drawn by material, or the last
 //! [`OFFER_STREAK`] of our searches all scored within `±`[`DRAW_MARGIN`] at depth `>=`
@@ -111,7 +115,10 @@ impl Verdicts {
         self.since_offer = self.since_offer.map(|n| n.saturating_add(1));
 
         if allow_draw {
-            let accept = f.offered && (f.dead_draw || (equal && f.depth >= DRAW_MIN_DEPTH));
+            let proven_loss = is_decisive(f.score) && f.score < 0;
+            let not_winning = f.score <= DRAW_MARGIN;
+            let accept = f.offered
+                && (f.dead_draw || proven_loss || (not_winning && f.depth >= DRAW_MIN_DEPTH));
             let may_offer = self.since_offer.is_none_or(|n| n >= OFFER_INTERVAL);
             let offer = !f.offered
                 && may_offer
@@ -183,10 +190,12 @@ mod tests {
         let mated = mated_in(6);
         assert_eq!(v.decide(&facts(mated, 9), true, true), Suffix::None);
         assert_eq!(v.decide(&facts(mated, 9), true, true), Suffix::Resign);
-        // Not while the opponent offers a draw.
+        // Not while the opponent offers a draw: we take the draw instead, or, with draws
+        // switched off, play on for that move.
         let mut f = facts(mated, 9);
         f.offered = true;
-        assert_eq!(v.decide(&f, true, true), Suffix::None);
+        assert_eq!(v.decide(&f, true, true), Suffix::Draw);
+        assert_eq!(v.decide(&f, false, true), Suffix::None);
     }
 
     #[test]
@@ -215,6 +224,41 @@ mod tests {
         for _ in 1..OFFER_INTERVAL {
             assert_eq!(v.decide(&f, true, true), Suffix::None);
         }
+        assert_eq!(v.decide(&f, true, true), Suffix::Draw);
+    }
+
+    /// An offered draw at `score` and `depth`: accepted?
+    fn accepts(score: i32, depth: i32) -> bool {
+        let mut f = facts(score, depth);
+        f.offered = true;
+        Verdicts::default().decide(&f, true, true) == Suffix::Draw
+    }
+
+    #[test]
+    fn offers_accepted_unless_clearly_winning() {
+        use crate::search::score::{mate_in, rule_loss_in, rule_win_in};
+        // Equal, at the margin, slightly and clearly worse, being mated, losing by a rule.
+        for score in [0, DRAW_MARGIN, -DRAW_MARGIN - 1, -300, -5000] {
+            assert!(accepts(score, DRAW_MIN_DEPTH), "{score}");
+        }
+        assert!(accepts(mated_in(4), DRAW_MIN_DEPTH));
+        assert!(accepts(rule_loss_in(3), DRAW_MIN_DEPTH));
+        // A proven loss needs no depth; an ordinary score does.
+        assert!(accepts(mated_in(2), 1));
+        assert!(accepts(rule_loss_in(2), 1));
+        assert!(!accepts(-300, DRAW_MIN_DEPTH - 1));
+        assert!(!accepts(0, 0));
+        // Just above the margin, clearly winning, mating, winning by a rule: declined.
+        for score in [DRAW_MARGIN + 1, 300, 5000, mate_in(4), rule_win_in(3)] {
+            assert!(!accepts(score, 20), "{score}");
+        }
+        // A losing side accepts rather than resigns.
+        let mut v = Verdicts::default();
+        let mut f = facts(-5000, 10);
+        for _ in 0..RESIGN_STREAK {
+            v.decide(&f, true, true);
+        }
+        f.offered = true;
         assert_eq!(v.decide(&f, true, true), Suffix::Draw);
     }
 

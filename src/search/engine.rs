@@ -5,10 +5,11 @@
 //! thread settings. `go` starts the search on a background thread and returns at once, so the
 //! protocol loop keeps reading commands (`stop`, `ponderhit`, `isready`) while it thinks; the
 //! result comes back through the `report` callback, exactly once per `go`. When the opening
-//! book has a usable move, `go` answers from it at once (reporting `BookMove`s, then `Done`)
+//! book has a usable move, `go` answers from it at once (reporting one `Book`, then `Done`)
 //! on the caller's thread.
 
 use super::alphabeta::{Info, Limits, Outcome, Shared, Worker};
+use super::eval;
 use super::levels::{Level, Style};
 use super::repetition;
 use super::tt::{self, TranspositionTable, TtEntry};
@@ -32,9 +33,12 @@ pub const MAX_THREADS: usize = 256;
 pub enum Report {
     /// Progress after an iteration.
     Info(Info),
-    /// A candidate from the opening book (printed as `info depth 0 score <weight> pv <move>`
-    /// before the book move is played).
-    BookMove { mv: Move, weight: u16 },
+    /// The opening book answers this `go`: its usable moves, best weight first, and the one
+    /// chosen (the `Done` that follows plays it).
+    Book {
+        candidates: Vec<BookCandidate>,
+        chosen: Move,
+    },
     /// The final result; always the last report of a `go`.
     Done(Outcome),
 }
@@ -42,7 +46,8 @@ pub enum Report {
 /// Why `set_position` did not take the whole input.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SetPositionError {
-    /// The FEN was refused; the previous position is kept.
+    /// The FEN was refused. The engine keeps its previous position, but the protocol treats
+    /// the game as having no position until a valid one is sent (transcripts case 11).
     Fen(FenError),
     /// Move number `index` (0-based) of the list failed; the position after the moves before
     /// it is kept.
@@ -56,7 +61,7 @@ pub enum SetPositionError {
 impl std::fmt::Display for SetPositionError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SetPositionError::Fen(e) => write!(f, "{e}; position unchanged"),
+            SetPositionError::Fen(e) => write!(f, "{e}; no position until a valid one is sent"),
             SetPositionError::Move { index, text, error } => {
                 let shown: String = text.chars().take(16).collect();
                 write!(
@@ -67,6 +72,18 @@ impl std::fmt::Display for SetPositionError {
             }
         }
     }
+}
+
+/// One usable book move as the protocol shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BookCandidate {
+    pub mv: Move,
+    /// How often the book plays it, relative to the others: popularity, not an evaluation.
+    pub weight: u16,
+    /// The static evaluation after the move, for the side playing it (centipawns): what a
+    /// depth-0 search sees. GUIs show an `info` score as an evaluation, so the weight must
+    /// not stand in for it.
+    pub score: i32,
 }
 
 struct Running {
@@ -218,12 +235,29 @@ impl Engine {
         let Some(choice) = book::choose(&moves, self.randomness, &mut rand::thread_rng()) else {
             return false;
         };
-        for bm in &moves {
-            report(Report::BookMove {
-                mv: bm.mv,
-                weight: bm.weight,
-            });
-        }
+        let weights = eval::weights_for(self.knowledge);
+        let mut pos = self.pos.clone();
+        let candidates: Vec<BookCandidate> = moves
+            .iter()
+            .map(|bm| {
+                pos.make_move(bm.mv);
+                let score = -eval::evaluate_with(&pos, weights);
+                pos.unmake_move();
+                BookCandidate {
+                    mv: bm.mv,
+                    weight: bm.weight,
+                    score,
+                }
+            })
+            .collect();
+        let score = candidates
+            .iter()
+            .find(|c| c.mv == choice.mv)
+            .map_or(0, |c| c.score);
+        report(Report::Book {
+            candidates,
+            chosen: choice.mv,
+        });
         let mut after = self.pos.clone();
         after.make_move(choice.mv);
         let ponder = self
@@ -233,7 +267,7 @@ impl Engine {
         report(Report::Done(Outcome {
             best: Some(choice.mv),
             ponder,
-            score: 0,
+            score,
             depth: 0,
             root_moves: self.pos.legal_moves().len(),
         }));

@@ -9,12 +9,20 @@
 //! Protocols (see docs/ucci.md): UCCI engines get `setoption usemillisec true` when they
 //! announce that option (else clock values go in whole seconds), `setoption newgame`, and
 //! `go time .. increment|movestogo .. opptime ..`. UCI engines get `ucinewgame` and
-//! `go wtime .. btime ..` (w = Red). A UCI engine that offers `UCI_Variant` is a multi-variant
-//! engine (Fairy-Stockfish): it is switched to `xiangqi` and spoken to with ranks 1–10
-//! (`h3e3`); one without it (Pikafish, UCI-Cyclone) uses ranks 0–9 like UCCI.
+//! `go wtime .. btime ..` (w = Red). A UCI engine that offers `UCI_Variant` is switched to
+//! `xiangqi`.
+//!
+//! Rank origin under UCI (unless `ranks=` forces one): an engine that announces a rank option
+//! (Jiangjun's `Rank Origin`, default 0) is taken at its default; otherwise one that offers
+//! `UCI_Variant` is a multi-variant engine (Fairy-Stockfish) speaking ranks 1–10 (`h3e3`), and
+//! one without it (Pikafish, UCI-Cyclone) uses ranks 0–9 like UCCI. The guess is checked on
+//! the engine's first moves: a `bestmove` that is illegal under the guessed origin and legal
+//! under the other switches the origin for good, and that move is read under it; a move legal
+//! under exactly the guessed origin confirms it. (An engine that misread the moves we sent
+//! before its first answer is not rescued by this; the announcement covers that case.)
 
 use super::clock::Clock;
-use crate::board::{Color, Move, Square};
+use crate::board::{Color, Move, Position, Square};
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::PathBuf;
@@ -53,6 +61,40 @@ pub enum Notation {
     Iccs,
     /// Ranks 1–10 (Fairy-Stockfish in generic UCI with `UCI_Variant xiangqi`).
     RanksFromOne,
+}
+
+/// The rank origin a UCI engine's `option` lines imply: the default of a rank option (a name
+/// with "rank" in it, like Jiangjun's `Rank Origin`, whose default is 0 or 1), else ranks 1–10
+/// when it offers `UCI_Variant`, else 0–9. `options` pairs lower-case names with whole lines.
+pub fn uci_notation(options: &[(String, String)]) -> Notation {
+    for (name, line) in options {
+        if !name.contains("rank") {
+            continue;
+        }
+        let toks: Vec<&str> = line.split_whitespace().collect();
+        let default = toks.windows(2).find(|w| w[0] == "default").map(|w| w[1]);
+        match default {
+            Some("0") => return Notation::Iccs,
+            Some("1") => return Notation::RanksFromOne,
+            _ => {}
+        }
+    }
+    if options.iter().any(|(n, _)| n == "uci_variant") {
+        Notation::RanksFromOne
+    } else {
+        Notation::Iccs
+    }
+}
+
+/// What one answer says about the rank origin: `Some(n)` when `raw` is a legal move in `pos`
+/// under origin `n` and under no other; `None` when it is legal under both or neither.
+pub fn origin_of_move(pos: &Position, raw: &str) -> Option<Notation> {
+    let legal = |n: Notation| move_from_engine(raw, n).is_some_and(|t| pos.parse_move(&t).is_ok());
+    match (legal(Notation::Iccs), legal(Notation::RanksFromOne)) {
+        (true, false) => Some(Notation::Iccs),
+        (false, true) => Some(Notation::RanksFromOne),
+        _ => None,
+    }
 }
 
 /// How to start one engine, from `--engine key=value,...`.
@@ -321,6 +363,8 @@ pub struct EngineProcess {
     eof: bool,
     protocol: Protocol,
     notation: Notation,
+    /// The rank origin is settled: forced by the spec, UCCI, or confirmed by a move.
+    notation_checked: bool,
     millisec: bool,
     has_isready: bool,
     id_name: Option<String>,
@@ -624,6 +668,7 @@ impl EngineProcess {
             eof: false,
             protocol,
             notation: Notation::Iccs,
+            notation_checked: protocol == Protocol::Ucci || spec.notation.is_some(),
             millisec: protocol == Protocol::Uci,
             has_isready: true,
             id_name: None,
@@ -716,11 +761,7 @@ impl EngineProcess {
                     }
                     e.send("setoption name UCI_Variant value xiangqi");
                 }
-                e.notation = spec.notation.unwrap_or(if variant.is_some() {
-                    Notation::RanksFromOne
-                } else {
-                    Notation::Iccs
-                });
+                e.notation = spec.notation.unwrap_or_else(|| uci_notation(&options));
                 for (k, v) in &spec.options {
                     let line = if v.is_empty() {
                         format!("setoption name {k}")
@@ -885,6 +926,45 @@ impl EngineProcess {
     /// `go` for the answer. At the deadline the engine gets `stop` and a short grace to
     /// answer (so it can be reused), else it is killed.
     pub fn think(&mut self, fen: &str, moves: &[Move], go: &str, deadline: Duration) -> Thought {
+        let mut thought = self.ask(fen, moves, go, deadline);
+        if !self.notation_checked {
+            if let Reply::Move { raw, mv, .. } = &mut thought.reply {
+                self.check_notation(fen, moves, raw, mv);
+            }
+        }
+        thought
+    }
+
+    /// Checks the guessed rank origin against an answer in the position `fen` + `moves`, and
+    /// switches to the other origin when only that one makes the move legal (then `mv` is
+    /// read again under it).
+    fn check_notation(&mut self, fen: &str, moves: &[Move], raw: &str, mv: &mut Option<String>) {
+        let Ok(mut pos) = Position::from_fen(fen) else {
+            return;
+        };
+        for &m in moves {
+            pos.make_move(m);
+        }
+        match origin_of_move(&pos, raw) {
+            Some(n) if n == self.notation => self.notation_checked = true,
+            Some(n) => {
+                if let Some(log) = &self.log {
+                    let line = format!(
+                        "<runner: '{raw}' is legal only with ranks from {}; switching>",
+                        u8::from(n == Notation::RanksFromOne)
+                    );
+                    log.write(&self.tag, "=", &line);
+                }
+                self.notation = n;
+                self.notation_checked = true;
+                *mv = move_from_engine(raw, n);
+            }
+            None => {}
+        }
+    }
+
+    /// `think` without the rank-origin check.
+    fn ask(&mut self, fen: &str, moves: &[Move], go: &str, deadline: Duration) -> Thought {
         self.drain();
         let mut pos = format!("position fen {fen}");
         if !moves.is_empty() {
@@ -1052,6 +1132,53 @@ mod tests {
         let m: Move = "h9g7".parse().unwrap();
         assert_eq!(move_to_engine(m, Notation::RanksFromOne), "h10g8");
         assert_eq!(move_to_engine(m, Notation::Iccs), "h9g7");
+    }
+
+    #[test]
+    fn rank_origin_from_options_and_moves() {
+        let opt = |line: &str| {
+            let name = line
+                .split_once(" name ")
+                .map_or("", |(_, r)| r)
+                .split(" type ")
+                .next()
+                .unwrap_or("")
+                .to_ascii_lowercase();
+            (name, line.to_string())
+        };
+        let variant = opt("option name UCI_Variant type combo default xiangqi var xiangqi");
+        let rank0 = opt("option name Rank Origin type combo default 0 var 0 var 1");
+        let rank1 = opt("option name Rank Origin type combo default 1 var 0 var 1");
+        let hash = opt("option name Hash type spin default 16 min 1 max 1024");
+        // Jiangjun: UCI_Variant and a rank option with default 0.
+        assert_eq!(
+            uci_notation(&[variant.clone(), rank0.clone()]),
+            Notation::Iccs
+        );
+        assert_eq!(uci_notation(&[rank1, hash.clone()]), Notation::RanksFromOne);
+        // Fairy-Stockfish: UCI_Variant only. Pikafish: neither.
+        assert_eq!(
+            uci_notation(&[variant, hash.clone()]),
+            Notation::RanksFromOne
+        );
+        assert_eq!(uci_notation(&[hash]), Notation::Iccs);
+        assert_eq!(uci_notation(&[]), Notation::Iccs);
+
+        let start = Position::startpos();
+        assert_eq!(origin_of_move(&start, "h2e2"), Some(Notation::Iccs));
+        assert_eq!(origin_of_move(&start, "h3e3"), Some(Notation::RanksFromOne));
+        assert_eq!(origin_of_move(&start, "h10g8"), None);
+        assert_eq!(origin_of_move(&start, "zz"), None);
+        let mut black = start.clone();
+        black.play("h2e2").unwrap();
+        assert_eq!(
+            origin_of_move(&black, "h10g8"),
+            Some(Notation::RanksFromOne)
+        );
+        assert_eq!(origin_of_move(&black, "h9g7"), Some(Notation::Iccs));
+        // Legal both ways (rooks on a1 and a2 can both step to the b-file): no verdict.
+        let both = Position::from_fen("3k5/9/9/9/9/9/9/R8/R8/4K4 w - - 0 1").unwrap();
+        assert_eq!(origin_of_move(&both, "a2b2"), None);
     }
 
     #[test]
