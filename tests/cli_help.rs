@@ -6,12 +6,13 @@ mod cli_support;
 use cli_support::run;
 
 /// Every subcommand, and a line its usage must contain.
-const SUBCOMMANDS: [(&str, &str); 8] = [
+const SUBCOMMANDS: [(&str, &str); 9] = [
     ("perft", "jiangjun perft <depth>"),
     ("bench", "jiangjun bench [depth]"),
     ("judge", "jiangjun judge "),
     ("book", "jiangjun book probe"),
     ("selfplay", "jiangjun selfplay --out F"),
+    ("datagen", "jiangjun datagen --out F"),
     ("tune", "jiangjun tune --data F"),
     ("match", "jiangjun match --engine SPEC"),
     ("tournament", "jiangjun tournament --engine SPEC"),
