@@ -60,6 +60,7 @@ const fn options(rules: RuleSet) -> Options {
             threat_on_chase: false,
             new_attack_only: true,
             check_series: 0,
+            exchanges: 0,
         },
     }
 }
