@@ -424,8 +424,13 @@ fn chases(pos: &mut Position, m: Move, mover: Piece, opts: &Options) -> Chases {
         by_checks = others;
     }
     // 2011 rules 24.3 通过完整互吃交换后吃掉对方子且得子: the rest, won through exchanges (图4).
-    let unexchanged = pick(&rest, by_checks, false);
-    let by_exchange = if opts.exchanges > 0 && !unexchanged.is_empty() {
+    // Nothing collected (no allocation) when the look-ahead is off: the fast path.
+    let unexchanged = if opts.exchanges > 0 {
+        pick(&rest, by_checks, false)
+    } else {
+        Vec::new()
+    };
+    let by_exchange = if !unexchanged.is_empty() {
         exchange_wins(pos, &as_tracked(&unexchanged), opts.exchanges, 0)
     } else {
         0
