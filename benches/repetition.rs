@@ -99,6 +99,36 @@ fn bench(c: &mut Criterion) {
     c.bench_function("classify_move/fast_endgame_idle", |b| {
         b.iter(|| classify_move(&mut p, black_box(m), &ids, &Options::FAST))
     });
+    // 24.3 through an exchange (issue 19): the rook hits a cannon whose root the c0 cannon can
+    // exchange off. What the referee's look-ahead (two exchanges) costs against none, and what
+    // one exchange would cost the fast path.
+    let pos = Position::from_fen("3a1a3/4k4/nc2b4/9/2n6/9/2P6/R8/9/2CK5 w - - 0 1").expect("fen");
+    let ids = IdBoard::new(&pos);
+    let m = pos.parse_move("a2b2").expect("legal");
+    let mut p = pos.clone();
+    let variants = [
+        ("referee_exchange", Options::REFEREE),
+        (
+            "referee_exchange_off",
+            Options {
+                exchanges: 0,
+                ..Options::REFEREE
+            },
+        ),
+        ("fast_exchange_off", Options::FAST),
+        (
+            "fast_exchange_one",
+            Options {
+                exchanges: 1,
+                ..Options::FAST
+            },
+        ),
+    ];
+    for (name, opts) in variants {
+        c.bench_function(&format!("classify_move/{name}"), |b| {
+            b.iter(|| classify_move(&mut p, black_box(m), &ids, &opts))
+        });
+    }
 }
 
 criterion_group!(benches, bench);

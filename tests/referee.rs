@@ -633,6 +633,187 @@ fn series_of_checks_is_bounded_24_3() {
         .any(|t| t.kind == PieceKind::Rook && !t.by_checks));
 }
 
+// ---- 24.3: wins through an exchange (图4, issue 19) ----------------------------------------
+
+/// The chased pieces won only through an exchange elsewhere (24.3), by kind and protection.
+fn by_exchange(n: &jiangjun::rules::MoveNatures) -> Vec<(PieceKind, Protection)> {
+    n.chases()
+        .filter(|t| t.by_exchange)
+        .map(|t| (t.kind, t.protection))
+        .collect()
+}
+
+/// The red rook's shuttle a2-b2 of issue 19 and a black king's shuttle, played until the start
+/// position occurs a third time (red moves once more).
+fn rook_shuttle(fen: &str, king: [&str; 2]) -> Judgement {
+    let moves = [
+        "a2b2", king[0], "b2a2", king[1], "a2b2", king[0], "b2a2", king[1], "a2b2",
+    ];
+    judge_game(fen, &moves, RuleSet::Cxa2011).expect("legal")
+}
+
+#[test]
+fn chase_through_an_exchange_of_the_root_24_3() {
+    // Issue 19: on b2 the rook hits the b7 cannon, guarded by the c5 horse, so R×b7 alone
+    // loses the rook. But C c0×c5 (over the c3 pawn), B e7×c5, R×b7 trades cannon for horse
+    // and then takes a cannon for nothing: 捉. On a2 it hits the loose a7 horse: 捉. Red
+    // chases on every move against black's idle king: red loses (24.11, 25.3).
+    let fen = "3a1a3/4k4/nc2b4/9/2n6/9/2P6/R8/9/2CK5 w - - 0 1";
+    let j = rook_shuttle(fen, ["e8e9", "e9e8"]);
+    assert_eq!(heaviest(&j), [Z, X, Z, X]);
+    // 24.15 少根子: a root that can be exchanged off protects insufficiently; 24.17: the
+    // cannon and the rook win it together.
+    assert_eq!(
+        by_exchange(&j.moves[0].natures),
+        [(PieceKind::Cannon, Protection::Underprotected)]
+    );
+    assert!(j.moves[0].natures.chases().all(|t| t.joint));
+    assert_eq!(
+        (j.outcome, j.clause),
+        (Outcome::RedLoses, Some(Clause::Art25_3))
+    );
+    // Without the horse on c5 the cannon is simply loose: the same ruling, directly.
+    let j = rook_shuttle(
+        "3a1a3/4k4/nc2b4/9/9/9/2P6/R8/9/2CK5 w - - 0 1",
+        ["e8e9", "e9e8"],
+    );
+    assert!(by_exchange(&j.moves[0].natures).is_empty());
+    assert_eq!(
+        (j.outcome, j.clause),
+        (Outcome::RedLoses, Some(Clause::Art25_3))
+    );
+    // The search's fast path and AXF (pyffish) do not look through exchanges.
+    assert_eq!(
+        natures_with(fen, &[], "a2b2", &Options::FAST).heaviest(),
+        NatureClass::Idle
+    );
+    assert_eq!(
+        natures_with(fen, &[], "a2b2", &Options::referee(RuleSet::Axf)).heaviest(),
+        NatureClass::Idle
+    );
+    let none = Options {
+        exchanges: 0,
+        ..Options::REFEREE
+    };
+    assert_eq!(
+        natures_with(fen, &[], "a2b2", &none).natures(),
+        [Nature::Idle(jiangjun::rules::IdleKind::NoGain)]
+    );
+}
+
+#[test]
+fn figure_4_cannon_for_the_root_then_the_pawn() {
+    // 图4 as the text describes it: "红方退马捉象，进马则伏以炮换马多得一卒，判'捉'". 马四退六
+    // (f6d5) hits the loose e7 elephant; 象9进7 (i7g5) guards it; 马六进四 (d5f6) hits the
+    // crossed e4 pawn, guarded by the g3 horse, so N×e4 alone is a horse for a pawn (no gain,
+    // 26.6) — but C g0×g3 (over the g1 horse), R a3×g3, N×e4 trades cannon for horse and wins
+    // the pawn: 捉; 象7退9 (g5i7) is idle. "红方长捉，黑方两闲，红方变着，不变作负".
+    let fen = "4k4/9/4b3b/5N3/9/4p4/r5n2/9/6N2/3A1KC2 w - - 0 1";
+    let j = example(fen, &["f6d5", "i7g5", "d5f6", "g5i7"]);
+    assert_eq!(heaviest(&j), [Z, X, Z, X]);
+    assert_eq!(
+        chased(&j.moves[0].natures),
+        [(
+            PieceKind::Elephant,
+            Protection::Unprotected,
+            false,
+            Chaser::Piece
+        )]
+    );
+    assert_eq!(
+        by_exchange(&j.moves[2].natures),
+        [(PieceKind::Pawn, Protection::Underprotected)]
+    );
+    assert_eq!(
+        (j.outcome, j.clause),
+        (Outcome::RedLoses, Some(Clause::Art25_3))
+    );
+    assert_eq!(j.basis, Some(Clause::Art24_11));
+}
+
+/// The a2b2 of [`rook_shuttle`] wins nothing (the exchange line fails): red chases on one move
+/// of two, a draw (25.2).
+fn shuttle_is_idle(fen: &str, king: [&str; 2]) {
+    let j = rook_shuttle(fen, king);
+    assert_eq!(
+        j.moves[0].natures.natures(),
+        [Nature::Idle(jiangjun::rules::IdleKind::NoGain)],
+        "{fen}"
+    );
+    assert_eq!(
+        (j.outcome, j.clause),
+        (Outcome::Draw, Some(Clause::Art25_2)),
+        "{fen}"
+    );
+}
+
+/// The a2b2 of [`rook_shuttle`] wins the b7 cannon through the exchange: red loses (25.3).
+fn shuttle_chases_by_exchange(fen: &str, king: [&str; 2]) {
+    let j = rook_shuttle(fen, king);
+    assert_eq!(
+        by_exchange(&j.moves[0].natures),
+        [(PieceKind::Cannon, Protection::Underprotected)],
+        "{fen}"
+    );
+    assert_eq!(
+        (j.outcome, j.clause),
+        (Outcome::RedLoses, Some(Clause::Art25_3)),
+        "{fen}"
+    );
+}
+
+#[test]
+fn exchange_that_loses_material_is_no_chase_26_5() {
+    // A rook, not a cannon, takes the guarding horse: R×c5 B×c5 R×b7 is a rook for a horse
+    // and a cannon, nothing gained.
+    shuttle_is_idle(
+        "3a1a3/4k4/nc2b4/9/2n6/9/2R6/R8/9/3K5 w - - 0 1",
+        ["e8e9", "e9e8"],
+    );
+    // A second root (the b9 rook): after cannon for horse, R×b7 R×b7 loses the rook.
+    shuttle_is_idle(
+        "1r1a1a3/4k4/nc2b4/9/2n6/9/2P6/R8/9/2CK5 w - - 0 1",
+        ["e8e9", "e9e8"],
+    );
+}
+
+#[test]
+fn exchange_refuted_by_a_check_or_a_pin_is_no_chase() {
+    // Check: the e7 elephant screens the e9 cannon from the red king (with the e3 pawn, two
+    // screens). B e7×c5 takes back with a discovered check, and R×b7 cannot answer it.
+    shuttle_is_idle(
+        "3aca3/5k3/nc2b4/9/2n6/9/2P1P4/R8/9/2C1K4 w - - 0 1",
+        ["f8f7", "f7f8"],
+    );
+    // Control: without the e9 cannon the same exchange wins.
+    shuttle_chases_by_exchange(
+        "3a1a3/5k3/nc2b4/9/2n6/9/2P1P4/R8/9/2C1K4 w - - 0 1",
+        ["f8f7", "f7f8"],
+    );
+    // Pin: the e5 cannon (screen: the d5 horse) would take the c5 horse, root of the b7
+    // cannon, but it alone stands between the kings on the e-file.
+    shuttle_is_idle("9/4k4/bc7/9/2nNC4/9/9/R8/9/4K4 w - - 0 1", ["e8e9", "e9e8"]);
+    // Control: with the black king on the d-file the cannon is free and the exchange wins.
+    shuttle_chases_by_exchange("9/3k5/bc7/9/2nNC4/9/9/R8/9/4K4 w - - 0 1", ["d8d9", "d9d8"]);
+}
+
+#[test]
+fn exchanges_before_the_winning_capture_are_bounded_24_3() {
+    // Two roots, each exchanged off: R a9×b9 N a7×b9 takes off the b9 rook's guard of b7,
+    // then C c0×c5 B e7×c5, then R×b7. Found with the referee's two exchanges, not with one.
+    let fen = "Rr1a1a3/4k4/nc2b4/9/2n6/9/2P6/R8/9/2CK5 w - - 0 1";
+    let n = natures_of(fen, &[], "a2b2");
+    assert_eq!(
+        by_exchange(&n),
+        [(PieceKind::Cannon, Protection::Underprotected)]
+    );
+    let one = Options {
+        exchanges: 1,
+        ..Options::REFEREE
+    };
+    assert!(by_exchange(&natures_with(fen, &[], "a2b2", &one)).is_empty());
+}
+
 #[test]
 fn pawn_winning_by_its_own_discovered_check_is_idle_26_7() {
     // 26.7 "兵（卒）借其他子抽吃对方的子，按'闲'处理": after e5e6 the pawn can step to d6
@@ -1210,8 +1391,9 @@ fn search_does_not_complete_a_losing_cycle() {
 /// Random games with shuffles in them (a move and its way back, three times over) go through
 /// the referee under both rule sets and through the search's fast path: no panic, bounded
 /// time, and the fast path agrees with the referee whenever the ruled period holds no mate
-/// threat and no win by a series of checks (the referee looks for 杀 three checks deep and
-/// for 24.3's series two checks deep; the fast path for 杀 one move deep only).
+/// threat and no win by a series of checks or through an exchange (the referee looks for 杀
+/// three checks deep, for 24.3's series two checks deep and through two exchanges; the fast
+/// path for 杀 one move deep only, and not through checks or exchanges).
 #[test]
 fn random_games_with_shuffles_never_panic() {
     use jiangjun::rules::fast::judge_cycle_uncached;
@@ -1285,12 +1467,13 @@ fn random_games_with_shuffles_never_panic() {
             ruled += 1;
             decisive += usize::from(j.outcome != Outcome::Draw);
             // The fast path on the same cycle, replayed up to the ruling.
-            if j.moves[rep.period()]
-                .iter()
-                .any(|r| r.natures.threatens_mate() || r.natures.chases().any(|t| t.by_checks))
-            {
+            if j.moves[rep.period()].iter().any(|r| {
+                r.natures.threatens_mate()
+                    || r.natures.chases().any(|t| t.by_checks || t.by_exchange)
+            }) {
                 // The referee looks deeper for 杀 than the fast path, and for wins by a
-                // series of checks (24.3), which the fast path does not look for.
+                // series of checks or through exchanges (24.3), which the fast path does not
+                // look for.
                 continue;
             }
             let mut p = Position::startpos();

@@ -29,6 +29,14 @@
 //!   at most [`Options::check_series`] checks (the referee: two; the fast path and AXF: none).
 //!   Such a win is new only if the piece could not be won before the move by any means; a new
 //!   direct attack is new even if a series of checks could have won the piece before.
+//! - through exchanges (24.3 "通过完整互吃交换后吃掉对方子且得子", 图4 "以炮换马多得一卒"): with
+//!   the opponent passing, captures elsewhere that do not gain by themselves (typically taking
+//!   off the target's root), every recapture or other capture in answer considered and the
+//!   opponent free not to take back, then a capture of the target that gains by itself and
+//!   over the whole line; at most [`Options::exchanges`] exchanges (the referee:
+//!   [`EXCHANGE_BOUND`]; the fast path and AXF: none). Reported as a joint chase (24.17) of a
+//!   少根子 (24.15 "被保护不充分"), or of a loose piece if it had no root; new under the same
+//!   condition as a win by checks.
 //!
 //! Exceptions: the kings are never targets; an uncrossed pawn is not a target, and a pawn
 //! that crossed on the opponent's last move is not worth winning (26.6). A same-kind attack
@@ -83,6 +91,11 @@ pub struct Options {
     /// before the capture that wins a piece (a forking check, a discovered check that lets
     /// another piece take, or a longer series); 0 turns it off.
     pub check_series: u32,
+    /// 24.3 "通过完整互吃交换后吃掉对方子且得子": how many exchanges of the mover (each a
+    /// capture that does not gain by itself, every recapture considered) may come before the
+    /// capture that wins a piece (图4: cannon for the horse that guards a pawn, then the
+    /// pawn); 0 turns it off.
+    pub exchanges: u32,
 }
 
 impl Options {
@@ -93,21 +106,24 @@ impl Options {
         threat_on_chase: true,
         new_attack_only: false,
         check_series: 2,
+        exchanges: EXCHANGE_BOUND,
     };
 
     /// The search's fast path: no chases behind checks (CXA weighs a check heaviest, 26.4),
     /// mate threats in one move only, and none behind chases; no wins by a series of checks
-    /// (the referee's look-ahead would cost the search more than the rare case is worth).
+    /// or through exchanges (the referee's look-ahead would cost the search more than the
+    /// rare case is worth; such a cycle is judged by its other moves, see fast.rs).
     pub const FAST: Options = Options {
         threat_depth: 1,
         chase_on_check: false,
         threat_on_chase: false,
         new_attack_only: false,
         check_series: 0,
+        exchanges: 0,
     };
 
     /// The referee's options for a rule set: AXF as pyffish applies it has no 杀, counts
-    /// new attacks only and sees no wins by a series of checks.
+    /// new attacks only and sees no wins by a series of checks or through exchanges.
     pub const fn referee(rules: RuleSet) -> Options {
         match rules {
             RuleSet::Cxa2011 => Options::REFEREE,
@@ -115,11 +131,16 @@ impl Options {
                 threat_depth: 0,
                 new_attack_only: true,
                 check_series: 0,
+                exchanges: 0,
                 ..Options::REFEREE
             },
         }
     }
 }
+
+/// The referee's bound on 24.3's exchanges before the winning capture (rules/mod.rs,
+/// "Readings"): two exchanges, so at most three captures of the mover and two answers.
+pub const EXCHANGE_BOUND: u32 = 2;
 
 /// Exchange values (1.2): rook = two horses = two cannons; horse = cannon; any number of weak
 /// pieces is worth less than one strong piece (26.6, 2014 printing). A crossed pawn is priced
@@ -252,6 +273,7 @@ pub fn classify_move(pos: &mut Position, m: Move, ids: &IdBoard, opts: &Options)
                 joint: w.joint,
                 by: w.by,
                 by_checks: w.by_checks,
+                by_exchange: w.by_exchange,
             });
             chased.push(w.square);
         }
@@ -303,6 +325,8 @@ struct Win {
     by: Chaser,
     /// Won by a series of checks (24.3).
     by_checks: bool,
+    /// Won through an exchange elsewhere (24.3, 图4).
+    by_exchange: bool,
 }
 
 /// The chases of a move, and why the idle ones are idle.
@@ -399,36 +423,35 @@ fn chases(pos: &mut Position, m: Move, mover: Piece, opts: &Options) -> Chases {
         out.pawn_discovery = by_checks & !others != 0;
         by_checks = others;
     }
+    // 2011 rules 24.3 通过完整互吃交换后吃掉对方子且得子: the rest, won through exchanges (图4).
+    // Nothing collected (no allocation) when the look-ahead is off: the fast path.
+    let unexchanged = if opts.exchanges > 0 {
+        pick(&rest, by_checks, false)
+    } else {
+        Vec::new()
+    };
+    let by_exchange = if !unexchanged.is_empty() {
+        exchange_wins(pos, &as_tracked(&unexchanged), opts.exchanges, 0)
+    } else {
+        0
+    };
     pos.unmake_move();
     pos.unmake_move();
-    let series: Vec<Square> = rest
-        .iter()
-        .enumerate()
-        .filter(|&(i, _)| by_checks & (1 << i) != 0)
-        .map(|(_, &sq)| sq)
-        .collect();
+    let series = pick(&rest, by_checks, true);
     if !series.is_empty() {
         // Not new if it could be won before the move, directly or by checks (图5).
         let before = series_wins(pos, &as_tracked(&series), opts.check_series, 0, None);
-        for (i, &sq) in series.iter().enumerate() {
-            let Some(p) = pos.piece_at(sq) else { continue };
-            if before & (1 << i) != 0 || win_info(pos, sq, 0).is_some() {
-                out.unchanged = true;
-                continue;
-            }
-            out.wins.push(Win {
-                square: sq,
-                kind: p.kind(),
-                protection: if rooted & (1u128 << sq.index()) != 0 {
-                    Protection::Protected
-                } else {
-                    Protection::Unprotected
-                },
-                joint: false,
-                by: Chaser::Piece,
-                by_checks: true,
-            });
+        record_lookahead(pos, &mut out, &series, before, rooted, false);
+    }
+    let exchanged = pick(&unexchanged, by_exchange, true);
+    if !exchanged.is_empty() {
+        // Not new if it could be won before the move by any means (图5).
+        let tracked = as_tracked(&exchanged);
+        let mut before = exchange_wins(pos, &tracked, opts.exchanges, 0);
+        if opts.check_series > 0 {
+            before |= series_wins(pos, &tracked, opts.check_series, 0, None);
         }
+        record_lookahead(pos, &mut out, &exchanged, before, rooted, true);
     }
     // Which of them could already be taken with a gain before the move? Those are not new
     // (图5, 24.8). Only a direct capture counts here: a new direct attack is a chase even
@@ -451,9 +474,57 @@ fn chases(pos: &mut Position, m: Move, mover: Piece, opts: &Options) -> Chases {
             joint: !w.single,
             by,
             by_checks: false,
+            by_exchange: false,
         });
     }
     out
+}
+
+/// The squares of `squares` whose bit in `bits` is `set`.
+fn pick(squares: &[Square], bits: u64, set: bool) -> Vec<Square> {
+    squares
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| (bits & (1 << i) != 0) == set)
+        .map(|(_, &sq)| sq)
+        .collect()
+}
+
+/// Records the pieces on `squares` (won after the move by look-ahead: a series of checks, or
+/// through exchanges when `exchange`) that are new chases: not winnable before the move
+/// directly, nor by the look-ahead's bits in `before`. `rooted`: the targets with a root.
+/// `pos` is before the move.
+fn record_lookahead(
+    pos: &mut Position,
+    out: &mut Chases,
+    squares: &[Square],
+    before: u64,
+    rooted: u128,
+    exchange: bool,
+) {
+    for (i, &sq) in squares.iter().enumerate() {
+        let Some(p) = pos.piece_at(sq) else { continue };
+        if before & (1 << i) != 0 || win_info(pos, sq, 0).is_some() {
+            out.unchanged = true;
+            continue;
+        }
+        let protection = match (rooted & (1u128 << sq.index()) != 0, exchange) {
+            (false, _) => Protection::Unprotected,
+            (true, false) => Protection::Protected,
+            // 24.15 少根子 "被保护不充分": a root that can be exchanged off.
+            (true, true) => Protection::Underprotected,
+        };
+        out.wins.push(Win {
+            square: sq,
+            kind: p.kind(),
+            protection,
+            // 24.17: the exchanging piece and the capturer win it together.
+            joint: exchange,
+            by: Chaser::Piece,
+            by_checks: !exchange,
+            by_exchange: exchange,
+        });
+    }
 }
 
 /// Targets of [`series_wins`], by square; `None` once captured.
@@ -523,19 +594,11 @@ fn series_wins(
                 break;
             }
             let lost = pos.piece_at(r.to()).map_or(0, |p| value(p, r.to()));
-            // A target that answers the check (it blocks, or takes the checker) is followed.
-            let moved: Vec<Option<Square>> = tracked
-                .iter()
-                .map(|t| t.map(|sq| if sq == r.from() { r.to() } else { sq }))
-                .collect();
             let bal = balance + gained - lost;
-            pos.make_move(r);
-            let mut w = capture_wins(pos, &moved, bal);
-            if depth > 1 && all & !w != 0 {
-                w |= series_wins(pos, &moved, depth - 1, bal, None);
-            }
-            pos.unmake_move();
-            all &= w;
+            // A target that answers the check (it blocks, or takes the checker) is followed.
+            all &= answer_wins(pos, &tracked, r, bal, depth, all, |p, t, d, b| {
+                series_wins(p, t, d, b, None)
+            });
         }
         pos.unmake_move();
         won |= all;
@@ -544,6 +607,32 @@ fn series_wins(
         }
     }
     won
+}
+
+/// After the opponent's answer `r` in a look-ahead of 24.3 (`balance`: the material won and
+/// lost so far, `r` included): which of `targets` (followed if one of them moves) the side to
+/// move then wins, by a capture now or, `depth` allowing, by `deeper` (the same look-ahead,
+/// one step shorter) for the bits of `open` not yet won.
+fn answer_wins(
+    pos: &mut Position,
+    targets: &[Option<Square>],
+    r: Move,
+    balance: i32,
+    depth: u32,
+    open: u64,
+    deeper: fn(&mut Position, &[Option<Square>], u32, i32) -> u64,
+) -> u64 {
+    let moved: Vec<Option<Square>> = targets
+        .iter()
+        .map(|t| t.map(|sq| if sq == r.from() { r.to() } else { sq }))
+        .collect();
+    pos.make_move(r);
+    let mut w = capture_wins(pos, &moved, balance);
+    if depth > 1 && open & !w != 0 {
+        w |= deeper(pos, &moved, depth - 1, balance);
+    }
+    pos.unmake_move();
+    w
 }
 
 /// Which of `targets` the side to move can take now with a gain: the capture wins material
@@ -570,6 +659,84 @@ fn capture_wins(pos: &mut Position, targets: &[Option<Square>], balance: i32) ->
                 won |= 1 << i;
                 break;
             }
+        }
+    }
+    won
+}
+
+/// 24.3 "通过完整互吃交换后吃掉对方子且得子": which of `targets` (enemy pieces, at most 64)
+/// the side to move wins through at most `depth` exchanges followed by a capture that gains
+/// by itself and over the whole line (`balance`: what the exchanges won and lost so far) and
+/// does not lose at once to mate. An exchange is a legal capture of a non-target that does
+/// not gain by itself (one that does is a chase of the piece it takes, judged by
+/// [`win_info`]); a target it takes is not won by it. After it the opponent may take back, take anything else (a capture that
+/// checks leaves us only the captures that answer it), or not capture at all: then it keeps
+/// its pieces and we keep what the exchanges took, which wins only if that is more than they
+/// cost. Quiet moves of the opponent other than answers to check are not looked at (bound:
+/// rules/mod.rs "Readings"). Returns a bit per target.
+fn exchange_wins(pos: &mut Position, targets: &[Option<Square>], depth: u32, balance: i32) -> u64 {
+    let full = present(targets);
+    if depth == 0 || full == 0 {
+        return 0;
+    }
+    let mut won = 0u64;
+    for c in pos.legal_captures() {
+        let Some(victim) = pos.piece_at(c.to()) else {
+            continue;
+        };
+        // A king is never taken (the move judged may have been a check, and the opponent
+        // "passed").
+        if victim.kind() == PieceKind::King {
+            continue;
+        }
+        // A target taken in an exchange is not won by it.
+        let tracked: Vec<Option<Square>> = targets
+            .iter()
+            .map(|t| t.filter(|&sq| sq != c.to()))
+            .collect();
+        let open = present(&tracked) & !won;
+        if open == 0 {
+            continue;
+        }
+        let gained = value(victim, c.to());
+        pos.make_move(c);
+        if gained - swap(pos, c.to(), 8) > 0 {
+            // Not an exchange: it wins the piece it takes.
+            pos.unmake_move();
+            continue;
+        }
+        let bal = balance + gained;
+        let in_check = pos.in_check();
+        let replies = if in_check {
+            pos.legal_moves()
+        } else {
+            pos.legal_captures()
+        };
+        // Not capturing (or a quiet answer to check) leaves us `bal`; no answer is mate: 杀.
+        let standing = if bal > 0 { open } else { 0 };
+        let mut all = if in_check && replies.is_empty() {
+            0
+        } else if in_check {
+            open
+        } else {
+            standing
+        };
+        for r in replies {
+            if all == 0 {
+                break;
+            }
+            let Some(taken) = pos.piece_at(r.to()) else {
+                all &= standing;
+                continue;
+            };
+            let lost = value(taken, r.to());
+            // A target that takes back is followed to its new square.
+            all &= answer_wins(pos, &tracked, r, bal - lost, depth, all, exchange_wins);
+        }
+        pos.unmake_move();
+        won |= all;
+        if won == full {
+            break;
         }
     }
     won

@@ -10,9 +10,11 @@
 //! 2. A per-thread cache of recent cycles (the same cycle is met again and again in a tree),
 //!    and one of moves found idle (different cycles share their shuffling moves).
 //! 3. The moves, classified with [`Options::FAST`]: a checking move is judged by its check
-//!    (26.4), chases as in the referee, 杀 as *mate in one* only (the referee looks up to three
-//!    checks deep), no mate-threat test on a move that already chases. A side is done with at
-//!    its first idle move (its cycle is allowed, 24.14); both sides idle is a draw at once.
+//!    (26.4), chases as in the referee except 24.3's wins by a series of checks or through
+//!    exchanges (a move whose only chase is such a win counts as idle here), 杀 as *mate in
+//!    one* only (the referee looks up to three checks deep), no mate-threat test on a move
+//!    that already chases. A side is done with at its first idle move (its cycle is allowed,
+//!    24.14); both sides idle is a draw at once.
 //!
 //! What the search does with the result (score band, TT hygiene) is up to the search.
 //!
@@ -60,6 +62,7 @@ const fn options(rules: RuleSet) -> Options {
             threat_on_chase: false,
             new_attack_only: true,
             check_series: 0,
+            exchanges: 0,
         },
     }
 }

@@ -42,7 +42,9 @@
 //!
 //! Not done: keeping rule verdicts out of the search's transposition table (repetition.md
 //! §7.4, the search's side). The fast path does not look for 24.3's wins by a series of
-//! checks (the referee does, two checks deep), and 23.4's nine rounds are a referee option.
+//! checks (the referee does, two checks deep) nor through exchanges (the referee does, two
+//! exchanges deep): where a side's only chasing moves are such wins, the fast path calls its
+//! cycle allowed. 23.4's nine rounds are a referee option.
 //! A board-level cycle for 26.8.2 (a joint chase of a rook) is still missing: with rook for
 //! rook an exchange, a rook can only be chased jointly when it cannot take back (pinned), and
 //! no such cycle has been built yet; 26.8.2 is tested on natures (verdict.rs).
@@ -63,6 +65,18 @@
 //!   mating line is 杀, not a win of material. A win by checks is new only if the piece could
 //!   not be won before by any means; a new direct attack is a chase even if checks could have
 //!   won the piece before.
+//! - 24.3's complete exchange (通过完整互吃交换后吃掉对方子且得子, 图4), bounded by
+//!   [`classify::EXCHANGE_BOUND`]: at most two exchanges, then the winning capture (three
+//!   captures of the mover, two answers). An exchange is a capture that does not gain by
+//!   itself (one that does chases the piece it takes). After each, the opponent may take
+//!   back, take anything else, or not capture (then the line is judged by the material the
+//!   exchanges won); a capture that checks must be answered, so a recapture with (discovered)
+//!   check refutes the line, and pins are respected because every capture is legal. Quiet
+//!   moves of the opponent other than answers to check are not looked at. The winning
+//!   capture must gain by itself (its own swap, 1.2/26.5/26.6 values) and the whole line must
+//!   end ahead; it must not lose at once to mate. The target is reported as a joint chase
+//!   (24.17) of a 少根子 (24.15: its root can be exchanged off, "被保护不充分"), which this
+//!   reading counts as 无根子 for 26.8. New under the same condition as a win by checks.
 //! - 26.2: the defending side is the one whose single attacking piece (rook, horse, cannon or
 //!   pawn) is worth less than the opponent's attacking pieces; every move of it counts as
 //!   holding its post, so its chases of advisors and elephants are idle. Other targets count.

@@ -112,6 +112,9 @@ pub struct ChaseTarget {
     /// Won only by a series of checks starting with the mover's next move (24.3 连续将军得子,
     /// 抽吃): a check that forks, or a discovered check that lets another piece take.
     pub by_checks: bool,
+    /// Won only through an exchange that begins elsewhere, typically taking off the chased
+    /// piece's root first (24.3 "通过完整互吃交换后吃掉对方子且得子", 图4).
+    pub by_exchange: bool,
 }
 
 impl ChaseTarget {
@@ -124,6 +127,7 @@ impl ChaseTarget {
             joint: false,
             by: Chaser::Piece,
             by_checks: false,
+            by_exchange: false,
         }
     }
 

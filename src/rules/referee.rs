@@ -383,6 +383,9 @@ fn target_text(t: &ChaseTarget, sq: Option<&Square>) -> String {
     if t.by_checks {
         s.push_str(":by_checks");
     }
+    if t.by_exchange {
+        s.push_str(":by_exchange");
+    }
     s
 }
 
@@ -517,14 +520,15 @@ impl Judgement {
                                 .map_or("null".to_owned(), |s| format!("\"{s}\""));
                             let _ = write!(
                                 o,
-                                "{{\"piece\":\"{}\",\"square\":{},\"id\":{},\"protection\":\"{}\",\"joint\":{},\"by\":\"{}\",\"by_checks\":{}}}",
+                                "{{\"piece\":\"{}\",\"square\":{},\"id\":{},\"protection\":\"{}\",\"joint\":{},\"by\":\"{}\",\"by_checks\":{},\"by_exchange\":{}}}",
                                 kind_word(t.kind),
                                 sq,
                                 t.piece.0,
                                 protection_word(t.protection),
                                 t.joint,
                                 chaser_word(t.by),
-                                t.by_checks
+                                t.by_checks,
+                                t.by_exchange
                             );
                         }
                         o.push_str("]}");
