@@ -131,7 +131,6 @@ fn judge_game_repetitions(gi: usize, g: &Game, rules: RuleSet, t: &mut Tally) {
     };
     let mut pos = start.clone();
     let mut keys = vec![pos.key()];
-    let mut checks = Vec::new();
     // The ply after which the last capture stands.
     let mut last_capture = 0;
     for (i, m) in g.moves.iter().enumerate() {
@@ -139,7 +138,6 @@ fn judge_game_repetitions(gi: usize, g: &Game, rules: RuleSet, t: &mut Tally) {
         if pos.piece_at(mv.to()).is_some() {
             last_capture = i + 1;
         }
-        checks.push(pos.gives_check(mv));
         pos.make_move(mv);
         keys.push(pos.key());
         let p = i + 1;
@@ -160,18 +158,16 @@ fn judge_game_repetitions(gi: usize, g: &Game, rules: RuleSet, t: &mut Tally) {
             continue;
         };
         let fast = if at == p + len && rep.ply - rep.previous == len {
-            judge_cycle_uncached(&pos, &checks, len, rules)
+            judge_cycle_uncached(&pos, len, rules)
         } else {
             // The cycle the referee ruled on, as the search would meet it.
             t.other_cycle += 1;
             let mut q = start.clone();
-            let mut qc = Vec::new();
             for m in &ext[..at] {
                 let Ok(mv) = q.parse_move(m) else { return };
-                qc.push(q.gives_check(mv));
                 q.make_move(mv);
             }
-            judge_cycle_uncached(&q, &qc, rep.ply - rep.previous, rules)
+            judge_cycle_uncached(&q, rep.ply - rep.previous, rules)
         };
         if fast == j.outcome {
             t.agree += 1;
