@@ -90,6 +90,8 @@ pub struct Settings {
     pub style: Style,
     /// UCCI `multipv` / UCI `MultiPV`: lines ranked and reported per iteration (1..=MAX_MULTIPV).
     pub multipv: usize,
+    /// UCCI `showwdl` / UCI `UCI_ShowWDL`: add win/draw/loss chances to `info` lines.
+    pub show_wdl: bool,
 }
 
 impl Default for Settings {
@@ -108,6 +110,7 @@ impl Default for Settings {
             knowledge: Level::Large,
             style: Style::Normal,
             multipv: 1,
+            show_wdl: false,
         }
     }
 }
@@ -166,6 +169,7 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
                 .to_string(),
             "option style type combo var solid var normal var risky default normal".to_string(),
             format!("option multipv type spin min 1 max {MAX_MULTIPV} default 1"),
+            "option showwdl type check default false".to_string(),
             "option newgame type button".to_string(),
         ],
         Dialect::Uci => vec![
@@ -181,6 +185,7 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             "option name Rank Origin type combo default 0 var 0 var 1".to_string(),
             "option name Repetition type combo default cxa2011 var cxa2011 var axf".to_string(),
             format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
+            "option name UCI_ShowWDL type check default false".to_string(),
             "option name Clear Hash type button".to_string(),
         ],
     };
@@ -244,13 +249,7 @@ const NO_EFFECT: &[(&str, Neutral, &str)] = &[
 ];
 
 /// Options taken silently: they inform but change nothing (GUI identification, analysis flags).
-const QUIET: &[&str] = &[
-    "guiname",
-    "ucianalysemode",
-    "uciopponent",
-    "uciengineabout",
-    "ucishowwdl",
-];
+const QUIET: &[&str] = &["guiname", "ucianalysemode", "uciopponent", "uciengineabout"];
 
 /// Applies `setoption <name> [<value>]` to `settings`.
 pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Applied {
@@ -273,6 +272,7 @@ pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Applie
             Some(n) => Effect::Threads(usize::try_from(n).unwrap_or(MAX_THREADS)),
             None => Effect::None,
         },
+        "ucishowwdl" | "showwdl" => set_check(&mut settings.show_wdl, &shown, value, &mut messages),
         "multipv" => {
             if let Some(n) = spin(&shown, value, MAX_MULTIPV as u64, &mut messages) {
                 // 0 is not a number of lines; it means the one line of a normal search.

@@ -20,6 +20,7 @@ use crate::search::alphabeta::Info;
 use crate::search::engine::BookCandidate;
 use crate::search::score::{mate_in_moves, reported};
 use crate::search::tt::{Bound, TtEntry};
+use crate::search::wdl;
 
 /// What `bestmove` carries after the moves (UCCI only; UCI GUIs adjudicate themselves).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,8 +60,9 @@ pub fn score_text(dialect: Dialect, score: i32) -> String {
     }
 }
 
-/// One progress line.
-pub fn info_line(dialect: Dialect, info: &Info, origin: RankOrigin) -> String {
+/// One progress line; with `wdl`, the win/draw/loss chances of the score ([`wdl`]) follow it,
+/// where UCI GUIs read them (`score cp 35 wdl 120 800 80`).
+pub fn info_line(dialect: Dialect, info: &Info, origin: RankOrigin, wdl: bool) -> String {
     let mut s = format!(
         "info depth {} seldepth {}",
         info.depth.max(0),
@@ -78,6 +80,10 @@ pub fn info_line(dialect: Dialect, info: &Info, origin: RankOrigin) -> String {
             Bound::Upper => s.push_str(" upperbound"),
             Bound::Exact | Bound::None => {}
         }
+    }
+    if wdl {
+        let [w, d, l] = wdl::wdl(info.score);
+        s.push_str(&format!(" wdl {w} {d} {l}"));
     }
     s.push_str(&format!(
         " time {} nodes {} nps {}",
@@ -220,30 +226,43 @@ mod tests {
     fn info_lines() {
         let z = RankOrigin::Zero;
         assert_eq!(
-            info_line(Dialect::Ucci, &info(24, &["h2e2", "h9g7"]), z),
+            info_line(Dialect::Ucci, &info(24, &["h2e2", "h9g7"]), z, false),
             "info depth 7 seldepth 12 score 24 time 20 nodes 1000 nps 50000 pv h2e2 h9g7"
         );
         assert_eq!(
-            info_line(Dialect::Uci, &info(-5, &["h2e2"]), z),
+            info_line(Dialect::Uci, &info(-5, &["h2e2"]), z, false),
             "info depth 7 seldepth 12 score cp -5 time 20 nodes 1000 nps 50000 hashfull 3 pv h2e2"
         );
         assert_eq!(
-            info_line(Dialect::Uci, &info(-5, &["h2e2"]), RankOrigin::One),
+            info_line(Dialect::Uci, &info(-5, &["h2e2"]), RankOrigin::One, false),
             "info depth 7 seldepth 12 score cp -5 time 20 nodes 1000 nps 50000 hashfull 3 pv h3e3"
         );
         assert_eq!(
-            info_line(Dialect::Ucci, &info(mate_in(1), &[]), z),
+            info_line(Dialect::Ucci, &info(mate_in(1), &[]), z, false),
             "info depth 7 seldepth 12 score mate 1 time 20 nodes 1000 nps 50000"
         );
-        assert!(info_line(Dialect::Ucci, &info(mated_in(2), &["e9e8"]), z).contains("mate -1"));
+        assert!(
+            info_line(Dialect::Ucci, &info(mated_in(2), &["e9e8"]), z, false).contains("mate -1")
+        );
         let mut ranked = info(-5, &["h2e2"]);
         ranked.multipv = Some(2);
         assert_eq!(
-            info_line(Dialect::Ucci, &ranked, z),
+            info_line(Dialect::Ucci, &ranked, z, false),
             "info depth 7 seldepth 12 multipv 2 score -5 time 20 nodes 1000 nps 50000 pv h2e2"
         );
+        assert_eq!(
+            info_line(Dialect::Uci, &info(0, &["h2e2"]), z, true),
+            format!(
+                "info depth 7 seldepth 12 score cp 0 wdl {} time 20 nodes 1000 nps 50000 \
+                 hashfull 3 pv h2e2",
+                wdl::wdl(0).map(|x| x.to_string()).join(" ")
+            )
+        );
         // A rule loss 3 plies away is printed in the rule band, not as a mate.
-        assert!(info_line(Dialect::Uci, &info(rule_loss_in(3), &[]), z).contains("score cp -28997"));
+        assert!(
+            info_line(Dialect::Uci, &info(rule_loss_in(3), &[]), z, false)
+                .contains("score cp -28997")
+        );
     }
 
     #[test]

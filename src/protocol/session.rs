@@ -240,7 +240,8 @@ impl<W: Write> Session<W> {
         }
         match report {
             Report::Info(info) => {
-                let line = output::info_line(dialect, &info, self.out_origin());
+                let line =
+                    output::info_line(dialect, &info, self.out_origin(), self.settings.show_wdl);
                 self.send(&line);
             }
             Report::Book { candidates, chosen } => {
