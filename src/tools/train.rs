@@ -15,12 +15,15 @@
 //!
 //! # How
 //! * **Data.** Every epoch streams all files through a [`ShuffledReader`] (buffer and seed
-//!   from the [`Config`]; the seed changes per epoch). A record is *held out* for validation
-//!   when a hash of its 32 bytes is ≡ 0 (mod `val_every`): the split depends on the record
-//!   alone, not on file order or shuffling, and a position repeated in the data is on one
-//!   side only. The validation records are read once, in order, before training (which also
-//!   finds a bad file before any time is spent). Records whose placement is not a legal
-//!   position are skipped and counted.
+//!   from the [`Config`]; the seed changes per epoch). Whole *games* are held out for
+//!   validation: those whose (seed, game index) hashes to 0 mod `val_every`. Consecutive
+//!   positions of a game are near copies, so holding out single records would let the
+//!   validation loss reward memorising games. The split depends on the chunks alone, not on
+//!   file order or shuffling. The held-out records are read, in order, before training
+//!   (which also finds a bad file before any time is spent) and kept in memory; training
+//!   skips any record equal to one of them (so a position shared with a held-out game, such
+//!   as an opening position, is not trained on either). Records whose placement is not a
+//!   legal position are skipped and counted.
 //! * **Gradients.** A mini-batch is cut into chunks of [`CHUNK`] positions; rayon computes
 //!   each chunk's gradient into its own buffer and the buffers are summed in chunk order.
 //!   The first layer's gradient is sparse: a chunk touches only the rows of the features it
@@ -41,8 +44,9 @@ use crate::search::nnue::{
     active_features, output_bucket, FloatNetwork, HIDDEN, INPUTS, OUTPUT_BUCKETS, SCALE,
 };
 use crate::tools::datagen::format::checksum;
-use crate::tools::datagen::{DataError, Record, RecordReader, ShuffledReader};
+use crate::tools::datagen::{ChunkReader, DataError, Record, ShuffledReader};
 use rayon::prelude::*;
+use std::collections::HashSet;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -221,14 +225,16 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Whether a record belongs to the validation set: by a hash of its bytes, so the split does
-/// not depend on where the record sits.
-pub fn held_out(r: &Record, val_every: u32) -> bool {
+/// Whether a game (its chunk's seed and index) belongs to the validation set.
+pub fn held_out(seed: u64, game: u32, val_every: u32) -> bool {
     if val_every == 0 {
         return false;
     }
+    let mut bytes = [0u8; 12];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    bytes[8..].copy_from_slice(&game.to_le_bytes());
     // FNV's low bits mix poorly; a multiply-shift finaliser spreads them.
-    let h = u64::from(checksum(&r.to_bytes())).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+    let h = u64::from(checksum(&bytes)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
     h % u64::from(val_every) == 0
 }
 
@@ -593,16 +599,31 @@ pub fn train(
     // Validation set, and a first read of everything so a bad file stops the run now.
     let (mut records, mut invalid) = (0u64, 0u64);
     let mut val = Vec::new();
-    for r in RecordReader::open(&cfg.data) {
-        let r = r?;
-        records += 1;
-        match Sample::from_record(&r, cfg.lambda, cfg.scale) {
-            None => invalid += 1,
-            Some(s) if held_out(&r, cfg.val_every) => val.push(s),
-            Some(_) => {}
+    let mut val_records = HashSet::new();
+    for chunk in ChunkReader::open(&cfg.data) {
+        let chunk = chunk?;
+        let out = held_out(chunk.seed, chunk.game, cfg.val_every);
+        for r in &chunk.records {
+            records += 1;
+            match Sample::from_record(r, cfg.lambda, cfg.scale) {
+                None => invalid += 1,
+                Some(s) if out => {
+                    val.push(s);
+                    val_records.insert(*r);
+                }
+                Some(_) => {}
+            }
         }
     }
-    let train_positions = records - invalid - val.len() as u64;
+    // Counted by the same test the epochs use.
+    let mut train_positions = 0;
+    for chunk in ChunkReader::open(&cfg.data) {
+        for r in &chunk?.records {
+            if !val_records.contains(r) && r.position().is_ok() {
+                train_positions += 1;
+            }
+        }
+    }
     if train_positions == 0 {
         return Err(TrainError::NoTrainingData { records, invalid });
     }
@@ -634,7 +655,7 @@ pub fn train(
         batch.clear();
         for r in ShuffledReader::open(&cfg.data, cfg.buffer, seed) {
             let r = r?;
-            if held_out(&r, cfg.val_every) {
+            if val_records.contains(&r) {
                 continue;
             }
             if let Some(s) = Sample::from_record(&r, cfg.lambda, cfg.scale) {

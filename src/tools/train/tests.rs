@@ -209,9 +209,41 @@ fn validation_loss_falls() {
     );
     let first = seen[0].val_loss.unwrap();
     let last = seen[4].val_loss.unwrap();
-    assert!(last < 0.5 * first, "val loss {first} -> {last}");
+    // Whole games are held out, so this is generalisation to unseen walks: it falls, slowly.
+    assert!(last < 0.8 * first, "val loss {first} -> {last}");
     assert!(seen[4].train_loss.unwrap() < seen[1].train_loss.unwrap());
     assert_eq!(seen[1].positions, summary.train_positions);
+}
+
+#[test]
+fn it_learns_what_the_labels_say() {
+    let path = data_file("learns", 6000, 6);
+    let cfg = Config {
+        epochs: 10,
+        batch: 128,
+        lr: 0.01,
+        lambda: 0.0,
+        ..small_config(&path, 5, 2)
+    };
+    let (net, _) = train(&cfg, |_, _| Ok(())).unwrap();
+    let _ = std::fs::remove_file(&path);
+    // A rook up is good for the side that has it, from either side. (Only by some tens of
+    // centipawns: 6000 random-walk positions teach the direction, not the size.)
+    let start = Position::startpos();
+    let rook_up =
+        Position::from_fen("1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1")
+            .unwrap();
+    let mut rook_down = rook_up.clone();
+    rook_down.make_null_move();
+    let (e0, up, down) = (
+        net.evaluate(&start),
+        net.evaluate(&rook_up),
+        net.evaluate(&rook_down),
+    );
+    assert!(
+        up > e0 + 15.0 && down < e0 - 15.0,
+        "start {e0}, rook up {up}, rook down {down}"
+    );
 }
 
 #[test]
