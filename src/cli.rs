@@ -29,6 +29,12 @@ usage:
                   [--openings F] [--shard I/N] [--threads T] [--max-plies N] [--score-limit CP]
                                    self-play training data for the neural evaluation (binary
                                    records, see README); shards of one seed concatenate
+  jiangjun train --data F[,F...] --out NET [--epochs N] [--batch N] [--lr X]
+                  [--schedule cosine|step|constant] [--lr-floor X] [--lr-step E] [--lr-gamma X]
+                  [--weight-decay X] [--lambda X] [--scale CP] [--val-every K] [--buffer N]
+                  [--seed S] [--threads T] [--checkpoint-dir D]
+                                   train the neural evaluation on datagen files; writes the
+                                   quantized network to NET after every epoch
   jiangjun tune --data F[,F...] [--out F] [--rounds N] [--steps N] [--l2 X]
                   [--l2-tables X] [--validate F[,F...]] [--all]
                                    Texel-tune the evaluation weights on self-play data
@@ -92,6 +98,7 @@ pub fn run(args: &[String]) -> Option<i32> {
         "book" => wrap("book", book_inner(&args[1..])),
         "selfplay" => wrap("selfplay", selfplay_inner(&args[1..])),
         "datagen" => wrap("datagen", datagen_inner(&args[1..])),
+        "train" => wrap("train", train_inner(&args[1..])),
         "tune" => wrap("tune", tune_inner(&args[1..])),
         "match" => match_cmd(&args[1..]),
         "tournament" => tournament_cmd(&args[1..]),
@@ -452,6 +459,138 @@ fn datagen_inner(args: &[String]) -> Result<(), String> {
         stats.skipped_capture,
         stats.skipped_score,
         cfg.score_limit
+    );
+    Ok(())
+}
+
+/// `train`: checks every argument and that NET can be written before training starts.
+fn train_inner(args: &[String]) -> Result<(), String> {
+    use crate::tools::train::{self, Config, Schedule};
+    let (data, rest) = take_option(args, "--data")?;
+    let (out, rest) = take_option(&rest, "--out")?;
+    let (epochs, rest) = take_option(&rest, "--epochs")?;
+    let (batch, rest) = take_option(&rest, "--batch")?;
+    let (lr, rest) = take_option(&rest, "--lr")?;
+    let (schedule, rest) = take_option(&rest, "--schedule")?;
+    let (floor, rest) = take_option(&rest, "--lr-floor")?;
+    let (step, rest) = take_option(&rest, "--lr-step")?;
+    let (gamma, rest) = take_option(&rest, "--lr-gamma")?;
+    let (decay, rest) = take_option(&rest, "--weight-decay")?;
+    let (lambda, rest) = take_option(&rest, "--lambda")?;
+    let (scale, rest) = take_option(&rest, "--scale")?;
+    let (val_every, rest) = take_option(&rest, "--val-every")?;
+    let (buffer, rest) = take_option(&rest, "--buffer")?;
+    let (seed, rest) = take_option(&rest, "--seed")?;
+    let (threads, rest) = take_option(&rest, "--threads")?;
+    let (checkpoints, rest) = take_option(&rest, "--checkpoint-dir")?;
+    if let Some(x) = rest.first() {
+        return Err(format!("unexpected argument '{x}'"));
+    }
+    let d = Config::default();
+    let int = |v: Option<String>, name: &str, default: u64, lo: u64, hi: u64| {
+        let v = parse_num(v, name, default)?;
+        if (lo..=hi).contains(&v) {
+            Ok(v)
+        } else {
+            Err(format!("{name} must be from {lo} to {hi}, not {v}"))
+        }
+    };
+    let real = |v: Option<String>, name: &str, default: f32, lo: f32, hi: f32| {
+        let v: f32 = parse_num(v, name, default)?;
+        if v >= lo && v <= hi {
+            Ok(v)
+        } else {
+            Err(format!("{name} must be from {lo} to {hi}, not {v}"))
+        }
+    };
+    let schedule = match schedule.as_deref() {
+        None | Some("cosine") => Schedule::Cosine {
+            floor: real(floor, "--lr-floor", 0.05, 0.0, 1.0)?,
+        },
+        Some("step") => Schedule::Step {
+            every: int(step, "--lr-step", 4, 1, 1_000_000)? as u32,
+            gamma: real(gamma, "--lr-gamma", 0.3, 1e-6, 1.0)?,
+        },
+        Some("constant") => Schedule::Constant,
+        Some(o) => {
+            return Err(format!(
+                "unknown --schedule '{o}' (cosine, step or constant)"
+            ))
+        }
+    };
+    let cfg = Config {
+        data: data
+            .ok_or("--data is required")?
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .map(Into::into)
+            .collect(),
+        epochs: int(epochs, "--epochs", d.epochs.into(), 1, 100_000)? as u32,
+        batch: int(batch, "--batch", d.batch as u64, 1, 1 << 24)? as usize,
+        lr: real(lr, "--lr", d.lr, 1e-9, 10.0)?,
+        schedule,
+        weight_decay: real(decay, "--weight-decay", d.weight_decay, 0.0, 10.0)?,
+        lambda: real(lambda, "--lambda", d.lambda, 0.0, 1.0)?,
+        scale: real(scale, "--scale", d.scale, 1.0, 100_000.0)?,
+        val_every: int(val_every, "--val-every", d.val_every.into(), 0, 1_000_000)? as u32,
+        buffer: int(buffer, "--buffer", d.buffer as u64, 1, 1 << 28)? as usize,
+        seed: parse_num(seed, "--seed", d.seed)?,
+        threads: int(threads, "--threads", d.threads as u64, 1, 256)? as usize,
+    };
+    if cfg.data.is_empty() {
+        return Err("--data names no file".into());
+    }
+    if cfg.val_every == 1 {
+        return Err("--val-every 1 would hold out every record (0 holds out none)".into());
+    }
+    let out = std::path::PathBuf::from(out.ok_or("--out is required")?);
+    std::fs::File::create(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    if let Some(dir) = &checkpoints {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {dir}: {e}"))?;
+    }
+    eprintln!(
+        "train: {} file(s), {} epochs, batch {}, lr {} ({:?}), weight decay {}, lambda {}, scale {}, 1 in {} held out, seed {}, {} threads",
+        cfg.data.len(), cfg.epochs, cfg.batch, cfg.lr, cfg.schedule, cfg.weight_decay,
+        cfg.lambda, cfg.scale, cfg.val_every, cfg.seed, cfg.threads
+    );
+    let fmt_loss = |l: Option<f64>| l.map_or("-".to_string(), |l| format!("{l:.6}"));
+    let mut written = false;
+    let result = train::train(&cfg, |r, net| {
+        if r.epoch == 0 {
+            eprintln!("train: epoch 0: val loss {}", fmt_loss(r.val_loss));
+            return Ok(());
+        }
+        eprintln!(
+            "train: epoch {}/{}: train loss {}, val loss {}, lr {:.3e}, {} positions, {:.0} positions/s, elapsed {:.1}s",
+            r.epoch, r.epochs, fmt_loss(r.train_loss), fmt_loss(r.val_loss), r.lr, r.positions,
+            r.positions as f64 / r.seconds.max(1e-9), r.elapsed
+        );
+        let bytes = net.quantize().to_bytes();
+        if let Some(dir) = &checkpoints {
+            let p = std::path::Path::new(dir).join(format!("epoch-{}.jjnn", r.epoch));
+            std::fs::write(&p, &bytes)
+                .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", p.display())))?;
+        }
+        // Written aside and renamed, so NET is always a whole network.
+        let tmp = out.with_extension("partial");
+        std::fs::write(&tmp, &bytes)
+            .and_then(|()| std::fs::rename(&tmp, &out))
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", out.display())))?;
+        written = true;
+        Ok(())
+    });
+    let (_, summary) = result.map_err(|e| {
+        if !written {
+            // Only the empty file made to check that NET can be written.
+            let _ = std::fs::remove_file(&out);
+        }
+        e.to_string()
+    })?;
+    println!(
+        "wrote {}: {} epochs over {} training positions ({} held out, {} not legal positions skipped), val loss {} -> {}, train loss {}, {:.1}s",
+        out.display(), summary.epochs, summary.train_positions, summary.val_positions,
+        summary.invalid, fmt_loss(summary.initial_val_loss), fmt_loss(summary.last.val_loss),
+        fmt_loss(summary.last.train_loss), summary.seconds
     );
     Ok(())
 }

@@ -1,0 +1,729 @@
+//! The trainer for the neural evaluation (`jiangjun train`): fits a [`FloatNetwork`] to the
+//! records `jiangjun datagen` writes, and hands it to [`FloatNetwork::quantize`] for the file
+//! the search loads.
+//!
+//! # What is fitted
+//! The network's output `out` (so `out · SCALE` centipawns from the side to move, exactly
+//! [`FloatNetwork::evaluate`]) is turned into an expected score `p = sigmoid(out · SCALE /
+//! scale)` and compared with the target `t = λ · result + (1 − λ) · sigmoid(score / scale)`,
+//! both from the side to move; the loss is the mean of `(p − t)²`. `scale` (default
+//! [`SCALE`] = 400 cp) is the centipawn difference that counts as "e to 1" odds: with the
+//! default the target for a search score `s` is `sigmoid(s / 400)`, which is what the network
+//! file's SCALE field promises. `λ` (default 0.3) blends in the game result: self-play at a
+//! few thousand nodes gives noisy results and noisy scores, and a bit of both works better
+//! than either alone in other engines' experience (not measured here yet).
+//!
+//! # How
+//! * **Data.** Every epoch streams all files through a [`ShuffledReader`] (buffer and seed
+//!   from the [`Config`]; the seed changes per epoch). Whole *games* are held out for
+//!   validation: those whose (seed, game index) hashes to 0 mod `val_every`. Consecutive
+//!   positions of a game are near copies, so holding out single records would let the
+//!   validation loss reward memorising games. The split depends on the chunks alone, not on
+//!   file order or shuffling. The held-out records are read, in order, before training
+//!   (which also finds a bad file before any time is spent) and kept in memory; training
+//!   skips any record equal to one of them (so a position shared with a held-out game, such
+//!   as an opening position, is not trained on either). Records whose placement is not a
+//!   legal position are skipped and counted.
+//! * **Gradients.** A mini-batch is cut into chunks of [`CHUNK`] positions; rayon computes
+//!   each chunk's gradient into its own buffer and the buffers are summed in chunk order.
+//!   The first layer's gradient is sparse: a chunk touches only the rows of the features it
+//!   saw, and only those are cleared and summed. Because the chunking does not depend on the
+//!   thread count, **the same data, config and seed give the same network bit for bit with
+//!   any number of threads**.
+//! * **Optimiser.** AdamW (β = 0.9, 0.999; decoupled weight decay on the two weight matrices,
+//!   not on biases), a dense step over all parameters per batch. After each step weights are
+//!   clipped to what quantization can represent (`L1_LIMIT / QA`, `L2_LIMIT / QB`).
+//! * **Learning rate** per epoch by a [`Schedule`]: constant, step (× gamma every k epochs)
+//!   or cosine from the base rate down to a floor fraction of it.
+//! * **Start** from [`FloatNetwork::random`] with the run's seed (its scaling is chosen so
+//!   SCReLU starts in its working range).
+
+use crate::board::Position;
+use crate::search::nnue::network::{L1_LIMIT, L2_LIMIT, QA, QB};
+use crate::search::nnue::{
+    active_features, output_bucket, FloatNetwork, HIDDEN, INPUTS, OUTPUT_BUCKETS, SCALE,
+};
+use crate::tools::datagen::format::checksum;
+use crate::tools::datagen::{ChunkReader, DataError, Record, ShuffledReader};
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Positions per gradient chunk: the unit of parallel work, fixed so that the result does not
+/// depend on the thread count.
+pub const CHUNK: usize = 256;
+
+const BETA1: f32 = 0.9;
+const BETA2: f32 = 0.999;
+const EPSILON: f32 = 1e-8;
+
+/// Learning rate by epoch.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Schedule {
+    Constant,
+    /// The rate times `gamma` after every `every` epochs.
+    Step {
+        every: u32,
+        gamma: f32,
+    },
+    /// Half a cosine from the base rate (first epoch) to `floor` × base (after the last).
+    Cosine {
+        floor: f32,
+    },
+}
+
+impl Schedule {
+    /// The rate for epoch `epoch` (0-based) of `epochs`.
+    pub fn rate(self, base: f32, epoch: u32, epochs: u32) -> f32 {
+        match self {
+            Schedule::Constant => base,
+            Schedule::Step { every, gamma } => base * gamma.powi((epoch / every.max(1)) as i32),
+            Schedule::Cosine { floor } => {
+                let x = epoch as f32 / epochs.max(1) as f32;
+                let min = base * floor;
+                min + 0.5 * (base - min) * (1.0 + (std::f32::consts::PI * x).cos())
+            }
+        }
+    }
+}
+
+/// A training run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Data files (datagen format).
+    pub data: Vec<PathBuf>,
+    pub epochs: u32,
+    /// Positions per optimiser step.
+    pub batch: usize,
+    /// Base learning rate.
+    pub lr: f32,
+    pub schedule: Schedule,
+    /// AdamW's decoupled weight decay (per unit of learning rate).
+    pub weight_decay: f32,
+    /// Weight of the game result in the target, 0..=1.
+    pub lambda: f32,
+    /// Centipawns per unit of the sigmoid's argument.
+    pub scale: f32,
+    /// One record in `val_every` (by hash) is held out; 0 holds out none.
+    pub val_every: u32,
+    /// Records in the shuffle buffer.
+    pub buffer: usize,
+    pub seed: u64,
+    pub threads: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            data: Vec::new(),
+            epochs: 10,
+            batch: 16384,
+            lr: 0.001,
+            schedule: Schedule::Cosine { floor: 0.05 },
+            weight_decay: 0.01,
+            lambda: 0.3,
+            scale: SCALE as f32,
+            val_every: 20,
+            buffer: 1 << 20,
+            seed: 1,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+}
+
+/// Why a run could not go on.
+#[derive(Debug)]
+pub enum TrainError {
+    /// A setting out of range (the message says which).
+    Config(String),
+    Data(DataError),
+    /// No usable training record in the files.
+    NoTrainingData {
+        records: u64,
+        invalid: u64,
+    },
+    /// The thread pool could not be built.
+    Threads(String),
+    /// The epoch callback (checkpoint writing) failed.
+    Io(std::io::Error),
+}
+
+impl fmt::Display for TrainError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TrainError::Config(m) => write!(f, "{m}"),
+            TrainError::Data(e) => write!(f, "{e}"),
+            TrainError::NoTrainingData { records, invalid } => write!(
+                f,
+                "no training positions ({records} records, {invalid} not legal positions, the rest held out)"
+            ),
+            TrainError::Threads(e) => write!(f, "thread pool: {e}"),
+            TrainError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for TrainError {}
+
+impl From<DataError> for TrainError {
+    fn from(e: DataError) -> TrainError {
+        TrainError::Data(e)
+    }
+}
+
+/// A training position as the network reads it: the active features of both perspectives
+/// (side to move first), the output bucket and the target.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    features: [[u16; 32]; 2],
+    len: u8,
+    bucket: u8,
+    target: f32,
+}
+
+impl Sample {
+    /// `pos` with the target for a `score` (cp) and a `result` (0, ½, 1), both from the side
+    /// to move. `None` for more than 32 pieces (not a xiangqi position).
+    pub fn new(pos: &Position, score: f32, result: f32, lambda: f32, scale: f32) -> Option<Sample> {
+        let stm = pos.side_to_move();
+        let mut features = [[0u16; 32]; 2];
+        let mut len = 0;
+        for (h, side) in [stm, !stm].into_iter().enumerate() {
+            let mut n = 0;
+            for f in active_features(pos, side) {
+                *features[h].get_mut(n)? = f as u16;
+                n += 1;
+            }
+            len = n;
+        }
+        Some(Sample {
+            features,
+            len: len as u8,
+            bucket: output_bucket(pos) as u8,
+            target: lambda * result + (1.0 - lambda) * sigmoid(score / scale),
+        })
+    }
+
+    /// The sample of a record, or `None` when its placement is not a legal position.
+    pub fn from_record(r: &Record, lambda: f32, scale: f32) -> Option<Sample> {
+        let pos = r.position().ok()?;
+        Sample::new(&pos, r.score().into(), r.result().value(), lambda, scale)
+    }
+
+    pub fn target(&self) -> f32 {
+        self.target
+    }
+
+    fn features(&self, h: usize) -> &[u16] {
+        &self.features[h][..self.len as usize]
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Whether a game (its chunk's seed and index) belongs to the validation set.
+pub fn held_out(seed: u64, game: u32, val_every: u32) -> bool {
+    if val_every == 0 {
+        return false;
+    }
+    let mut bytes = [0u8; 12];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    bytes[8..].copy_from_slice(&game.to_le_bytes());
+    // FNV's low bits mix poorly; a multiply-shift finaliser spreads them.
+    let h = u64::from(checksum(&bytes)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+    h % u64::from(val_every) == 0
+}
+
+/// First-layer outputs (before the activation) of both perspectives, side to move first.
+fn accumulate(net: &FloatNetwork, s: &Sample, acc: &mut [f32; 2 * HIDDEN]) {
+    for h in 0..2 {
+        let a = &mut acc[h * HIDDEN..(h + 1) * HIDDEN];
+        a.copy_from_slice(&net.l1_bias);
+        for &f in s.features(h) {
+            let row = &net.l1_weights[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+            for (x, w) in a.iter_mut().zip(row) {
+                *x += w;
+            }
+        }
+    }
+}
+
+/// The network's output from the accumulators (× SCALE = centipawns).
+fn output(net: &FloatNetwork, bucket: usize, acc: &[f32; 2 * HIDDEN]) -> f32 {
+    let w2 = &net.l2_weights[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
+    let mut out = net.l2_bias[bucket];
+    for (&x, &w) in acc.iter().zip(w2) {
+        let a = x.clamp(0.0, 1.0);
+        out += a * a * w;
+    }
+    out
+}
+
+/// The training forward pass in centipawns from the side to move; equals
+/// [`FloatNetwork::evaluate`] on the sample's position (the network must have full shapes,
+/// as [`Trainer::new`] makes them).
+pub fn forward(net: &FloatNetwork, s: &Sample) -> f32 {
+    let mut acc = [0.0; 2 * HIDDEN];
+    accumulate(net, s, &mut acc);
+    output(net, s.bucket as usize, &acc) * SCALE as f32
+}
+
+/// The sample's loss `(p − t)²`.
+fn sample_loss(net: &FloatNetwork, s: &Sample, scale: f32, acc: &mut [f32; 2 * HIDDEN]) -> f32 {
+    accumulate(net, s, acc);
+    let p = sigmoid(output(net, s.bucket as usize, acc) * SCALE as f32 / scale);
+    (p - s.target) * (p - s.target)
+}
+
+/// Summed gradient of the loss over some samples; the first layer's rows are tracked so that
+/// only touched ones are cleared and summed.
+struct Gradient {
+    net: FloatNetwork,
+    touched: Vec<bool>,
+    rows: Vec<u16>,
+    loss: f64,
+}
+
+impl Gradient {
+    fn new() -> Gradient {
+        Gradient {
+            net: FloatNetwork::zeros(),
+            touched: vec![false; INPUTS],
+            rows: Vec::with_capacity(INPUTS),
+            loss: 0.0,
+        }
+    }
+
+    fn row(&mut self, f: usize) -> &mut [f32] {
+        if !self.touched[f] {
+            self.touched[f] = true;
+            self.rows.push(f as u16);
+        }
+        &mut self.net.l1_weights[f * HIDDEN..(f + 1) * HIDDEN]
+    }
+
+    fn clear(&mut self) {
+        for &f in &self.rows {
+            let f = f as usize;
+            self.net.l1_weights[f * HIDDEN..(f + 1) * HIDDEN].fill(0.0);
+            self.touched[f] = false;
+        }
+        self.rows.clear();
+        self.net.l1_bias.fill(0.0);
+        self.net.l2_weights.fill(0.0);
+        self.net.l2_bias.fill(0.0);
+        self.loss = 0.0;
+    }
+
+    fn add(&mut self, other: &Gradient) {
+        for &f in &other.rows {
+            let f = f as usize;
+            let src = &other.net.l1_weights[f * HIDDEN..(f + 1) * HIDDEN];
+            for (d, s) in self.row(f).iter_mut().zip(src) {
+                *d += s;
+            }
+        }
+        add_to(&mut self.net.l1_bias, &other.net.l1_bias);
+        add_to(&mut self.net.l2_weights, &other.net.l2_weights);
+        add_to(&mut self.net.l2_bias, &other.net.l2_bias);
+        self.loss += other.loss;
+    }
+
+    /// Adds the gradient of one sample's loss.
+    fn backprop(&mut self, net: &FloatNetwork, s: &Sample, scale: f32) {
+        let mut acc = [0.0; 2 * HIDDEN];
+        accumulate(net, s, &mut acc);
+        let b = s.bucket as usize;
+        let k = SCALE as f32 / scale;
+        let p = sigmoid(output(net, b, &acc) * k);
+        let e = p - s.target;
+        self.loss += f64::from(e * e);
+        // d(p − t)²/d out.
+        let g = 2.0 * e * p * (1.0 - p) * k;
+        self.net.l2_bias[b] += g;
+        let w2 = &net.l2_weights[b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN];
+        let g2 = &mut self.net.l2_weights[b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN];
+        let mut dacc = [0.0f32; 2 * HIDDEN];
+        for j in 0..2 * HIDDEN {
+            let x = acc[j];
+            let a = x.clamp(0.0, 1.0);
+            g2[j] += g * a * a;
+            // SCReLU's derivative: 2x inside (0, 1), flat outside.
+            dacc[j] = if x > 0.0 && x < 1.0 {
+                g * w2[j] * 2.0 * x
+            } else {
+                0.0
+            };
+        }
+        for i in 0..HIDDEN {
+            self.net.l1_bias[i] += dacc[i] + dacc[HIDDEN + i];
+        }
+        for h in 0..2 {
+            let d = &dacc[h * HIDDEN..(h + 1) * HIDDEN];
+            for &f in s.features(h) {
+                for (r, x) in self.row(f as usize).iter_mut().zip(d) {
+                    *r += x;
+                }
+            }
+        }
+    }
+}
+
+fn add_to(dst: &mut [f32], src: &[f32]) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d += s;
+    }
+}
+
+/// The network being trained, its optimiser state and gradient buffers.
+pub struct Trainer {
+    net: FloatNetwork,
+    m: FloatNetwork,
+    v: FloatNetwork,
+    steps: i32,
+    chunks: Vec<Gradient>,
+    total: Gradient,
+    scale: f32,
+    weight_decay: f32,
+    pool: rayon::ThreadPool,
+}
+
+impl Trainer {
+    /// Starts from `net` (missing values count as zero, extra ones are dropped) with
+    /// `threads` worker threads.
+    pub fn new(
+        mut net: FloatNetwork,
+        scale: f32,
+        weight_decay: f32,
+        threads: usize,
+    ) -> Result<Trainer, TrainError> {
+        net.l1_weights.resize(INPUTS * HIDDEN, 0.0);
+        net.l1_bias.resize(HIDDEN, 0.0);
+        net.l2_weights.resize(OUTPUT_BUCKETS * 2 * HIDDEN, 0.0);
+        net.l2_bias.resize(OUTPUT_BUCKETS, 0.0);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build()
+            .map_err(|e| TrainError::Threads(e.to_string()))?;
+        Ok(Trainer {
+            net,
+            m: FloatNetwork::zeros(),
+            v: FloatNetwork::zeros(),
+            steps: 0,
+            chunks: Vec::new(),
+            total: Gradient::new(),
+            scale,
+            weight_decay,
+            pool,
+        })
+    }
+
+    pub fn network(&self) -> &FloatNetwork {
+        &self.net
+    }
+
+    /// Mean loss over `samples` (0 for none), computed in fixed chunks so that it does not
+    /// depend on the thread count.
+    pub fn loss(&self, samples: &[Sample]) -> f64 {
+        if samples.is_empty() {
+            return 0.0;
+        }
+        let (net, scale) = (&self.net, self.scale);
+        let parts: Vec<f64> = self.pool.install(|| {
+            samples
+                .par_chunks(CHUNK)
+                .map(|c| {
+                    let mut acc = [0.0; 2 * HIDDEN];
+                    c.iter()
+                        .map(|s| f64::from(sample_loss(net, s, scale, &mut acc)))
+                        .sum()
+                })
+                .collect()
+        });
+        parts.iter().sum::<f64>() / samples.len() as f64
+    }
+
+    /// The summed gradient of the batch's loss, in `self.total`.
+    fn gradient(&mut self, batch: &[Sample]) {
+        let n = batch.len().div_ceil(CHUNK);
+        while self.chunks.len() < n {
+            self.chunks.push(Gradient::new());
+        }
+        let (net, scale) = (&self.net, self.scale);
+        let chunks = &mut self.chunks[..n];
+        self.pool.install(|| {
+            chunks
+                .par_iter_mut()
+                .zip(batch.par_chunks(CHUNK))
+                .for_each(|(g, c)| {
+                    g.clear();
+                    for s in c {
+                        g.backprop(net, s, scale);
+                    }
+                });
+        });
+        self.total.clear();
+        for g in &self.chunks[..n] {
+            self.total.add(g);
+        }
+    }
+
+    /// One AdamW step on the batch's mean loss at learning rate `lr`; returns the batch's
+    /// summed loss before the step.
+    pub fn step(&mut self, batch: &[Sample], lr: f32) -> f64 {
+        if batch.is_empty() {
+            return 0.0;
+        }
+        self.gradient(batch);
+        self.steps = self.steps.saturating_add(1);
+        let adam = Adam {
+            lr,
+            decay: self.weight_decay,
+            grad_scale: 1.0 / batch.len() as f32,
+            bias1: 1.0 - BETA1.powi(self.steps),
+            bias2: 1.0 - BETA2.powi(self.steps),
+        };
+        let l1 = f32::from(L1_LIMIT) / QA as f32;
+        let l2 = f32::from(L2_LIMIT) / QB as f32;
+        let (n, g, m, v) = (&mut self.net, &self.total.net, &mut self.m, &mut self.v);
+        adam.apply(
+            &mut n.l1_weights,
+            &g.l1_weights,
+            &mut m.l1_weights,
+            &mut v.l1_weights,
+            true,
+            l1,
+        );
+        adam.apply(
+            &mut n.l1_bias,
+            &g.l1_bias,
+            &mut m.l1_bias,
+            &mut v.l1_bias,
+            false,
+            l1,
+        );
+        adam.apply(
+            &mut n.l2_weights,
+            &g.l2_weights,
+            &mut m.l2_weights,
+            &mut v.l2_weights,
+            true,
+            l2,
+        );
+        adam.apply(
+            &mut n.l2_bias,
+            &g.l2_bias,
+            &mut m.l2_bias,
+            &mut v.l2_bias,
+            false,
+            f32::MAX,
+        );
+        self.total.loss
+    }
+}
+
+/// One AdamW update's constants.
+struct Adam {
+    lr: f32,
+    decay: f32,
+    grad_scale: f32,
+    bias1: f32,
+    bias2: f32,
+}
+
+impl Adam {
+    /// Updates `w` from the summed gradient `g`, clipping to ±`limit` (what quantization can
+    /// represent).
+    fn apply(
+        &self,
+        w: &mut [f32],
+        g: &[f32],
+        m: &mut [f32],
+        v: &mut [f32],
+        decay: bool,
+        limit: f32,
+    ) {
+        let decay = if decay { self.decay } else { 0.0 };
+        for (((w, &g), m), v) in w.iter_mut().zip(g).zip(m.iter_mut()).zip(v.iter_mut()) {
+            let g = g * self.grad_scale;
+            *m = BETA1 * *m + (1.0 - BETA1) * g;
+            *v = BETA2 * *v + (1.0 - BETA2) * g * g;
+            let update = (*m / self.bias1) / ((*v / self.bias2).sqrt() + EPSILON);
+            *w = (*w - self.lr * (update + decay * *w)).clamp(-limit, limit);
+        }
+    }
+}
+
+/// What an epoch did; epoch 0 is the starting network (no training loss).
+#[derive(Clone, Debug)]
+pub struct EpochReport {
+    pub epoch: u32,
+    pub epochs: u32,
+    pub lr: f32,
+    /// Mean loss of the epoch's batches (each measured before its step).
+    pub train_loss: Option<f64>,
+    /// Mean validation loss after the epoch; `None` without a validation set.
+    pub val_loss: Option<f64>,
+    /// Training positions this epoch.
+    pub positions: u64,
+    /// Seconds this epoch, and since the run started.
+    pub seconds: f64,
+    pub elapsed: f64,
+}
+
+/// The end of a run.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    pub epochs: u32,
+    /// Training positions per epoch, validation positions, records skipped as illegal.
+    pub train_positions: u64,
+    pub val_positions: u64,
+    pub invalid: u64,
+    pub initial_val_loss: Option<f64>,
+    pub last: EpochReport,
+    pub seconds: f64,
+}
+
+/// Trains a network as `cfg` says. `on_epoch` sees each epoch's report and network (epoch 0:
+/// the start) and may write checkpoints; its error ends the run.
+pub fn train(
+    cfg: &Config,
+    mut on_epoch: impl FnMut(&EpochReport, &FloatNetwork) -> std::io::Result<()>,
+) -> Result<(FloatNetwork, Summary), TrainError> {
+    check(cfg)?;
+    let start = Instant::now();
+    // Validation set, and a first read of everything so a bad file stops the run now.
+    let (mut records, mut invalid) = (0u64, 0u64);
+    let mut val = Vec::new();
+    let mut val_records = HashSet::new();
+    for chunk in ChunkReader::open(&cfg.data) {
+        let chunk = chunk?;
+        let out = held_out(chunk.seed, chunk.game, cfg.val_every);
+        for r in &chunk.records {
+            records += 1;
+            match Sample::from_record(r, cfg.lambda, cfg.scale) {
+                None => invalid += 1,
+                Some(s) if out => {
+                    val.push(s);
+                    val_records.insert(*r);
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    // Counted by the same test the epochs use.
+    let mut train_positions = 0;
+    for chunk in ChunkReader::open(&cfg.data) {
+        for r in &chunk?.records {
+            if !val_records.contains(r) && r.position().is_ok() {
+                train_positions += 1;
+            }
+        }
+    }
+    if train_positions == 0 {
+        return Err(TrainError::NoTrainingData { records, invalid });
+    }
+    let mut trainer = Trainer::new(
+        FloatNetwork::random(cfg.seed),
+        cfg.scale,
+        cfg.weight_decay,
+        cfg.threads,
+    )?;
+    let val_loss = |t: &Trainer| (!val.is_empty()).then(|| t.loss(&val));
+    let mut report = EpochReport {
+        epoch: 0,
+        epochs: cfg.epochs,
+        lr: 0.0,
+        train_loss: None,
+        val_loss: val_loss(&trainer),
+        positions: 0,
+        seconds: start.elapsed().as_secs_f64(),
+        elapsed: start.elapsed().as_secs_f64(),
+    };
+    let initial_val_loss = report.val_loss;
+    on_epoch(&report, trainer.network()).map_err(TrainError::Io)?;
+    let mut batch = Vec::with_capacity(cfg.batch);
+    for epoch in 1..=cfg.epochs {
+        let t0 = Instant::now();
+        let lr = cfg.schedule.rate(cfg.lr, epoch - 1, cfg.epochs);
+        let seed = cfg.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(epoch);
+        let (mut loss, mut positions) = (0.0, 0u64);
+        batch.clear();
+        for r in ShuffledReader::open(&cfg.data, cfg.buffer, seed) {
+            let r = r?;
+            if val_records.contains(&r) {
+                continue;
+            }
+            if let Some(s) = Sample::from_record(&r, cfg.lambda, cfg.scale) {
+                batch.push(s);
+                if batch.len() == cfg.batch {
+                    loss += trainer.step(&batch, lr);
+                    positions += batch.len() as u64;
+                    batch.clear();
+                }
+            }
+        }
+        loss += trainer.step(&batch, lr);
+        positions += batch.len() as u64;
+        report = EpochReport {
+            epoch,
+            epochs: cfg.epochs,
+            lr,
+            train_loss: Some(loss / positions.max(1) as f64),
+            val_loss: val_loss(&trainer),
+            positions,
+            seconds: t0.elapsed().as_secs_f64(),
+            elapsed: start.elapsed().as_secs_f64(),
+        };
+        on_epoch(&report, trainer.network()).map_err(TrainError::Io)?;
+    }
+    let summary = Summary {
+        epochs: cfg.epochs,
+        train_positions,
+        val_positions: val.len() as u64,
+        invalid,
+        initial_val_loss,
+        last: report,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    Ok((trainer.net, summary))
+}
+
+/// Refuses settings that cannot train (the command line checks them too, with flag names).
+fn check(cfg: &Config) -> Result<(), TrainError> {
+    let bad = |m: &str| Err(TrainError::Config(m.to_string()));
+    if cfg.data.is_empty() {
+        return bad("no data files");
+    }
+    if cfg.epochs == 0 || cfg.batch == 0 || cfg.buffer == 0 || cfg.threads == 0 {
+        return bad("epochs, batch, buffer and threads must be at least 1");
+    }
+    if !(cfg.lr.is_finite() && cfg.lr > 0.0) {
+        return bad("learning rate must be positive");
+    }
+    if !(0.0..=1.0).contains(&cfg.lambda) {
+        return bad("lambda must be from 0 to 1");
+    }
+    if !(cfg.scale.is_finite() && cfg.scale > 0.0) {
+        return bad("scale must be positive");
+    }
+    if !(cfg.weight_decay.is_finite() && cfg.weight_decay >= 0.0) {
+        return bad("weight decay must be 0 or more");
+    }
+    match cfg.schedule {
+        Schedule::Step { every, gamma } if every == 0 || !(gamma > 0.0 && gamma <= 1.0) => {
+            bad("step schedule needs every >= 1 and 0 < gamma <= 1")
+        }
+        Schedule::Cosine { floor } if !(0.0..=1.0).contains(&floor) => {
+            bad("cosine floor must be from 0 to 1")
+        }
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests;

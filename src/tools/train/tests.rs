@@ -1,0 +1,354 @@
+use super::*;
+use crate::board::{Color, PieceKind};
+use crate::tools::datagen::{RecordWriter, Wdl};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::path::Path;
+
+/// Positions from seeded random walks from the start, restarted every 60 plies.
+fn positions(n: usize, seed: u64) -> Vec<Position> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(n);
+    let mut p = Position::startpos();
+    while out.len() < n {
+        let moves = p.legal_moves();
+        if moves.is_empty() || p.history().len() >= 60 {
+            p = Position::startpos();
+            continue;
+        }
+        p.make_move(moves[rng.gen_range(0..moves.len())]);
+        out.push(p.clone());
+    }
+    out
+}
+
+/// Material from the side to move, in centipawns: a target a network can learn.
+fn material(p: &Position) -> i32 {
+    let value = [0, 200, 200, 400, 900, 450, 100];
+    let stm = p.side_to_move();
+    let mut s = 0;
+    for c in Color::ALL {
+        for k in PieceKind::ALL {
+            let v = value[k.index()] * p.pieces(c, k).count() as i32;
+            s += if c == stm { v } else { -v };
+        }
+    }
+    s
+}
+
+/// A data file of `n` random positions labelled with their material and a result agreeing
+/// with it; returns its path.
+fn data_file(name: &str, n: usize, seed: u64) -> PathBuf {
+    let path =
+        std::env::temp_dir().join(format!("jiangjun-train-{}-{name}.bin", std::process::id()));
+    let records: Vec<Record> = positions(n, seed)
+        .iter()
+        .map(|p| {
+            let m = material(p);
+            let wdl = match m {
+                m if m > 150 => Wdl::Win,
+                m if m < -150 => Wdl::Loss,
+                _ => Wdl::Draw,
+            };
+            Record::new(p, m, wdl)
+        })
+        .collect();
+    let mut w = RecordWriter::create(&path).unwrap();
+    for (i, c) in records.chunks(60).enumerate() {
+        w.write_game(seed, i as u32, c).unwrap();
+    }
+    w.finish().unwrap();
+    path
+}
+
+fn sample(p: &Position, lambda: f32) -> Sample {
+    Sample::new(p, material(p) as f32, 0.5, lambda, 400.0).unwrap()
+}
+
+#[test]
+fn the_training_forward_pass_is_the_float_evaluation() {
+    for seed in [1, 2] {
+        let net = FloatNetwork::random(seed);
+        for p in positions(300, seed) {
+            let (a, b) = (forward(&net, &sample(&p, 0.3)), net.evaluate(&p));
+            assert!(
+                (a - b).abs() <= 0.01 + 1e-4 * b.abs(),
+                "{a} vs {b}: {}",
+                p.to_fen()
+            );
+        }
+    }
+}
+
+#[test]
+fn samples_hold_both_perspectives_and_the_blended_target() {
+    let p = Position::startpos();
+    let s = Sample::new(&p, 400.0, 1.0, 0.25, 400.0).unwrap();
+    assert_eq!(s.features(0).len(), 32);
+    let want = 0.25 + 0.75 * sigmoid(1.0);
+    assert!((s.target() - want).abs() < 1e-6);
+    let mut black = p.clone();
+    black.make_null_move();
+    let t = Sample::new(&black, 0.0, 0.5, 0.0, 400.0).unwrap();
+    // The start is symmetric: Black to move sees what Red to move sees.
+    let sorted = |x: &[u16]| {
+        let mut v = x.to_vec();
+        v.sort_unstable();
+        v
+    };
+    assert_eq!(sorted(s.features(0)), sorted(t.features(0)));
+    assert_eq!(t.target(), 0.5);
+}
+
+/// Loss summed over `samples`, in f64.
+fn total_loss(net: &FloatNetwork, samples: &[Sample], scale: f32) -> f64 {
+    let mut acc = [0.0; 2 * HIDDEN];
+    samples
+        .iter()
+        .map(|s| f64::from(sample_loss(net, s, scale, &mut acc)))
+        .sum()
+}
+
+#[test]
+fn gradients_match_finite_differences() {
+    let scale = 300.0;
+    let net = FloatNetwork::random(9);
+    let samples: Vec<Sample> = positions(4, 11).iter().map(|p| sample(p, 0.5)).collect();
+    let mut g = Gradient::new();
+    for s in &samples {
+        g.backprop(&net, s, scale);
+    }
+    let check =
+        |what: &str, analytic: f32, get: &dyn Fn(&mut FloatNetwork) -> &mut f32, eps: f32| {
+            let mut n = net.clone();
+            *get(&mut n) += eps;
+            let up = total_loss(&n, &samples, scale);
+            *get(&mut n) -= 2.0 * eps;
+            let down = total_loss(&n, &samples, scale);
+            let numeric = ((up - down) / (2.0 * f64::from(eps))) as f32;
+            assert!(
+                (analytic - numeric).abs() <= 2e-4 + 0.02 * numeric.abs(),
+                "{what}: analytic {analytic}, numeric {numeric}"
+            );
+            numeric
+        };
+    let b = samples[0].bucket as usize;
+    check(
+        "output bias",
+        g.net.l2_bias[b],
+        &|n| &mut n.l2_bias[b],
+        1e-2,
+    );
+    let mut checked = 0;
+    for j in (0..2 * HIDDEN).step_by(37) {
+        let k = b * 2 * HIDDEN + j;
+        check(
+            "output weight",
+            g.net.l2_weights[k],
+            &|n| &mut n.l2_weights[k],
+            1e-2,
+        );
+    }
+    // First layer: only neurons away from SCReLU's kinks in every sample, where the loss is
+    // smooth over the step.
+    let f = samples[0].features(0)[0] as usize;
+    for i in 0..HIDDEN {
+        let smooth = samples.iter().all(|s| {
+            let mut acc = [0.0; 2 * HIDDEN];
+            accumulate(&net, s, &mut acc);
+            [acc[i], acc[HIDDEN + i]]
+                .iter()
+                .all(|&x| x.abs() > 0.02 && (x - 1.0).abs() > 0.02)
+        });
+        if !smooth {
+            continue;
+        }
+        let n1 = check("l1 bias", g.net.l1_bias[i], &|n| &mut n.l1_bias[i], 2e-3);
+        let k = f * HIDDEN + i;
+        let n2 = check(
+            "l1 weight",
+            g.net.l1_weights[k],
+            &|n| &mut n.l1_weights[k],
+            2e-3,
+        );
+        if n1 != 0.0 && n2 != 0.0 {
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "only {checked} first-layer neurons checked");
+}
+
+fn small_config(path: &Path, seed: u64, threads: usize) -> Config {
+    Config {
+        data: vec![path.to_path_buf()],
+        epochs: 4,
+        batch: 512,
+        lr: 0.005,
+        val_every: 8,
+        buffer: 1000,
+        seed,
+        threads,
+        ..Config::default()
+    }
+}
+
+#[test]
+fn validation_loss_falls() {
+    let path = data_file("falls", 4000, 3);
+    let mut seen = Vec::new();
+    let (_, summary) = train(&small_config(&path, 5, 2), |r, _| {
+        seen.push(r.clone());
+        Ok(())
+    })
+    .unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(seen.len(), 5);
+    assert!(
+        summary.val_positions > 300 && summary.train_positions > 3000,
+        "{summary:?}"
+    );
+    let first = seen[0].val_loss.unwrap();
+    let last = seen[4].val_loss.unwrap();
+    // Whole games are held out, so this is generalisation to unseen walks: it falls, slowly.
+    assert!(last < 0.8 * first, "val loss {first} -> {last}");
+    assert!(seen[4].train_loss.unwrap() < seen[1].train_loss.unwrap());
+    assert_eq!(seen[1].positions, summary.train_positions);
+}
+
+#[test]
+fn it_learns_what_the_labels_say() {
+    let path = data_file("learns", 6000, 6);
+    let cfg = Config {
+        epochs: 10,
+        batch: 128,
+        lr: 0.01,
+        lambda: 0.0,
+        ..small_config(&path, 5, 2)
+    };
+    let (net, _) = train(&cfg, |_, _| Ok(())).unwrap();
+    let _ = std::fs::remove_file(&path);
+    // A rook up is good for the side that has it, from either side. (Only by some tens of
+    // centipawns: 6000 random-walk positions teach the direction, not the size.)
+    let start = Position::startpos();
+    let rook_up =
+        Position::from_fen("1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1")
+            .unwrap();
+    let mut rook_down = rook_up.clone();
+    rook_down.make_null_move();
+    let (e0, up, down) = (
+        net.evaluate(&start),
+        net.evaluate(&rook_up),
+        net.evaluate(&rook_down),
+    );
+    assert!(
+        up > e0 + 15.0 && down < e0 - 15.0,
+        "start {e0}, rook up {up}, rook down {down}"
+    );
+}
+
+#[test]
+fn the_same_seed_gives_the_same_network_with_any_thread_count() {
+    let path = data_file("det", 1500, 4);
+    let run = |seed, threads| {
+        let mut cfg = small_config(&path, seed, threads);
+        cfg.epochs = 2;
+        train(&cfg, |_, _| Ok(())).unwrap().0.quantize().to_bytes()
+    };
+    let a = run(7, 1);
+    assert_eq!(a, run(7, 3));
+    assert_ne!(a, run(8, 1));
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn weights_stay_within_the_quantization_limits() {
+    let p = positions(64, 1);
+    // Targets at the extremes with a huge learning rate push weights against the clip.
+    let batch: Vec<Sample> = p
+        .iter()
+        .map(|p| Sample::new(p, 30000.0, 1.0, 1.0, 400.0).unwrap())
+        .collect();
+    let mut t = Trainer::new(FloatNetwork::random(1), 400.0, 0.0, 1).unwrap();
+    for _ in 0..50 {
+        t.step(&batch, 1.0);
+    }
+    let l1 = f32::from(L1_LIMIT) / QA as f32;
+    let l2 = f32::from(L2_LIMIT) / QB as f32;
+    let n = t.network();
+    assert!(n.l1_weights.iter().chain(&n.l1_bias).all(|w| w.abs() <= l1));
+    assert!(n.l2_weights.iter().all(|w| w.abs() <= l2));
+    assert!(
+        n.l2_weights.iter().any(|w| w.abs() == l2),
+        "the clip was reached"
+    );
+}
+
+#[test]
+fn schedules() {
+    assert_eq!(Schedule::Constant.rate(0.1, 5, 10), 0.1);
+    let step = Schedule::Step {
+        every: 2,
+        gamma: 0.5,
+    };
+    let rates: Vec<f32> = (0..5).map(|e| step.rate(1.0, e, 5)).collect();
+    assert_eq!(rates, [1.0, 1.0, 0.5, 0.5, 0.25]);
+    let cos = Schedule::Cosine { floor: 0.1 };
+    assert_eq!(cos.rate(1.0, 0, 4), 1.0);
+    assert!((cos.rate(1.0, 2, 4) - 0.55).abs() < 1e-6);
+    assert!(cos.rate(1.0, 3, 4) > 0.1 && cos.rate(1.0, 3, 4) < 0.55);
+}
+
+#[test]
+fn bad_data_and_settings_are_errors() {
+    let missing = std::env::temp_dir().join("jiangjun-train-no-such-file.bin");
+    let cfg = small_config(&missing, 1, 1);
+    assert!(matches!(
+        train(&cfg, |_, _| Ok(())),
+        Err(TrainError::Data(_))
+    ));
+    let garbage =
+        std::env::temp_dir().join(format!("jiangjun-train-{}-garbage", std::process::id()));
+    std::fs::write(&garbage, b"not a data file at all, just some bytes").unwrap();
+    let cfg = small_config(&garbage, 1, 1);
+    assert!(matches!(
+        train(&cfg, |_, _| Ok(())),
+        Err(TrainError::Data(_))
+    ));
+    std::fs::write(&garbage, b"").unwrap();
+    let cfg = small_config(&garbage, 1, 1);
+    assert!(matches!(
+        train(&cfg, |_, _| Ok(())),
+        Err(TrainError::NoTrainingData { records: 0, .. })
+    ));
+    let _ = std::fs::remove_file(&garbage);
+    for bad in [
+        Config {
+            lambda: 1.5,
+            ..small_config(&missing, 1, 1)
+        },
+        Config {
+            epochs: 0,
+            ..small_config(&missing, 1, 1)
+        },
+        Config {
+            scale: 0.0,
+            ..small_config(&missing, 1, 1)
+        },
+        Config {
+            schedule: Schedule::Step {
+                every: 0,
+                gamma: 0.5,
+            },
+            ..small_config(&missing, 1, 1)
+        },
+        Config {
+            data: vec![],
+            ..small_config(&missing, 1, 1)
+        },
+    ] {
+        assert!(
+            matches!(train(&bad, |_, _| Ok(())), Err(TrainError::Config(_))),
+            "{bad:?}"
+        );
+    }
+}
