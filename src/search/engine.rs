@@ -10,6 +10,7 @@
 
 use super::alphabeta::{Info, Limits, Outcome, Shared, Worker};
 use super::levels::{Level, Style};
+use super::nnue::Network;
 use super::repetition;
 use super::tt::{self, TranspositionTable, TtEntry};
 use crate::board::{FenError, Move, MoveError, Position};
@@ -93,6 +94,10 @@ pub struct Engine {
     pruning: Level,
     knowledge: Level,
     style: Style,
+    /// The network the front end loaded (`evalfile`); the search layer reads no files.
+    network: Option<Arc<Network>>,
+    /// Evaluate with `network` when there is one (`usennue`); else the hand-written evaluation.
+    use_network: bool,
 }
 
 impl Default for Engine {
@@ -120,6 +125,8 @@ impl Engine {
             pruning: Level::Large,
             knowledge: Level::Large,
             style: Style::Normal,
+            network: None,
+            use_network: false,
         }
     }
 
@@ -138,12 +145,29 @@ impl Engine {
         self.style = style;
     }
 
+    /// Sets the loaded network (`None`: none). Used by searches while [`Self::set_use_network`]
+    /// is on.
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.network = net;
+    }
+
+    /// Chooses the network (`true`, when one is loaded) or the hand-written evaluation.
+    pub fn set_use_network(&mut self, on: bool) {
+        self.use_network = on;
+    }
+
+    /// The network the next search evaluates with, if any.
+    pub fn active_network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref().filter(|_| self.use_network)
+    }
+
     /// The engine's settings that every search takes with it.
     fn fill(&self, limits: &mut Limits) {
         limits.rules = self.rules;
         limits.pruning = self.pruning;
         limits.knowledge = self.knowledge;
         limits.style = self.style;
+        limits.network = self.active_network().cloned();
     }
 
     /// Chooses the repetition rules (`repetition` option): the 2011 Chinese rules (default)
