@@ -36,6 +36,7 @@
 //!   messages for `info string`, and the engine keeps running (§4.11, gui.md §12 item 7).
 
 pub mod command;
+pub mod evalfile;
 pub mod notation;
 pub mod options;
 pub mod output;
