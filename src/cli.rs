@@ -12,6 +12,9 @@ usage:
   jiangjun perft <depth> [--fen \"<FEN>\"] [--divide]
                                    count the leaf nodes of the legal-move tree
   jiangjun bench [depth]           search fixed positions; last line: <nodes> nodes <nps> nps
+  jiangjun bench [depth] --evalfile F | --random-network SEED
+                                   the bench with the hand-written evaluation, then with the
+                                   network; last line: the ratio of their nodes per second
   jiangjun judge [--fen \"<FEN>\"] --moves \"<m1 m2 ...>\" [--rules cxa2011|axf] [--strict] [--nine-rounds] [--json]
                                    rule on a game's repetitions (2011 rules 23-26) and limits;
                                    first line: verdict <red_loses|black_loses|draw|none> <clause>
@@ -143,6 +146,26 @@ fn perft_inner(args: &[String]) -> Result<(), String> {
 }
 
 fn bench_cmd(args: &[String]) -> i32 {
+    use crate::search::nnue::FloatNetwork;
+    let (args, net) = match args {
+        [rest @ .., flag, value] if flag == "--evalfile" => {
+            match crate::protocol::evalfile::load(value) {
+                Ok(net) => (rest, Some(net)),
+                Err(e) => {
+                    eprintln!("jiangjun bench: {e}");
+                    return 2;
+                }
+            }
+        }
+        [rest @ .., flag, seed] if flag == "--random-network" => match seed.parse::<u64>() {
+            Ok(s) => (rest, Some(FloatNetwork::random(s).quantize())),
+            Err(_) => {
+                eprintln!("jiangjun bench: --random-network '{seed}' must be a whole number");
+                return 2;
+            }
+        },
+        _ => (args, None),
+    };
     let depth = match args {
         [] => crate::search::bench::DEFAULT_DEPTH,
         [d] => match d.parse::<i32>() {
@@ -157,7 +180,15 @@ fn bench_cmd(args: &[String]) -> i32 {
             return 2;
         }
     };
-    crate::search::bench::run(depth, |line| println!("{line}"));
+    let out = |line: &str| println!("{line}");
+    match net {
+        Some(net) => {
+            crate::search::bench::compare(depth, std::sync::Arc::new(net), out);
+        }
+        None => {
+            crate::search::bench::run(depth, None, out);
+        }
+    }
     0
 }
 
