@@ -4,7 +4,7 @@
 //! thinking, the queue of commands that arrive while thinking, ending); [`stdio`] is the
 //! process edge (reader thread, main loop); [`options`] announces and applies options;
 //! [`output`] words replies per dialect; [`notation`] converts 0-/1-based UCI ranks;
-//! [`verdict`] decides `draw`/`resign`.
+//! [`verdict`] decides `draw`/`resign`; [`evalfile`] reads the network file `evalfile` names.
 //!
 //! # Shape
 //!

@@ -1,8 +1,8 @@
 //! The façade between the protocol and the search: the protocol layer calls only this.
 //!
 //! It owns the game (a [`Position`] whose history holds every move since the set-up position,
-//! which the repetition rules need), the banned root moves, the transposition table and the
-//! thread settings. `go` starts the search on a background thread and returns at once, so the
+//! which the repetition rules need), the banned root moves, the transposition table, the
+//! thread settings and the network the front end loaded (the search layer reads no files). `go` starts the search on a background thread and returns at once, so the
 //! protocol loop keeps reading commands (`stop`, `ponderhit`, `isready`) while it thinks; the
 //! result comes back through the `report` callback, exactly once per `go`. When the opening
 //! book has a usable move, `go` answers from it at once (reporting `BookMove`s, then `Done`)
