@@ -1,6 +1,6 @@
 //! The network options through the real binary: `evalfile` / `usennue` (UCCI) and `EvalFile` /
-//! `Use NNUE` (UCI). A good file changes the evaluation; a missing, truncated, wrong-magic or
-//! corrupt file gives an `info string` naming it and the engine keeps the evaluation it had.
+//! `Use NNUE` (UCI). A good file changes the evaluation; a missing, truncated, wrong-magic,
+//! wrong-version or corrupt file gives an `info string` naming it and the engine keeps the evaluation it had.
 
 #[path = "protocol_support/mod.rs"]
 mod support;
@@ -22,12 +22,15 @@ impl Files {
         let good = FloatNetwork::random(21).quantize().to_bytes();
         let mut magic = good.clone();
         magic[..4].copy_from_slice(b"NNUE");
+        let mut version = good.clone();
+        version[4] = 2;
         let mut corrupt = good.clone();
         corrupt[5000] ^= 0x40;
         for (name, bytes) in [
             ("good.nnue", &good[..]),
             ("truncated.nnue", &good[..good.len() / 2]),
             ("magic.nnue", &magic[..]),
+            ("version.nnue", &version[..]),
             ("corrupt.nnue", &corrupt[..]),
         ] {
             std::fs::write(dir.join(name), bytes).unwrap();
@@ -117,6 +120,7 @@ fn ucci_evalfile_good_and_bad_files() {
         ("missing.nnue", "No such file"),
         ("truncated.nnue", "truncated"),
         ("magic.nnue", "not a Jiangjun network file"),
+        ("version.nnue", "format version 2"),
         ("corrupt.nnue", "checksum"),
     ] {
         let path = files.path(name);
