@@ -12,7 +12,7 @@ use criterion::Throughput;
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use jiangjun::board::{Move, Position};
 use jiangjun::search::eval::evaluate;
-use jiangjun::search::nnue::simd::Level;
+use jiangjun::search::nnue::simd::Isa;
 use jiangjun::search::nnue::{AccumulatorStack, FloatNetwork};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -93,10 +93,10 @@ fn line(c: &mut Criterion) {
                 .sum::<i32>()
         })
     });
-    for level in [Some(Level::BASELINE), Level::avx2()].into_iter().flatten() {
-        let mut stack = AccumulatorStack::with_level(level);
+    for isa in [Some(Isa::BASELINE), Isa::avx2()].into_iter().flatten() {
+        let mut stack = AccumulatorStack::with_isa(isa);
         stack.refresh(&net, &line[0].0);
-        group.bench_function(format!("network_incremental_{}", level.name()), |b| {
+        group.bench_function(format!("network_incremental_{}", isa.name()), |b| {
             b.iter(|| {
                 let mut sum = 0;
                 for (p, m) in &line {

@@ -13,6 +13,9 @@ usage:
   jiangjun perft <depth> [--fen \"<FEN>\"] [--divide]
                                    count the leaf nodes of the legal-move tree
   jiangjun bench [depth]           search fixed positions; last line: <nodes> nodes <nps> nps
+  jiangjun bench [depth] --evalfile F | --random-network SEED
+                                   the bench with the hand-written evaluation, then with the
+                                   network; last line: the ratio of their nodes per second
   jiangjun judge [--fen \"<FEN>\"] --moves \"<m1 m2 ...>\" [--rules cxa2011|axf] [--strict] [--nine-rounds] [--json]
                                    rule on a game's repetitions (2011 rules 23-26) and limits;
                                    first line: verdict <red_loses|black_loses|draw|none> <clause>
@@ -196,6 +199,25 @@ fn perft_inner(args: &[String]) -> Result<(), String> {
 }
 
 fn bench_cmd(args: &[String]) -> i32 {
+    use crate::search::nnue::FloatNetwork;
+    let (args, net) = match args {
+        [rest @ .., flag, value] if flag == "--evalfile" => {
+            match crate::protocol::evalfile::load(value) {
+                Ok(net) => (rest, Some(net)),
+                Err(e) => return usage_error("bench", &e.to_string()),
+            }
+        }
+        [rest @ .., flag, seed] if flag == "--random-network" => match seed.parse::<u64>() {
+            Ok(s) => (rest, Some(FloatNetwork::random(s).quantize())),
+            Err(_) => {
+                return usage_error(
+                    "bench",
+                    &format!("--random-network '{seed}' must be a whole number"),
+                )
+            }
+        },
+        _ => (args, None),
+    };
     if let Err(e) = unknown_option(args, &[]) {
         return usage_error("bench", &e);
     }
@@ -212,7 +234,15 @@ fn bench_cmd(args: &[String]) -> i32 {
         },
         _ => return usage_error("bench", "too many arguments"),
     };
-    crate::search::bench::run(depth, |line| println!("{line}"));
+    let out = |line: &str| println!("{line}");
+    match net {
+        Some(net) => {
+            crate::search::bench::compare(depth, std::sync::Arc::new(net), out);
+        }
+        None => {
+            crate::search::bench::run(depth, None, out);
+        }
+    }
     0
 }
 

@@ -4,7 +4,7 @@
 //! thinking, the queue of commands that arrive while thinking, ending); [`stdio`] is the
 //! process edge (reader thread, main loop); [`options`] announces and applies options;
 //! [`output`] words replies per dialect; [`notation`] converts 0-/1-based UCI ranks;
-//! [`verdict`] decides `draw`/`resign`.
+//! [`verdict`] decides `draw`/`resign`; [`evalfile`] reads the network file `evalfile` names.
 //!
 //! # Shape
 //!
@@ -36,6 +36,7 @@
 //!   messages for `info string`, and the engine keeps running (§4.11, gui.md §12 item 7).
 
 pub mod command;
+pub mod evalfile;
 pub mod notation;
 pub mod options;
 pub mod output;

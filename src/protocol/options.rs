@@ -7,9 +7,9 @@
 //! * options that act: `usemillisec`, `batch`, `debug`, `ponder`, `usebook`, `bookfiles`,
 //!   `randomness`, `hashsize` (0 = auto), `threads` (0 = auto), `moveoverhead`, `allowdraw`,
 //!   `allowresign`, `repetition`, `pruning`, `knowledge`, `style` (see
-//!   [`crate::search::levels`]), `newgame`; in UCI `UCI_Variant` (xiangqi only), `Hash`,
-//!   `Threads`, `Ponder`, `OwnBook`, `BookFile`, `Move Overhead`, `Rank Origin`, `Repetition`,
-//!   `Clear Hash`;
+//!   [`crate::search::levels`]), `evalfile`, `usennue`, `newgame`; in UCI `UCI_Variant`
+//!   (xiangqi only), `Hash`, `Threads`, `Ponder`, `OwnBook`, `BookFile`, `EvalFile`,
+//!   `Use NNUE`, `Move Overhead`, `Rank Origin`, `Repetition`, `Clear Hash`;
 //! * options we do not implement yet (`promotion`, `idle`, `useegtb`, …) are accepted without
 //!   effect. When the value asks for something we do not do, an `info string` says it has no
 //!   effect yet; when the value describes what we already do (`useegtb false`, `idle none`),
@@ -22,6 +22,11 @@
 //!
 //! `repetition` (`cxa2011` | `axf`) chooses the rules the search (and the book filter) apply to
 //! repeated positions.
+//!
+//! `evalfile` names a network file (see [`super::evalfile`]; empty, `<none>` or `none`: no
+//! network) and `usennue` chooses it over the hand-written evaluation. `usennue` is off by
+//! default because no trained network ships yet; `knowledge` levels below `large` always use
+//! the hand-written evaluation.
 
 use super::command::{parse_check_value, Dialect};
 use super::notation::RankOrigin;
@@ -92,6 +97,8 @@ pub struct Settings {
     pub multipv: usize,
     /// UCCI `showwdl` / UCI `UCI_ShowWDL`: add win/draw/loss chances to `info` lines.
     pub show_wdl: bool,
+    /// UCCI `usennue`: evaluate with the loaded network (also handed to the engine).
+    pub use_nnue: bool,
 }
 
 impl Default for Settings {
@@ -111,6 +118,7 @@ impl Default for Settings {
             style: Style::Normal,
             multipv: 1,
             show_wdl: false,
+            use_nnue: false,
         }
     }
 }
@@ -131,6 +139,10 @@ pub enum Effect {
     Pruning(Level),
     Knowledge(Level),
     Style(Style),
+    /// Load this network file (an `evalfile` value, see [`super::evalfile::EvalFile`]).
+    EvalFile(String),
+    /// Evaluate with the loaded network (`true`) or the hand-written evaluation.
+    UseNnue(bool),
 }
 
 /// The result of one `setoption`: an engine action and `info string` texts.
@@ -170,6 +182,8 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             "option style type combo var solid var normal var risky default normal".to_string(),
             format!("option multipv type spin min 1 max {MAX_MULTIPV} default 1"),
             "option showwdl type check default false".to_string(),
+            "option evalfile type string default <none>".to_string(),
+            "option usennue type check default false".to_string(),
             "option newgame type button".to_string(),
         ],
         Dialect::Uci => vec![
@@ -182,6 +196,8 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             format!(
                 "option name Move Overhead type spin default {overhead} min 0 max {overhead_max}"
             ),
+            "option name EvalFile type string default <none>".to_string(),
+            "option name Use NNUE type check default false".to_string(),
             "option name Rank Origin type combo default 0 var 0 var 1".to_string(),
             "option name Repetition type combo default cxa2011 var cxa2011 var axf".to_string(),
             format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
@@ -300,6 +316,11 @@ pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Applie
             let first = value.unwrap_or("").split(';').next().unwrap_or("").trim();
             let first = if first == "<empty>" { "" } else { first };
             Effect::BookFile(first.to_string())
+        }
+        "evalfile" => Effect::EvalFile(value.unwrap_or("").trim().to_string()),
+        "usennue" => {
+            set_check(&mut settings.use_nnue, &shown, value, &mut messages);
+            Effect::UseNnue(settings.use_nnue)
         }
         "randomness" | "selectivity" => match value_trimmed.and_then(Randomness::parse) {
             Some(r) => Effect::Randomness(r),

@@ -29,6 +29,7 @@
 //! problem, and nothing reachable from input panics.
 
 use super::command::{parse_line, Command, Dialect, GoParams, ParseError, PositionSpec};
+use super::evalfile::{self, EvalFile};
 use super::notation::{
     legal_prefix, list_ranks1_to_ranks0, root_move_ranks0, surely_ranks1, RankOrigin,
 };
@@ -42,6 +43,7 @@ use crate::search::time::{allocate, TimeBudget};
 use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::mpsc::SyncSender;
+use std::sync::Arc;
 
 /// What the main loop receives.
 #[derive(Debug)]
@@ -410,6 +412,13 @@ impl<W: Write> Session<W> {
             Effect::Pruning(l) => self.engine.set_pruning(l),
             Effect::Knowledge(l) => self.engine.set_knowledge(l),
             Effect::Style(st) => self.engine.set_style(st),
+            Effect::UseNnue(on) => {
+                self.engine.set_use_network(on);
+                if on && self.engine.active_network().is_none() {
+                    self.info("usennue: no network loaded (set evalfile); the hand-written evaluation stays");
+                }
+            }
+            Effect::EvalFile(value) => self.load_network(&value),
             Effect::BookFile(path) => match self.engine.set_book_file(&path) {
                 Ok(msg) => {
                     if self.settings.debug {
@@ -421,6 +430,31 @@ impl<W: Write> Session<W> {
         }
         for m in applied.messages {
             self.info(&m);
+        }
+    }
+
+    /// `evalfile`: loads the network (or drops it for `none`). A file that cannot be used is
+    /// reported and the current evaluation stays.
+    fn load_network(&mut self, value: &str) {
+        match EvalFile::parse(value) {
+            EvalFile::None => {
+                self.engine.set_network(None);
+                if self.settings.debug {
+                    self.info("evalfile: no network; the hand-written evaluation is used");
+                }
+            }
+            EvalFile::Path(path) => match evalfile::load(path) {
+                Ok(net) => {
+                    self.engine.set_network(Some(Arc::new(net)));
+                    let state = if self.settings.use_nnue {
+                        "in use"
+                    } else {
+                        "used when usennue is true"
+                    };
+                    self.info(&format!("evalfile: network {path} loaded, {state}"));
+                }
+                Err(e) => self.info(&format!("evalfile: {e}; evaluation unchanged")),
+            },
         }
     }
 

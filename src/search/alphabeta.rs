@@ -21,6 +21,7 @@
 
 use super::eval;
 use super::levels::{Level, Selectivity, Style};
+use super::nnue::{AccumulatorStack, Network};
 use super::repetition;
 use super::score::*;
 use super::time::{self, TimeBudget};
@@ -60,6 +61,10 @@ pub struct Limits {
     /// UCCI `multipv` / UCI `MultiPV`: how many best root moves each iteration ranks and
     /// reports (0 and 1 both mean one line: the search as it always was).
     pub multipv: usize,
+    /// Evaluate with this network instead of the hand-written evaluation (set by the engine
+    /// from its options). Ignored at `knowledge` levels below `large`, which keep the reduced
+    /// hand-written evaluation.
+    pub network: Option<Arc<Network>>,
 }
 
 /// State shared by all threads of one search.
@@ -177,6 +182,24 @@ pub struct Worker {
     weights: Option<&'static eval::Weights>,
     /// The natural limit of the rules in force, in plies without a capture.
     limit_plies: u32,
+    /// The network and the accumulators of the current line; `None` = hand-written evaluation.
+    /// Chosen once per worker (a worker lives for one search), so the evaluation cache never
+    /// holds scores of the other evaluation.
+    network: Option<NetworkEval>,
+    /// Tests: check the incremental network evaluation against a full refresh at every node
+    /// (which also brings every accumulator up to date, so the lazy path goes untested).
+    #[cfg(test)]
+    verify_network: bool,
+    /// Nodes at which that check ran.
+    #[cfg(test)]
+    network_checks: u64,
+}
+
+/// A worker's network evaluation: the network and one accumulator pair per ply of the line
+/// being searched, pushed and popped with the worker's make/unmake.
+struct NetworkEval {
+    net: Arc<Network>,
+    acc: AccumulatorStack,
 }
 
 impl Worker {
@@ -198,6 +221,19 @@ impl Worker {
                 pv: vec![mv],
             })
             .collect();
+        let weights =
+            (limits.knowledge < Level::Large).then(|| eval::weights_for(limits.knowledge));
+        let network = match (&limits.network, weights) {
+            (Some(net), None) => {
+                let mut acc = AccumulatorStack::new();
+                acc.refresh(net, &pos);
+                Some(NetworkEval {
+                    net: net.clone(),
+                    acc,
+                })
+            }
+            _ => None,
+        };
         Worker {
             pos,
             id,
@@ -216,9 +252,14 @@ impl Worker {
             pv_index: 0,
             eval_cache: vec![0; EVAL_CACHE],
             sel: Selectivity::of(limits.pruning),
-            weights: (limits.knowledge < Level::Large).then(|| eval::weights_for(limits.knowledge)),
+            weights,
             limit_plies: repetition::natural_limit_plies(limits.rules),
             limits,
+            network,
+            #[cfg(test)]
+            verify_network: false,
+            #[cfg(test)]
+            network_checks: 0,
         }
     }
 
@@ -510,9 +551,10 @@ impl Worker {
         if let Some(e) = self.cached_eval(key) {
             return e;
         }
-        let e = match self.weights {
-            None => eval::evaluate(&self.pos),
-            Some(w) => eval::evaluate_with(&self.pos, w),
+        let e = match (&mut self.network, self.weights) {
+            (Some(n), _) => n.acc.evaluate(&n.net, &self.pos),
+            (None, None) => eval::evaluate(&self.pos),
+            (None, Some(w)) => eval::evaluate_with(&self.pos, w),
         };
         self.eval_cache[key as usize & (EVAL_CACHE - 1)] =
             (key & !0xffff) | (e as i16 as u16 as u64);
@@ -564,14 +606,43 @@ impl Worker {
         !is_mate(score) || decisive_plies(score).is_some_and(|p| p - ply as i32 <= left)
     }
 
+    /// Makes `m` (and records it for the network's accumulators, which need the position
+    /// before the move).
     #[inline]
     fn make(&mut self, m: Move, gives_check: bool) {
+        if let Some(n) = &mut self.network {
+            n.acc.push_move(&self.pos, m);
+        }
         self.pos.make_move_with(m, gives_check);
     }
 
+    /// Passes the move (null-move pruning).
+    #[inline]
+    fn make_null(&mut self) {
+        if let Some(n) = &mut self.network {
+            n.acc.push_null();
+        }
+        self.pos.make_null_move();
+    }
+
+    /// Takes back the last [`make`](Self::make) or [`make_null`](Self::make_null).
     #[inline]
     fn unmake(&mut self) {
+        if let Some(n) = &mut self.network {
+            n.acc.pop();
+        }
         self.pos.unmake_move();
+    }
+
+    /// Test hook, run at every node: the incremental network evaluation equals a full refresh.
+    #[cfg(test)]
+    fn check_network(&mut self) {
+        if let Some(n) = self.network.as_mut().filter(|_| self.verify_network) {
+            let incremental = n.acc.evaluate(&n.net, &self.pos);
+            let fresh = n.net.evaluate(&self.pos);
+            assert_eq!(incremental, fresh, "at {}", self.pos.to_fen());
+            self.network_checks += 1;
+        }
     }
 
     fn flush_nodes(&mut self) {
@@ -585,6 +656,8 @@ impl Worker {
     #[inline]
     fn tick(&mut self) {
         self.nodes += 1;
+        #[cfg(test)]
+        self.check_network();
         if let Some(limit) = self.limits.nodes {
             // Exact per-thread check keeps single-threaded node-limited runs deterministic.
             if self.nodes >= limit {
@@ -710,7 +783,7 @@ impl Worker {
                 // hide below a deep null-move search; the milder one scored better in
                 // self-play (see the commit).
                 let r = 3 + depth / 6;
-                self.pos.make_null_move();
+                self.make_null();
                 let score = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut);
                 self.unmake();
                 if self.stopped {
@@ -1043,5 +1116,77 @@ mod eval_cache_tests {
             }
         }
         assert!(hits > 1000, "only {hits} cache hits");
+    }
+}
+
+#[cfg(test)]
+mod network_tests {
+    use super::*;
+    use crate::search::bench::POSITIONS;
+    use crate::search::nnue::FloatNetwork;
+
+    /// A node-limited one-thread search of `fen`, checking the network at every node if
+    /// `verify`; returns the outcome and the worker.
+    fn search(fen: &str, limits: &Limits, verify: bool) -> (Outcome, Worker) {
+        let pos = Position::from_fen(fen).unwrap();
+        let tt = Arc::new(TranspositionTable::new(1));
+        let shared = Arc::new(Shared::new(tt, limits, false));
+        let mut w = Worker::new(pos, &[], 0, shared, limits.clone());
+        w.verify_network = verify;
+        let outcome = w.run(|_| {});
+        (outcome, w)
+    }
+
+    #[test]
+    fn network_search_is_incremental_exact_and_deterministic() {
+        let net = Arc::new(FloatNetwork::random(7).quantize());
+        let with_net = Limits {
+            nodes: Some(4000),
+            network: Some(net),
+            ..Limits::default()
+        };
+        let hand = Limits {
+            network: None,
+            ..with_net.clone()
+        };
+        let mut differs = 0;
+        for fen in POSITIONS.iter().take(8) {
+            let (a, wa) = search(fen, &with_net, true);
+            // Every node (search and quiescence, after moves and null moves) was checked.
+            assert_eq!(wa.network_checks, wa.nodes(), "{fen}");
+            assert!(wa.nodes() >= 4000, "{fen}: {} nodes", wa.nodes());
+            // Unchecked, the accumulators are brought up to date lazily (several plies at a
+            // time, or not at all at nodes that do not evaluate): the same search.
+            let (b, wb) = search(fen, &with_net, false);
+            assert_eq!(wb.network_checks, 0);
+            assert_eq!(
+                (a.best, a.score, a.depth, wa.nodes()),
+                (b.best, b.score, b.depth, wb.nodes()),
+                "{fen}"
+            );
+            let (h, wh) = search(fen, &hand, true);
+            assert_eq!(wh.network_checks, 0);
+            differs += usize::from(h.score != a.score || h.best != a.best);
+        }
+        // The random network, not the hand-written evaluation, scored those searches.
+        assert!(differs >= 6, "only {differs} of 8 searches differ");
+    }
+
+    #[test]
+    fn reduced_knowledge_keeps_the_hand_written_evaluation() {
+        let limits = Limits {
+            nodes: Some(2000),
+            knowledge: Level::Small,
+            network: Some(Arc::new(FloatNetwork::random(3).quantize())),
+            ..Limits::default()
+        };
+        let without = Limits {
+            network: None,
+            ..limits.clone()
+        };
+        let (a, wa) = search(POSITIONS[1], &limits, true);
+        let (b, wb) = search(POSITIONS[1], &without, true);
+        assert_eq!(wa.network_checks, 0);
+        assert_eq!((a.best, a.score, wa.nodes()), (b.best, b.score, wb.nodes()));
     }
 }

@@ -2,9 +2,14 @@
 //! thread and a fresh 16 MB table each. The total node count is the search's *signature*: it
 //! changes only when the search's behaviour changes, so commits that change it say
 //! `Bench: N`. The nodes per second figure is for comparing builds side by side.
+//!
+//! Given a network, the bench runs twice in one process, hand-written evaluation first, and
+//! reports the network's speed as a ratio of the hand-written one ([`compare`]).
 
 use super::alphabeta::Limits;
 use super::engine::Engine;
+use super::nnue::Network;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Default depth of `jiangjun bench`.
@@ -30,14 +35,30 @@ pub const POSITIONS: [&str; 16] = [
     "3k5/9/4b4/9/9/9/4P4/9/4A4/4KA3 w - - 0 50",
 ];
 
-/// Runs the bench; returns (nodes, nodes per second) and prints one line per position.
-pub fn run(depth: i32, mut out: impl FnMut(&str)) -> (u64, u64) {
+/// Runs the bench with the hand-written evaluation and then with `net`, and prints the
+/// second's nodes per second as a ratio of the first's (a random network of the shipped
+/// architecture measures the inference cost before a trained one exists). Returns the ratio.
+pub fn compare(depth: i32, net: Arc<Network>, mut out: impl FnMut(&str)) -> f64 {
+    out("hand-written evaluation:");
+    let (_, hand) = run(depth, None, &mut out);
+    out("network:");
+    let (_, network) = run(depth, Some(net), &mut out);
+    let ratio = network as f64 / hand.max(1) as f64;
+    out(&format!("network nps / hand-written nps = {ratio:.3}"));
+    ratio
+}
+
+/// Runs the bench (with `net`, else the hand-written evaluation); returns (nodes, nodes per
+/// second) and prints one line per position.
+pub fn run(depth: i32, net: Option<Arc<Network>>, mut out: impl FnMut(&str)) -> (u64, u64) {
     let mut total = 0u64;
     let start = Instant::now();
     for (i, fen) in POSITIONS.iter().enumerate() {
         let mut engine = Engine::new();
         engine.set_hash_mb(16);
         engine.set_threads(1);
+        engine.set_use_network(net.is_some());
+        engine.set_network(net.clone());
         if let Err(e) = engine.set_position(Some(fen), &[]) {
             out(&format!("position {}: {e}", i + 1));
             continue;

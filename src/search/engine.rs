@@ -1,8 +1,8 @@
 //! The façade between the protocol and the search: the protocol layer calls only this.
 //!
 //! It owns the game (a [`Position`] whose history holds every move since the set-up position,
-//! which the repetition rules need), the banned root moves, the transposition table and the
-//! thread settings. `go` starts the search on a background thread and returns at once, so the
+//! which the repetition rules need), the banned root moves, the transposition table, the
+//! thread settings and the network the front end loaded (the search layer reads no files). `go` starts the search on a background thread and returns at once, so the
 //! protocol loop keeps reading commands (`stop`, `ponderhit`, `isready`) while it thinks; the
 //! result comes back through the `report` callback, exactly once per `go`. When the opening
 //! book has a usable move, `go` answers from it at once (reporting one `Book`, then `Done`)
@@ -11,6 +11,7 @@
 use super::alphabeta::{Info, Limits, Outcome, Shared, Worker};
 use super::eval;
 use super::levels::{Level, Style};
+use super::nnue::Network;
 use super::repetition;
 use super::tt::{self, TranspositionTable, TtEntry};
 use crate::board::{FenError, Move, MoveError, Position};
@@ -110,6 +111,10 @@ pub struct Engine {
     pruning: Level,
     knowledge: Level,
     style: Style,
+    /// The network the front end loaded (`evalfile`); the search layer reads no files.
+    network: Option<Arc<Network>>,
+    /// Evaluate with `network` when there is one (`usennue`); else the hand-written evaluation.
+    use_network: bool,
 }
 
 impl Default for Engine {
@@ -137,6 +142,8 @@ impl Engine {
             pruning: Level::Large,
             knowledge: Level::Large,
             style: Style::Normal,
+            network: None,
+            use_network: false,
         }
     }
 
@@ -155,12 +162,29 @@ impl Engine {
         self.style = style;
     }
 
+    /// Sets the loaded network (`None`: none). Used by searches while [`Self::set_use_network`]
+    /// is on.
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.network = net;
+    }
+
+    /// Chooses the network (`true`, when one is loaded) or the hand-written evaluation.
+    pub fn set_use_network(&mut self, on: bool) {
+        self.use_network = on;
+    }
+
+    /// The network the next search evaluates with, if any.
+    pub fn active_network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref().filter(|_| self.use_network)
+    }
+
     /// The engine's settings that every search takes with it.
     fn fill(&self, limits: &mut Limits) {
         limits.rules = self.rules;
         limits.pruning = self.pruning;
         limits.knowledge = self.knowledge;
         limits.style = self.style;
+        limits.network = self.active_network().cloned();
     }
 
     /// Chooses the repetition rules (`repetition` option): the 2011 Chinese rules (default)

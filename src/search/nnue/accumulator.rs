@@ -10,7 +10,7 @@
 
 use super::features::{active_features, feature_index, output_bucket};
 use super::network::Network;
-use super::simd::{self, Level, Row};
+use super::simd::{self, Isa, Row};
 use super::HIDDEN;
 use crate::board::{Color, Move, Piece, Position, Square};
 
@@ -23,12 +23,12 @@ pub struct Accumulator {
 
 impl Accumulator {
     /// Computed from scratch: every piece on the board, seen from `perspective`.
-    pub fn refresh(net: &Network, level: Level, pos: &Position, perspective: Color) -> Accumulator {
+    pub fn refresh(net: &Network, isa: Isa, pos: &Position, perspective: Color) -> Accumulator {
         let mut acc = Accumulator {
             values: net.l1_bias,
         };
         for f in active_features(pos, perspective) {
-            simd::add(level, &mut acc.values, net.row(f));
+            simd::add(isa, &mut acc.values, net.row(f));
         }
         acc
     }
@@ -75,7 +75,7 @@ pub struct AccumulatorStack {
     entries: Vec<Entry>,
     /// Entries in use; the top one is the current position's.
     len: usize,
-    level: Level,
+    isa: Isa,
 }
 
 impl Default for AccumulatorStack {
@@ -87,15 +87,15 @@ impl Default for AccumulatorStack {
 impl AccumulatorStack {
     /// An empty stack using the fastest loops this processor runs.
     pub fn new() -> AccumulatorStack {
-        AccumulatorStack::with_level(Level::detect())
+        AccumulatorStack::with_isa(Isa::detect())
     }
 
     /// An empty stack using the given version of the loops (tests and benches compare them).
-    pub fn with_level(level: Level) -> AccumulatorStack {
+    pub fn with_isa(isa: Isa) -> AccumulatorStack {
         AccumulatorStack {
             entries: vec![EMPTY_ENTRY; 128],
             len: 0,
-            level,
+            isa,
         }
     }
 
@@ -173,10 +173,10 @@ impl AccumulatorStack {
     #[inline]
     pub fn evaluate(&mut self, net: &Network, pos: &Position) -> i32 {
         let stm = pos.side_to_move();
-        let level = self.level;
+        let isa = self.isa;
         let acc = self.current(net, pos);
         net.output(
-            level,
+            isa,
             &acc[stm.index()].values,
             &acc[(!stm).index()].values,
             output_bucket(pos),
@@ -200,7 +200,7 @@ impl AccumulatorStack {
         }
         for i in base + 1..=top {
             let (below, above) = self.entries.split_at_mut(i);
-            apply(net, self.level, &below[i - 1].acc, &mut above[0]);
+            apply(net, self.isa, &below[i - 1].acc, &mut above[0]);
         }
         &self.entries[top].acc
     }
@@ -216,10 +216,10 @@ impl AccumulatorStack {
     }
 
     fn refresh_top(&mut self, net: &Network, pos: &Position) {
-        let level = self.level;
+        let isa = self.isa;
         let e = &mut self.entries[self.len - 1];
         for c in Color::ALL {
-            e.acc[c.index()] = Accumulator::refresh(net, level, pos, c);
+            e.acc[c.index()] = Accumulator::refresh(net, isa, pos, c);
         }
         e.computed = true;
     }
@@ -233,7 +233,7 @@ impl AccumulatorStack {
 
 /// Computes `entry`'s accumulators from the ones below it and its change.
 #[inline]
-fn apply(net: &Network, level: Level, below: &[Accumulator; 2], entry: &mut Entry) {
+fn apply(net: &Network, isa: Isa, below: &[Accumulator; 2], entry: &mut Entry) {
     match entry.change {
         Change::Null => entry.acc = *below,
         Change::Move {
@@ -247,10 +247,10 @@ fn apply(net: &Network, level: Level, below: &[Accumulator; 2], entry: &mut Entr
                 let add = net.row(feature_index(p, piece, to));
                 let sub = net.row(feature_index(p, piece, from));
                 match captured {
-                    None => simd::add_sub(level, dst, src, add, sub),
+                    None => simd::add_sub(isa, dst, src, add, sub),
                     Some(c) => {
                         let sub2 = net.row(feature_index(p, c, to));
-                        simd::add_sub2(level, dst, src, add, sub, sub2)
+                        simd::add_sub2(isa, dst, src, add, sub, sub2)
                     }
                 }
             }

@@ -32,7 +32,7 @@
 
 use super::accumulator::Accumulator;
 use super::features::{INPUTS, OUTPUT_BUCKETS};
-use super::simd::{self, Level, Row};
+use super::simd::{self, Isa, Row};
 use super::{HIDDEN, SCALE};
 use crate::board::Position;
 use crate::search::eval::EVAL_LIMIT;
@@ -195,9 +195,9 @@ impl Network {
     /// Centipawns from the side to move, given its accumulator `us` and the other side's;
     /// within ±[`EVAL_LIMIT`] like the hand-written evaluation, far from mate scores.
     #[inline]
-    pub fn output(&self, level: Level, us: &Row, them: &Row, bucket: usize) -> i32 {
+    pub fn output(&self, isa: Isa, us: &Row, them: &Row, bucket: usize) -> i32 {
         let b = bucket.min(OUTPUT_BUCKETS - 1);
-        let sum = simd::screlu_dot(level, us, them, &self.l2_weights[b]);
+        let sum = simd::screlu_dot(isa, us, them, &self.l2_weights[b]);
         let out = sum / i64::from(QA) + i64::from(self.l2_bias[b]);
         let cp = out * i64::from(SCALE) / i64::from(QA * QB);
         cp.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
@@ -206,10 +206,10 @@ impl Network {
     /// Evaluates `pos` from scratch (both accumulators refreshed): centipawns from the side to
     /// move. The search uses an [`super::AccumulatorStack`] instead.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let level = Level::detect();
-        let us = Accumulator::refresh(self, level, pos, pos.side_to_move());
-        let them = Accumulator::refresh(self, level, pos, !pos.side_to_move());
-        self.output(level, &us.values, &them.values, super::output_bucket(pos))
+        let isa = Isa::detect();
+        let us = Accumulator::refresh(self, isa, pos, pos.side_to_move());
+        let them = Accumulator::refresh(self, isa, pos, !pos.side_to_move());
+        self.output(isa, &us.values, &them.values, super::output_bucket(pos))
     }
 
     /// The file bytes (format in the module documentation).

@@ -7,7 +7,7 @@
 //! same results whatever order the vector code adds in (tested in `nnue/tests.rs`).
 //!
 //! This is the crate's only `unsafe`: calling a `#[target_feature]` function is unsafe because
-//! running AVX2 instructions on a processor without them is undefined behaviour. [`Level`] can
+//! running AVX2 instructions on a processor without them is undefined behaviour. [`Isa`] can
 //! only hold `Avx2` after `is_x86_feature_detected!("avx2")` said yes, which is the safety
 //! argument at each call.
 
@@ -17,9 +17,10 @@ use super::HIDDEN;
 /// A row of the first layer or an accumulator half: one value per hidden neuron.
 pub type Row = [i16; HIDDEN];
 
-/// Which compiled version of the loops to run.
+/// Which compiled version of the loops to run: the instruction set (named `Isa` so it is not
+/// confused with the search's `pruning`/`knowledge` [`crate::search::levels::Level`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Level(Kind);
+pub struct Isa(Kind);
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Kind {
@@ -28,24 +29,24 @@ enum Kind {
     Avx2,
 }
 
-impl Level {
+impl Isa {
     /// The build target's own instructions; runs everywhere.
-    pub const BASELINE: Level = Level(Kind::Baseline);
+    pub const BASELINE: Isa = Isa(Kind::Baseline);
 
     /// AVX2, if this processor has it.
-    pub fn avx2() -> Option<Level> {
+    pub fn avx2() -> Option<Isa> {
         #[cfg(target_arch = "x86_64")]
         {
             if std::is_x86_feature_detected!("avx2") {
-                return Some(Level(Kind::Avx2));
+                return Some(Isa(Kind::Avx2));
             }
         }
         None
     }
 
     /// The fastest version this processor runs.
-    pub fn detect() -> Level {
-        Level::avx2().unwrap_or(Level::BASELINE)
+    pub fn detect() -> Isa {
+        Isa::avx2().unwrap_or(Isa::BASELINE)
     }
 
     /// A short name for reports and benches.
@@ -69,9 +70,9 @@ macro_rules! multiversion {
 
         $(#[$doc])*
         #[inline]
-        pub fn $name(level: Level, $($arg: $ty),*) $(-> $ret)? {
-            match level.0 {
-                // SAFETY: `Kind::Avx2` is only built after AVX2 was detected (see `Level`).
+        pub fn $name(isa: Isa, $($arg: $ty),*) $(-> $ret)? {
+            match isa.0 {
+                // SAFETY: `Kind::Avx2` is only built after AVX2 was detected (see `Isa`).
                 #[cfg(target_arch = "x86_64")]
                 Kind::Avx2 => unsafe { $avx2($($arg),*) },
                 Kind::Baseline => $body($($arg),*),

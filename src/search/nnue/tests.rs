@@ -6,7 +6,7 @@
 //! untrained (random) weights, so the tests check the arithmetic, not playing strength.
 
 use super::network::{fnv1a, FILE_LEN, HEADER_LEN, L1_LIMIT, L2_LIMIT};
-use super::simd::{self, Level, Row};
+use super::simd::{self, Isa, Row};
 use super::*;
 use crate::board::{Color, Piece, Position, Square};
 use rand::rngs::StdRng;
@@ -121,8 +121,8 @@ fn check_against_refresh(net_seed: u64, walk_seed: u64, check_one_in: u32) -> us
             1500,
             |stack, p| {
                 if rng.gen_range(0..check_one_in) == 0 {
-                    let level = Level::detect();
-                    let fresh = Color::ALL.map(|c| Accumulator::refresh(&net, level, p, c));
+                    let isa = Isa::detect();
+                    let fresh = Color::ALL.map(|c| Accumulator::refresh(&net, isa, p, c));
                     assert_eq!(stack.current(&net, p), &fresh, "{}", p.to_fen());
                     assert_eq!(stack.evaluate(&net, p), net.evaluate(p), "{}", p.to_fen());
                     checked += 1;
@@ -277,7 +277,7 @@ fn mirror_symmetric_weights_give_mirror_symmetric_evaluations() {
 
 #[test]
 fn baseline_and_avx2_loops_agree_exactly() {
-    let Some(avx2) = Level::avx2() else {
+    let Some(avx2) = Isa::avx2() else {
         eprintln!("no AVX2 on this processor: only the baseline loops exist to test");
         return;
     };
@@ -287,7 +287,7 @@ fn baseline_and_avx2_loops_agree_exactly() {
     let mut nodes = 0;
     for (i, fen) in FENS.iter().enumerate() {
         let mut seen = Vec::new();
-        let mut fast = AccumulatorStack::with_level(avx2);
+        let mut fast = AccumulatorStack::with_isa(avx2);
         walk(
             &net,
             &mut fast,
@@ -298,7 +298,7 @@ fn baseline_and_avx2_loops_agree_exactly() {
                 seen.push((*stack.current(&net, p), stack.evaluate(&net, p)));
             },
         );
-        let mut plain = AccumulatorStack::with_level(Level::BASELINE);
+        let mut plain = AccumulatorStack::with_isa(Isa::BASELINE);
         let mut at = 0;
         walk(
             &net,
@@ -323,20 +323,20 @@ fn baseline_and_avx2_loops_agree_exactly() {
         let (src, a, b, c) = (row(), row(), row(), row());
         let (mut x, mut y) = (src, src);
         simd::add(avx2, &mut x, &a);
-        simd::add(Level::BASELINE, &mut y, &a);
+        simd::add(Isa::BASELINE, &mut y, &a);
         assert_eq!(x, y);
         simd::add_sub(avx2, &mut x, &src, &a, &b);
-        simd::add_sub(Level::BASELINE, &mut y, &src, &a, &b);
+        simd::add_sub(Isa::BASELINE, &mut y, &src, &a, &b);
         assert_eq!(x, y);
         simd::add_sub2(avx2, &mut x, &src, &a, &b, &c);
-        simd::add_sub2(Level::BASELINE, &mut y, &src, &a, &b, &c);
+        simd::add_sub2(Isa::BASELINE, &mut y, &src, &a, &b, &c);
         assert_eq!(x, y);
         let mut w = [0i16; 2 * HIDDEN];
         w[..HIDDEN].copy_from_slice(&b);
         w[HIDDEN..].copy_from_slice(&c);
         assert_eq!(
             simd::screlu_dot(avx2, &src, &a, &w),
-            simd::screlu_dot(Level::BASELINE, &src, &a, &w)
+            simd::screlu_dot(Isa::BASELINE, &src, &a, &w)
         );
     }
 }
