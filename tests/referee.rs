@@ -25,6 +25,9 @@ struct Case {
     fen: String,
     moves: Vec<String>,
     expected: String,
+    /// The shared data's own reading of the 2011 text where it differs from `expected` (an
+    /// AXF-based source): empty where the data has none.
+    expected_cxa2011: String,
     pyffish: String,
     disagreement: bool,
 }
@@ -55,6 +58,7 @@ fn cases() -> Vec<Case> {
                     .map(|a| a.iter().map(s).collect())
                     .unwrap_or_default(),
                 expected,
+                expected_cxa2011: s(&c["expected_cxa2011"]),
                 pyffish,
                 disagreement: !c["disagreement"].is_null(),
             }
@@ -142,7 +146,14 @@ fn every_case_under_the_2011_rules() {
                 flag.proof
             );
             assert_ne!(got, case.expected, "{}: no longer a disagreement", case.id);
+            // The shared data now records the 2011 reading too: it must agree with ours.
+            assert_eq!(case.expected_cxa2011, flag.verdict, "{}", case.id);
             flagged += 1;
+        } else if !case.expected_cxa2011.is_empty() {
+            panic!(
+                "{}: the data reads the 2011 text as {} but the case is not flagged",
+                case.id, case.expected_cxa2011
+            );
         } else {
             assert_eq!(got, case.expected, "{}: {}", case.id, j.to_text());
             passed += 1;
