@@ -397,59 +397,30 @@ fn datagen_inner(args: &[String]) -> Result<(), String> {
         return Err(format!("unexpected argument '{x}'"));
     }
     let d = Config::default();
-    let in_range = |v: u64, name: &str, lo: u64, hi: u64| {
-        if (lo..=hi).contains(&v) {
-            Ok(v)
-        } else {
-            Err(format!("{name} must be from {lo} to {hi}, not {v}"))
-        }
-    };
     let budget = match (nodes, depth) {
         (Some(_), Some(_)) => return Err("give --nodes or --depth, not both".into()),
-        (None, Some(dp)) => {
-            Budget::Depth(in_range(parse_num(Some(dp), "--depth", 0)?, "--depth", 1, 30)? as i32)
-        }
-        (n, None) => Budget::Nodes(in_range(
-            parse_num(n, "--nodes", 5000)?,
-            "--nodes",
-            1,
-            1 << 40,
-        )?),
+        (None, Some(dp)) => Budget::Depth(parse_in(Some(dp), "--depth", 0u64, 1..=30)? as i32),
+        (n, None) => Budget::Nodes(parse_in(n, "--nodes", 5000u64, 1..=1 << 40)?),
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let cfg = Config {
-        games: in_range(
-            parse_num(games, "--games", 100)?,
-            "--games",
-            1,
-            u32::MAX.into(),
-        )? as u32,
+        games: parse_in(games, "--games", 100, 1..=u64::from(u32::MAX))? as u32,
         budget,
         seed: parse_num(seed, "--seed", d.seed)?,
-        random_plies: in_range(
-            parse_num(random_plies, "--random-plies", d.random_plies as u64)?,
+        random_plies: parse_in(
+            random_plies,
             "--random-plies",
-            0,
-            200,
+            d.random_plies as u64,
+            0..=200,
         )? as usize,
         shard: shard.as_deref().map_or(Ok(Shard::ALL), Shard::parse)?,
-        threads: in_range(
-            parse_num(threads, "--threads", cores as u64)?,
-            "--threads",
-            1,
-            256,
-        )? as usize,
-        max_plies: in_range(
-            parse_num(max_plies, "--max-plies", d.max_plies as u64)?,
-            "--max-plies",
-            1,
-            10_000,
-        )? as usize,
-        score_limit: in_range(
-            parse_num(score_limit, "--score-limit", d.score_limit as u64)?,
+        threads: parse_in(threads, "--threads", cores as u64, 1..=256)? as usize,
+        max_plies: parse_in(max_plies, "--max-plies", d.max_plies as u64, 1..=10_000)? as usize,
+        score_limit: parse_in(
+            score_limit,
             "--score-limit",
-            0,
-            crate::search::score::DECISIVE_BOUND as u64,
+            d.score_limit as u64,
+            0..=crate::search::score::DECISIVE_BOUND as u64,
         )? as i32,
         openings: match openings {
             Some(p) => read_opening_lines(&p)?,
@@ -517,29 +488,13 @@ fn train_inner(args: &[String]) -> Result<(), String> {
         return Err(format!("unexpected argument '{x}'"));
     }
     let d = Config::default();
-    let int = |v: Option<String>, name: &str, default: u64, lo: u64, hi: u64| {
-        let v = parse_num(v, name, default)?;
-        if (lo..=hi).contains(&v) {
-            Ok(v)
-        } else {
-            Err(format!("{name} must be from {lo} to {hi}, not {v}"))
-        }
-    };
-    let real = |v: Option<String>, name: &str, default: f32, lo: f32, hi: f32| {
-        let v: f32 = parse_num(v, name, default)?;
-        if v >= lo && v <= hi {
-            Ok(v)
-        } else {
-            Err(format!("{name} must be from {lo} to {hi}, not {v}"))
-        }
-    };
     let schedule = match schedule.as_deref() {
         None | Some("cosine") => Schedule::Cosine {
-            floor: real(floor, "--lr-floor", 0.05, 0.0, 1.0)?,
+            floor: parse_in(floor, "--lr-floor", 0.05, 0.0..=1.0)?,
         },
         Some("step") => Schedule::Step {
-            every: int(step, "--lr-step", 4, 1, 1_000_000)? as u32,
-            gamma: real(gamma, "--lr-gamma", 0.3, 1e-6, 1.0)?,
+            every: parse_in(step, "--lr-step", 4u64, 1..=1_000_000)? as u32,
+            gamma: parse_in(gamma, "--lr-gamma", 0.3, 1e-6..=1.0)?,
         },
         Some("constant") => Schedule::Constant,
         Some(o) => {
@@ -555,17 +510,22 @@ fn train_inner(args: &[String]) -> Result<(), String> {
             .filter(|s| !s.is_empty())
             .map(Into::into)
             .collect(),
-        epochs: int(epochs, "--epochs", d.epochs.into(), 1, 100_000)? as u32,
-        batch: int(batch, "--batch", d.batch as u64, 1, 1 << 24)? as usize,
-        lr: real(lr, "--lr", d.lr, 1e-9, 10.0)?,
+        epochs: parse_in(epochs, "--epochs", u64::from(d.epochs), 1..=100_000)? as u32,
+        batch: parse_in(batch, "--batch", d.batch as u64, 1..=1 << 24)? as usize,
+        lr: parse_in(lr, "--lr", d.lr, 1e-9..=10.0)?,
         schedule,
-        weight_decay: real(decay, "--weight-decay", d.weight_decay, 0.0, 10.0)?,
-        lambda: real(lambda, "--lambda", d.lambda, 0.0, 1.0)?,
-        scale: real(scale, "--scale", d.scale, 1.0, 100_000.0)?,
-        val_every: int(val_every, "--val-every", d.val_every.into(), 0, 1_000_000)? as u32,
-        buffer: int(buffer, "--buffer", d.buffer as u64, 1, 1 << 28)? as usize,
+        weight_decay: parse_in(decay, "--weight-decay", d.weight_decay, 0.0..=10.0)?,
+        lambda: parse_in(lambda, "--lambda", d.lambda, 0.0..=1.0)?,
+        scale: parse_in(scale, "--scale", d.scale, 1.0..=100_000.0)?,
+        val_every: parse_in(
+            val_every,
+            "--val-every",
+            u64::from(d.val_every),
+            0..=1_000_000,
+        )? as u32,
+        buffer: parse_in(buffer, "--buffer", d.buffer as u64, 1..=1 << 28)? as usize,
         seed: parse_num(seed, "--seed", d.seed)?,
-        threads: int(threads, "--threads", d.threads as u64, 1, 256)? as usize,
+        threads: parse_in(threads, "--threads", d.threads as u64, 1..=256)? as usize,
     };
     if cfg.data.is_empty() {
         return Err("--data names no file".into());
@@ -764,6 +724,29 @@ fn tune_inner(args: &[String]) -> Result<(), String> {
         .map_err(|e| format!("cannot write {out}: {e}"))?;
     println!("wrote {out}: error {err:.6}");
     Ok(())
+}
+
+/// [`parse_num`], then a check that the value lies in `range` (a value outside it is an
+/// error naming the bounds, not a silent clamp).
+fn parse_in<T>(
+    v: Option<String>,
+    name: &str,
+    default: T,
+    range: std::ops::RangeInclusive<T>,
+) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
+    let v = parse_num(v, name, default)?;
+    if range.contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!(
+            "{name} must be from {} to {}, not {v}",
+            range.start(),
+            range.end()
+        ))
+    }
 }
 
 fn parse_num<T: std::str::FromStr>(v: Option<String>, name: &str, default: T) -> Result<T, String> {
