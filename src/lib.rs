@@ -7,6 +7,7 @@
 //! above the engine (training-data generation).
 pub mod board;
 pub mod book;
+pub mod checksum;
 pub mod cli;
 pub mod protocol;
 pub mod rules;

@@ -27,6 +27,7 @@ pub mod builder;
 pub mod eleeye;
 
 use crate::board::{zobrist, Color, Move, Position, Square};
+use crate::checksum::fnv1a32;
 use rand::Rng;
 use std::path::{Path, PathBuf};
 
@@ -117,16 +118,6 @@ impl std::fmt::Display for BookError {
 }
 
 impl std::error::Error for BookError {}
-
-/// FNV-1a over bytes: cheap, and enough to catch truncation and bit rot.
-fn fnv1a(bytes: &[u8]) -> u32 {
-    let mut h: u32 = 0x811c_9dc5;
-    for &b in bytes {
-        h ^= b as u32;
-        h = h.wrapping_mul(0x0100_0193);
-    }
-    h
-}
 
 /// The Zobrist key of the left-right mirror image of `pos`.
 pub fn mirror_key(pos: &Position) -> u64 {
@@ -363,7 +354,7 @@ pub fn encode(entries: &[Entry]) -> Vec<u8> {
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&Position::startpos().key().to_le_bytes());
     out.extend_from_slice(&(sorted.len() as u32).to_le_bytes());
-    out.extend_from_slice(&fnv1a(&body).to_le_bytes());
+    out.extend_from_slice(&fnv1a32(&body).to_le_bytes());
     out.extend_from_slice(&body);
     out
 }
@@ -412,7 +403,7 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Entry>, BookError> {
         None => return Err(BookError::Corrupt("entry count overflows".into())),
     }
     let body = &bytes[HEADER..];
-    if fnv1a(body) != u32_at(bytes, 20) {
+    if fnv1a32(body) != u32_at(bytes, 20) {
         return Err(BookError::Corrupt("checksum mismatch".into()));
     }
     let mut entries = Vec::with_capacity(n);

@@ -39,11 +39,11 @@
 //!   SCReLU starts in its working range).
 
 use crate::board::Position;
+use crate::checksum::fnv1a32;
 use crate::search::nnue::network::{L1_LIMIT, L2_LIMIT, QA, QB};
 use crate::search::nnue::{
     active_features, output_bucket, FloatNetwork, HIDDEN, INPUTS, OUTPUT_BUCKETS, SCALE,
 };
-use crate::tools::datagen::format::checksum;
 use crate::tools::datagen::{ChunkReader, DataError, Record, ShuffledReader};
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -234,7 +234,7 @@ pub fn held_out(seed: u64, game: u32, val_every: u32) -> bool {
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     bytes[8..].copy_from_slice(&game.to_le_bytes());
     // FNV's low bits mix poorly; a multiply-shift finaliser spreads them.
-    let h = u64::from(checksum(&bytes)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+    let h = u64::from(fnv1a32(&bytes)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
     h % u64::from(val_every) == 0
 }
 

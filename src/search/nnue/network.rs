@@ -35,6 +35,7 @@ use super::features::{INPUTS, OUTPUT_BUCKETS};
 use super::simd::{self, Isa, Row};
 use super::{HIDDEN, SCALE};
 use crate::board::Position;
+use crate::checksum::fnv1a64;
 use crate::search::eval::EVAL_LIMIT;
 use std::fmt;
 
@@ -169,7 +170,7 @@ impl fmt::Debug for Network {
         write!(
             f,
             "Network({INPUTS}->{HIDDEN})x2->{OUTPUT_BUCKETS}, checksum {:016x}",
-            fnv1a(&self.to_bytes())
+            fnv1a64(&self.to_bytes())
         )
     }
 }
@@ -232,7 +233,7 @@ impl Network {
         for b in self.l2_bias {
             out.extend_from_slice(&b.to_le_bytes());
         }
-        let sum = fnv1a(&out);
+        let sum = fnv1a64(&out);
         out.extend_from_slice(&sum.to_le_bytes());
         out
     }
@@ -267,7 +268,7 @@ impl Network {
         }
         let (body, tail) = bytes.split_at(FILE_LEN - 8);
         let stored = u64::from_le_bytes(tail.try_into().unwrap_or([0; 8]));
-        let computed = fnv1a(body);
+        let computed = fnv1a64(body);
         if stored != computed {
             return Err(NetworkError::Checksum { stored, computed });
         }
@@ -328,15 +329,4 @@ impl Reader<'_> {
         }
         Ok(())
     }
-}
-
-/// 64-bit FNV-1a: simple, dependency-free, and catches the truncations and bit flips a network
-/// file suffers (it is not meant to resist tampering).
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
 }

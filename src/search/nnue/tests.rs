@@ -5,10 +5,11 @@
 //! The networks here are `FloatNetwork::random`: real networks of the v1 architecture with
 //! untrained (random) weights, so the tests check the arithmetic, not playing strength.
 
-use super::network::{fnv1a, FILE_LEN, HEADER_LEN, L1_LIMIT, L2_LIMIT};
+use super::network::{FILE_LEN, HEADER_LEN, L1_LIMIT, L2_LIMIT};
 use super::simd::{self, Isa, Row};
 use super::*;
 use crate::board::{Color, Piece, Position, Square};
+use crate::checksum::fnv1a64;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -348,7 +349,7 @@ fn valid_file() -> Vec<u8> {
 /// `bytes` with its checksum recomputed, so that later checks are reached.
 fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
     let n = bytes.len() - 8;
-    let sum = fnv1a(&bytes[..n]);
+    let sum = fnv1a64(&bytes[..n]);
     bytes[n..].copy_from_slice(&sum.to_le_bytes());
     bytes
 }

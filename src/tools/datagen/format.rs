@@ -30,6 +30,7 @@
 //! ends inside a chunk, each with a [`DataError`] naming the file and byte offset.
 
 use crate::board::{Color, Piece, PieceKind, PlacementError, Position, Square};
+use crate::checksum::{fnv1a32, fnv1a32_from};
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
@@ -268,21 +269,6 @@ impl Record {
     }
 }
 
-/// FNV-1a, 32 bits: cheap, and it catches every single changed byte (each step is a
-/// bijection of the state), so any one flipped bit of a chunk is noticed.
-pub fn checksum(bytes: &[u8]) -> u32 {
-    checksum_from(0x811c_9dc5, bytes)
-}
-
-/// [`checksum`] continued over more bytes.
-pub fn checksum_from(mut h: u32, bytes: &[u8]) -> u32 {
-    for &b in bytes {
-        h ^= u32::from(b);
-        h = h.wrapping_mul(0x0100_0193);
-    }
-    h
-}
-
 /// Writes chunks through a buffer.
 pub struct RecordWriter<W: Write> {
     out: BufWriter<W>,
@@ -321,7 +307,7 @@ impl<W: Write> RecordWriter<W> {
         h[12..16].copy_from_slice(&count.to_le_bytes());
         h[16..24].copy_from_slice(&seed.to_le_bytes());
         h[24..28].copy_from_slice(&game.to_le_bytes());
-        let sum = checksum_from(checksum(&h[..28]), &self.scratch);
+        let sum = fnv1a32_from(fnv1a32(&h[..28]), &self.scratch);
         h[28..32].copy_from_slice(&sum.to_le_bytes());
         self.out.write_all(&h)?;
         self.out.write_all(&self.scratch)
@@ -597,7 +583,7 @@ impl ChunkReader {
                 Err(error) => return Some(Err(DataError::Io { source, error })),
             }
             self.offset += (HEADER_BYTES + len) as u64;
-            if checksum_from(checksum(&h[..28]), &self.bytes) != sum {
+            if fnv1a32_from(fnv1a32(&h[..28]), &self.bytes) != sum {
                 return Some(Err(DataError::Checksum { source, offset: at }));
             }
             out.reserve(count as usize);
@@ -825,7 +811,7 @@ mod tests {
         // A record breaking the layout, with a matching checksum.
         let mut bad = good.clone();
         bad[HEADER_BYTES + 28] |= 0x80;
-        let sum = checksum_from(checksum(&bad[..28]), &bad[HEADER_BYTES..]);
+        let sum = fnv1a32_from(fnv1a32(&bad[..28]), &bad[HEADER_BYTES..]);
         bad[28..32].copy_from_slice(&sum.to_le_bytes());
         assert!(matches!(
             read_all(bad),
