@@ -271,9 +271,8 @@ fn judge_inner(args: &[String]) -> Result<String, String> {
         return Err(format!("unexpected argument '{a}'"));
     }
     let rules = match rules.as_deref() {
-        None | Some("cxa2011") | Some("cxa") => RuleSet::Cxa2011,
-        Some("axf") => RuleSet::Axf,
-        Some(other) => return Err(format!("unknown rule set '{other}' (cxa2011 or axf)")),
+        None => RuleSet::Cxa2011,
+        Some(r) => r.parse::<RuleSet>().map_err(|e| e.to_string())?,
     };
     let moves: Vec<&str> = moves.as_deref().unwrap_or("").split_whitespace().collect();
     let opts = RefereeOptions {

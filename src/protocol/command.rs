@@ -42,9 +42,6 @@ impl Dialect {
     }
 }
 
-/// The standard start position (ucci.md §3.2).
-pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
-
 /// Where a `position` or `probe` starts from, before its move list.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionSpec {
@@ -53,16 +50,6 @@ pub enum PositionSpec {
     /// `fen …`: every token between `fen` and `moves` (or the end), joined by single spaces.
     /// Not validated here.
     Fen(String),
-}
-
-impl PositionSpec {
-    /// The FEN text to hand to the board layer.
-    pub fn fen(&self) -> &str {
-        match self {
-            PositionSpec::Startpos => START_FEN,
-            PositionSpec::Fen(fen) => fen,
-        }
-    }
 }
 
 /// A parsed input line.

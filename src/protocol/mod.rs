@@ -3,8 +3,8 @@
 //! Modules: [`command`] parses one line; [`session`] is the state machine (boot → idle →
 //! thinking, the queue of commands that arrive while thinking, ending); [`stdio`] is the
 //! process edge (reader thread, main loop); [`options`] announces and applies options;
-//! [`output`] words replies per dialect; [`notation`] converts 0-/1-based UCI ranks;
-//! [`verdict`] decides `draw`/`resign`; [`evalfile`] reads the network file `evalfile` names.
+//! [`output`] words replies per dialect (0-/1-based UCI ranks through
+//! [`crate::board::rank_origin`]); [`verdict`] decides `draw`/`resign`; [`evalfile`] reads the network file `evalfile` names.
 //!
 //! # Shape
 //!
@@ -37,7 +37,6 @@
 
 pub mod command;
 pub mod evalfile;
-pub mod notation;
 pub mod options;
 pub mod output;
 pub mod session;
@@ -46,7 +45,7 @@ pub mod verdict;
 
 pub use command::{
     canonical_option_name, parse_check_value, parse_line, ucci_time_scale, Command, Dialect,
-    GoParams, ParseError, ParseOutcome, PositionSpec, START_FEN,
+    GoParams, ParseError, ParseOutcome, PositionSpec,
 };
 
 /// The dialect a session's first recognised command selects (ucci.md §9.5), or `None` if the

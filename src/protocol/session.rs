@@ -30,12 +30,12 @@
 
 use super::command::{parse_line, Command, Dialect, GoParams, ParseError, PositionSpec};
 use super::evalfile::{self, EvalFile};
-use super::notation::{
-    legal_prefix, list_ranks1_to_ranks0, root_move_ranks0, surely_ranks1, RankOrigin,
-};
 use super::options::{self, Effect, Settings};
 use super::output::{self, Suffix};
 use super::verdict::{Facts, Verdicts};
+use crate::board::rank_origin::{
+    legal_prefix, list_ranks1_to_ranks0, root_move_ranks0, surely_ranks1, RankOrigin,
+};
 use crate::board::{Color, Move, Position};
 use crate::search::alphabeta::{Limits, Outcome, MAX_DEPTH};
 use crate::search::engine::{Engine, Report, SetPositionError};

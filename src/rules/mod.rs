@@ -112,5 +112,5 @@ pub use referee::{judge as judge_game, judge_with, Judgement, MoveReport, Refere
 pub use verdict::{
     adjudicate, classify, judge, natural_limit, natural_limit_with, ChaseSummary, CheckScope,
     Clause, Coverage, LimitRule, LimitStatus, Outcome, Pattern, PlyRecord, Profile, RuleSet,
-    Verdict, PROFILES, RULING_OCCURRENCE,
+    UnknownRuleSet, Verdict, PROFILES, RULING_OCCURRENCE,
 };

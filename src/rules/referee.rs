@@ -295,14 +295,6 @@ pub fn outcome_word(o: Outcome) -> &'static str {
     }
 }
 
-/// The rule set's name on the command line.
-pub fn rules_name(r: RuleSet) -> &'static str {
-    match r {
-        RuleSet::Cxa2011 => "cxa2011",
-        RuleSet::Axf => "axf",
-    }
-}
-
 fn side_word(s: Side) -> &'static str {
     match s {
         Side::Red => "red",
@@ -451,7 +443,7 @@ impl Judgement {
             outcome_word(self.outcome),
             opt_str(self.clause.map(Clause::number)),
             opt_str(self.basis.map(Clause::number)),
-            rules_name(self.rules),
+            self.rules.name(),
             self.ruled_at.map_or("null".to_owned(), |p| p.to_string()),
             self.nine_rounds,
         );

@@ -130,6 +130,46 @@ impl RuleSet {
             RuleSet::Axf => &PROFILES[1],
         }
     }
+
+    /// The canonical spelling, as `--rules` and the `repetition` option print it.
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleSet::Cxa2011 => "cxa2011",
+            RuleSet::Axf => "axf",
+        }
+    }
+}
+
+impl fmt::Display for RuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A rule-set name that is none of the accepted spellings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownRuleSet(pub String);
+
+impl fmt::Display for UnknownRuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown rule set '{}' (expected cxa2011 or axf)", self.0)
+    }
+}
+
+impl std::error::Error for UnknownRuleSet {}
+
+/// The one parser for every front end (`--rules`, the `repetition` option, the tournament),
+/// so they all accept the same spellings, case-insensitively.
+impl std::str::FromStr for RuleSet {
+    type Err = UnknownRuleSet;
+
+    fn from_str(s: &str) -> Result<RuleSet, UnknownRuleSet> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "cxa2011" | "cxa" | "chinese" => Ok(RuleSet::Cxa2011),
+            "axf" | "asian" => Ok(RuleSet::Axf),
+            _ => Err(UnknownRuleSet(s.to_string())),
+        }
+    }
 }
 
 /// Which of a side's chasing moves hit a class of target (a rook, an unprotected piece), and
@@ -771,6 +811,28 @@ mod tests {
 
     const CXA: RuleSet = RuleSet::Cxa2011;
     const AXF: RuleSet = RuleSet::Axf;
+
+    #[test]
+    fn rule_set_names_parse_case_insensitively_and_round_trip() {
+        for (text, rules) in [
+            ("cxa2011", CXA),
+            ("CXA", CXA),
+            ("Chinese", CXA),
+            (" axf ", AXF),
+            ("ASIAN", AXF),
+        ] {
+            assert_eq!(text.parse::<RuleSet>(), Ok(rules), "{text}");
+        }
+        for rules in [CXA, AXF] {
+            assert_eq!(rules.to_string().parse::<RuleSet>(), Ok(rules));
+        }
+        let err = "fide".parse::<RuleSet>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown rule set 'fide' (expected cxa2011 or axf)"
+        );
+        assert!("".parse::<RuleSet>().is_err());
+    }
 
     fn target(id: u8, kind: PieceKind, protection: Protection) -> ChaseTarget {
         ChaseTarget::new(PieceId(id), kind, protection)

@@ -287,11 +287,9 @@ fn common_from(p: &Parsed, default_event: &str) -> Result<CommonOptions, String>
         s.concurrency = n;
     }
     if let Some(r) = p.get("rules") {
-        s.game.rules = match r.to_ascii_lowercase().as_str() {
-            "cxa2011" | "cxa" | "chinese" => RuleSet::Cxa2011,
-            "axf" | "asian" => RuleSet::Axf,
-            _ => return Err(format!("--rules '{r}' is not cxa2011 or axf")),
-        };
+        s.game.rules = r
+            .parse::<RuleSet>()
+            .map_err(|_| format!("--rules '{r}' is not cxa2011 or axf"))?;
         s.game.natural_limit = Some(s.game.rules.profile().limit);
     }
     if let Some(n) = p.number::<u32>("natural-limit")? {
