@@ -105,8 +105,7 @@ mod spec_tests;
 
 pub use cycle::{Count, Repetition, Replay, ReplayError};
 pub use nature::{
-    ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, NatureClass, PieceId, PieceKind,
-    Protection, Side,
+    ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, NatureClass, PieceId, Protection,
 };
 pub use referee::{judge as judge_game, judge_with, Judgement, MoveReport, RefereeOptions};
 pub use verdict::{

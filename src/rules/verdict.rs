@@ -13,7 +13,8 @@
 
 use std::fmt;
 
-use super::nature::{ChaseTarget, MoveNatures, NatureClass, PieceId, Side};
+use super::nature::{ChaseTarget, MoveNatures, NatureClass, PieceId};
+use crate::board::Color;
 
 /// Which rule book the referee follows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -420,18 +421,18 @@ pub enum Outcome {
 
 impl Outcome {
     /// The outcome in which `side` loses.
-    pub const fn loses(side: Side) -> Outcome {
+    pub const fn loses(side: Color) -> Outcome {
         match side {
-            Side::Red => Outcome::RedLoses,
-            Side::Black => Outcome::BlackLoses,
+            Color::Red => Outcome::RedLoses,
+            Color::Black => Outcome::BlackLoses,
         }
     }
 
     /// The side that loses, if any.
-    pub const fn loser(self) -> Option<Side> {
+    pub const fn loser(self) -> Option<Color> {
         match self {
-            Outcome::RedLoses => Some(Side::Red),
-            Outcome::BlackLoses => Some(Side::Black),
+            Outcome::RedLoses => Some(Color::Red),
+            Outcome::BlackLoses => Some(Color::Black),
             Outcome::Draw | Outcome::None => None,
         }
     }
@@ -449,7 +450,7 @@ pub struct Verdict {
 
 impl Verdict {
     /// The side that must vary (or has lost), if any.
-    pub fn must_vary(&self) -> Option<Side> {
+    pub fn must_vary(&self) -> Option<Color> {
         self.outcome.loser()
     }
 
@@ -465,10 +466,10 @@ impl Verdict {
     }
 
     /// The pattern of `side`.
-    pub fn pattern(&self, side: Side) -> &Pattern {
+    pub fn pattern(&self, side: Color) -> &Pattern {
         match side {
-            Side::Red => &self.red,
-            Side::Black => &self.black,
+            Color::Red => &self.red,
+            Color::Black => &self.black,
         }
     }
 }
@@ -646,13 +647,13 @@ fn alone_against_joint(
     red: &Pattern,
     black: &Pattern,
     coverage: fn(&ChaseSummary) -> Coverage,
-) -> Option<Side> {
+) -> Option<Color> {
     let (Pattern::PerpetualChase(r), Pattern::PerpetualChase(b)) = (red, black) else {
         return None;
     };
     match (coverage(r), coverage(b)) {
-        (Coverage::Single, Coverage::Joint) => Some(Side::Red),
-        (Coverage::Joint, Coverage::Single) => Some(Side::Black),
+        (Coverage::Single, Coverage::Joint) => Some(Color::Red),
+        (Coverage::Joint, Coverage::Single) => Some(Color::Black),
         _ => None,
     }
 }
@@ -661,7 +662,7 @@ fn alone_against_joint(
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlyRecord {
     /// The side that made the move.
-    pub side: Side,
+    pub side: Color,
     /// The move captured (resets the count, 4.2.4).
     pub capture: bool,
     /// The move gave check (22.2).
@@ -670,7 +671,7 @@ pub struct PlyRecord {
 
 impl PlyRecord {
     /// A move without capture or check.
-    pub const fn quiet(side: Side) -> Self {
+    pub const fn quiet(side: Color) -> Self {
         PlyRecord {
             side,
             capture: false,
@@ -679,7 +680,7 @@ impl PlyRecord {
     }
 
     /// A checking move without capture.
-    pub const fn check(side: Side) -> Self {
+    pub const fn check(side: Color) -> Self {
         PlyRecord {
             side,
             capture: false,
@@ -688,7 +689,7 @@ impl PlyRecord {
     }
 
     /// A capture.
-    pub const fn capture(side: Side) -> Self {
+    pub const fn capture(side: Color) -> Self {
         PlyRecord {
             side,
             capture: true,
@@ -723,7 +724,7 @@ pub fn natural_limit(
     rules: RuleSet,
     carried: u32,
     history: &[PlyRecord],
-    claimant: Option<Side>,
+    claimant: Option<Color>,
 ) -> LimitStatus {
     natural_limit_with(rules.profile().limit, carried, history, claimant)
 }
@@ -733,18 +734,18 @@ pub fn natural_limit_with(
     rule: LimitRule,
     carried: u32,
     history: &[PlyRecord],
-    claimant: Option<Side>,
+    claimant: Option<Color>,
 ) -> LimitStatus {
     let (plies, carried) = match history.iter().rposition(|p| p.capture) {
         Some(i) => (history.get(i + 1..).unwrap_or_default(), 0),
         None => (history, carried),
     };
-    let checks = |side: Side| {
+    let checks = |side: Color| {
         let n = plies.iter().filter(|p| p.side == side && p.check).count();
         u32::try_from(n).unwrap_or(u32::MAX)
     };
-    let excess = |side: Side| checks(side).saturating_sub(rule.counted_checks);
-    let (red, black) = (excess(Side::Red), excess(Side::Black));
+    let excess = |side: Color| checks(side).saturating_sub(rule.counted_checks);
+    let (red, black) = (excess(Color::Red), excess(Color::Black));
     let discounted = match (rule.scope, claimant) {
         (CheckScope::Claimant, Some(side)) => excess(side),
         // Either side may claim; the claim that counts most is upheld.
@@ -806,8 +807,9 @@ impl fmt::Display for Verdict {
 
 #[cfg(test)]
 mod tests {
-    use super::super::nature::{Chaser, IdleKind, Nature, PieceKind, Protection};
+    use super::super::nature::{Chaser, IdleKind, Nature, Protection};
     use super::*;
+    use crate::board::PieceKind;
 
     const CXA: RuleSet = RuleSet::Cxa2011;
     const AXF: RuleSet = RuleSet::Axf;
@@ -1268,7 +1270,7 @@ mod tests {
     /// `n` plies alternating red/black from red, all quiet.
     fn quiet(n: usize) -> Vec<PlyRecord> {
         (0..n)
-            .map(|i| PlyRecord::quiet(if i % 2 == 0 { Side::Red } else { Side::Black }))
+            .map(|i| PlyRecord::quiet(if i % 2 == 0 { Color::Red } else { Color::Black }))
             .collect()
     }
 
@@ -1306,13 +1308,16 @@ mod tests {
     #[test]
     fn a_capture_restarts_the_count_4_2_4() {
         let mut h = quiet(130);
-        h[10] = PlyRecord::capture(Side::Red);
+        h[10] = PlyRecord::capture(Color::Red);
         let s = natural_limit(CXA, 500, &h, None);
         assert_eq!((s.window, s.outcome), (119, Outcome::None));
-        h.push(PlyRecord::quiet(Side::Black));
+        h.push(PlyRecord::quiet(Color::Black));
         assert_eq!(natural_limit(CXA, 500, &h, None).outcome, Outcome::Draw);
         // A capture on the last ply leaves an empty window.
-        let h = [PlyRecord::quiet(Side::Red), PlyRecord::capture(Side::Black)];
+        let h = [
+            PlyRecord::quiet(Color::Red),
+            PlyRecord::capture(Color::Black),
+        ];
         assert_eq!(natural_limit(CXA, 500, &h, None).window, 0);
     }
 
@@ -1321,15 +1326,15 @@ mod tests {
         // 120 plies; red checks on 12 of its moves.
         let mut h = quiet(120);
         for i in 0..12 {
-            h[4 * i] = PlyRecord::check(Side::Red);
+            h[4 * i] = PlyRecord::check(Color::Red);
         }
         // Red's claim: two checks beyond the tenth cost their two rounds.
-        let s = natural_limit(CXA, 0, &h, Some(Side::Red));
+        let s = natural_limit(CXA, 0, &h, Some(Color::Red));
         assert_eq!((s.outcome, s.clause), (Outcome::None, Clause::Art22_2));
         assert_eq!((s.excluded, s.counted), (4, 116));
         // Black's claim: red's checks are not black's.
         assert_eq!(
-            natural_limit(CXA, 0, &h, Some(Side::Black)).outcome,
+            natural_limit(CXA, 0, &h, Some(Color::Black)).outcome,
             Outcome::Draw
         );
         // Automatic referee: black could claim, so it is a draw.
@@ -1337,10 +1342,10 @@ mod tests {
         // Ten checks are free.
         let mut h = quiet(120);
         for i in 0..10 {
-            h[4 * i] = PlyRecord::check(Side::Red);
+            h[4 * i] = PlyRecord::check(Color::Red);
         }
         assert_eq!(
-            natural_limit(CXA, 0, &h, Some(Side::Red)).outcome,
+            natural_limit(CXA, 0, &h, Some(Color::Red)).outcome,
             Outcome::Draw
         );
     }
@@ -1349,12 +1354,12 @@ mod tests {
     fn pyffish_discounts_the_busier_side() {
         let mut h = quiet(102);
         for i in 0..11 {
-            h[2 * i + 1] = PlyRecord::check(Side::Black);
+            h[2 * i + 1] = PlyRecord::check(Color::Black);
         }
         // Black's 11th check removes one round: 102 - 2 = 100, still a draw.
-        let s = natural_limit(AXF, 0, &h, Some(Side::Red));
+        let s = natural_limit(AXF, 0, &h, Some(Color::Red));
         assert_eq!((s.excluded, s.counted, s.outcome), (2, 100, Outcome::Draw));
-        h[43] = PlyRecord::check(Side::Black);
+        h[43] = PlyRecord::check(Color::Black);
         let s = natural_limit(AXF, 0, &h, None);
         assert_eq!((s.excluded, s.outcome), (4, Outcome::None));
     }
