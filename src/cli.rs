@@ -222,7 +222,7 @@ fn bench_cmd(args: &[String]) -> i32 {
         return usage_error("bench", &e);
     }
     let depth = match args {
-        [] => crate::search::bench::DEFAULT_DEPTH,
+        [] => crate::tools::bench::DEFAULT_DEPTH,
         [d] => match d.parse::<i32>() {
             Ok(d) if (1..=30).contains(&d) => d,
             _ => {
@@ -237,10 +237,10 @@ fn bench_cmd(args: &[String]) -> i32 {
     let out = |line: &str| println!("{line}");
     match net {
         Some(net) => {
-            crate::search::bench::compare(depth, std::sync::Arc::new(net), out);
+            crate::tools::bench::compare(depth, std::sync::Arc::new(net), out);
         }
         None => {
-            crate::search::bench::run(depth, None, out);
+            crate::tools::bench::run(depth, None, out);
         }
     }
     0
@@ -320,7 +320,7 @@ fn unknown_option(args: &[String], known: &[&str]) -> Result<(), String> {
 }
 
 fn selfplay_inner(args: &[String]) -> Result<(), String> {
-    use crate::search::selfplay;
+    use crate::tools::selfplay;
     let (out, rest) = take_option(args, "--out")?;
     let (games, rest) = take_option(&rest, "--games")?;
     let (nodes, rest) = take_option(&rest, "--nodes")?;
@@ -661,7 +661,7 @@ impl ProgressLine {
 
 fn tune_inner(args: &[String]) -> Result<(), String> {
     use crate::search::eval::Weights;
-    use crate::search::tune::{self, Scope, Settings};
+    use crate::tools::tune::{self, Scope, Settings};
     let (data, rest) = take_option(args, "--data")?;
     let (out, rest) = take_option(&rest, "--out")?;
     let (rounds, rest) = take_option(&rest, "--rounds")?;
@@ -758,7 +758,8 @@ fn parse_num<T: std::str::FromStr>(v: Option<String>, name: &str, default: T) ->
 }
 
 fn book_inner(args: &[String]) -> Result<(), String> {
-    use crate::book::{builder, Book};
+    use crate::book::Book;
+    use crate::tools::book_builder;
     let (sub, rest) = match args.split_first() {
         Some((s, r)) => (s.as_str(), r),
         None => return Err("missing 'build', 'probe' or 'lines'".into()),
@@ -775,23 +776,23 @@ fn book_inner(args: &[String]) -> Result<(), String> {
             if let Some(x) = rest.first() {
                 return Err(format!("unexpected argument '{x}'"));
             }
-            let d = builder::Config::default();
+            let d = book_builder::Config::default();
             let seeds_path = seeds.unwrap_or_else(|| "book/seeds.txt".into());
             let seed_text = std::fs::read_to_string(&seeds_path)
                 .map_err(|e| format!("cannot read seeds {seeds_path}: {e}"))?;
-            let cfg = builder::Config {
+            let cfg = book_builder::Config {
                 depth: parse_num(depth, "--depth", d.depth)?.clamp(1, 30),
                 plies: parse_num(plies, "--plies", d.plies)?.clamp(1, 60),
                 max_positions: parse_num(positions, "--positions", d.max_positions)?,
                 margin: parse_num(margin, "--margin", d.margin)?.clamp(0, 1000),
                 side_cost: parse_num(side_cost, "--side-cost", d.side_cost)?.clamp(1, 60),
-                seeds: builder::parse_seeds(&seed_text),
+                seeds: book_builder::parse_seeds(&seed_text),
                 ..d
             };
             let out = out.unwrap_or_else(|| "book/jiangjun.jjb".into());
             eprintln!("building {out} with {cfg:?}");
             let start = Instant::now();
-            let entries = builder::build(&cfg, |line| eprintln!("{line}"))?;
+            let entries = book_builder::build(&cfg, |line| eprintln!("{line}"))?;
             let b = Book::from_entries(entries);
             b.save(std::path::Path::new(&out))
                 .map_err(|e| e.to_string())?;

@@ -65,7 +65,7 @@
 //! material by checks; whether a lone defender stands on a "key drawing point" (26.2).
 
 use super::nature::{ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, PieceId, Protection};
-use super::verdict::RuleSet;
+use super::rule_set::RuleSet;
 use crate::board::{attacks, Color, Move, Piece, PieceKind, Position, Square};
 
 /// How much work the classifier does.

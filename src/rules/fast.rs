@@ -27,7 +27,9 @@
 
 use super::classify::{classify_move, IdBoard, Options};
 use super::nature::{IdleKind, MoveNatures, NatureClass};
-use super::verdict::{judge, Outcome, RuleSet};
+use super::rule_set::RuleSet;
+use super::ruling::Outcome;
+use super::verdict::judge;
 use crate::board::{Color, Position};
 use std::cell::RefCell;
 

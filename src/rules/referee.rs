@@ -10,10 +10,11 @@
 
 use super::classify::{classify_move, IdBoard, Options};
 use super::cycle::{Count, Repetition, Replay, ReplayError};
+use super::limit::{natural_limit, LimitStatus, PlyRecord};
 use super::nature::{ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, Protection};
-use super::verdict::{
-    self, natural_limit, Clause, LimitStatus, Outcome, PlyRecord, RuleSet, Verdict,
-};
+use super::rule_set::RuleSet;
+use super::ruling::{Clause, Outcome};
+use super::verdict::{self, Verdict};
 use crate::board::{Color, Move, Square};
 use std::fmt::Write as _;
 

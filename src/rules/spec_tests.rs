@@ -2,8 +2,11 @@
 //! the natures written there, run through the verdict table, give the rulings written there.
 //! Parsing is deliberately small (no serde): the JSON is read by its `"key": "value"` lines.
 
+use super::limit::{natural_limit, PlyRecord};
 use super::nature::{ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, PieceId, Protection};
-use super::verdict::{adjudicate, natural_limit, Outcome, PlyRecord, RuleSet, Verdict};
+use super::rule_set::RuleSet;
+use super::ruling::Outcome;
+use super::verdict::{adjudicate, Verdict};
 use crate::board::{Color, PieceKind};
 
 const JSON: &str = include_str!("../../tests/data/repetition_cases.json");

@@ -2,13 +2,14 @@
 //!
 //! It owns the game (a [`Position`] whose history holds every move since the set-up position,
 //! which the repetition rules need), the banned root moves, the transposition table, the
-//! thread settings and the network the front end loaded (the search layer reads no files). `go` starts the search on a background thread and returns at once, so the
+//! thread settings and the network and book the front end loaded (the search layer reads no
+//! files). `go` starts the search on a background thread and returns at once, so the
 //! protocol loop keeps reading commands (`stop`, `ponderhit`, `isready`) while it thinks; the
 //! result comes back through the `report` callback, exactly once per `go`. When the opening
 //! book has a usable move, `go` answers from it at once (reporting one `Book`, then `Done`)
 //! on the caller's thread.
 
-use super::alphabeta::{Info, Limits, Outcome, Shared, Worker};
+use super::alphabeta::{Info, Limits, SearchResult, Shared, Worker};
 use super::eval;
 use super::levels::{Level, Style};
 use super::nnue::Network;
@@ -41,7 +42,7 @@ pub enum Report {
         chosen: Move,
     },
     /// The final result; always the last report of a `go`.
-    Done(Outcome),
+    Done(SearchResult),
 }
 
 /// Why `set_position` did not take the whole input.
@@ -101,9 +102,9 @@ pub struct Engine {
     banned: Vec<Move>,
     running: Option<Running>,
     use_book: bool,
-    /// The book in use; `None` until first needed (then the default book, if one is found).
+    /// The book the front end handed over ([`Engine::set_book`]); the search layer reads no
+    /// files, so there is no book until one is given.
     book: Option<Arc<Book>>,
-    book_loaded: bool,
     randomness: Randomness,
     /// Repetition rules applied by the search and the book filter.
     rules: RuleSet,
@@ -136,7 +137,6 @@ impl Engine {
             running: None,
             use_book: true,
             book: None,
-            book_loaded: false,
             randomness: Randomness::None,
             rules: RuleSet::Cxa2011,
             pruning: Level::Large,
@@ -207,34 +207,16 @@ impl Engine {
         self.randomness = r;
     }
 
-    /// Loads a book file (`bookfiles`; our format or ElephantEye's BOOK.DAT). An empty path
-    /// means "no book". On error the previous book stays and the message says why.
-    pub fn set_book_file(&mut self, path: &str) -> Result<String, String> {
-        let path = path.trim();
-        if path.is_empty() {
-            self.book = None;
-            self.book_loaded = true;
-            return Ok("no book".into());
-        }
-        let b = Book::load(std::path::Path::new(path)).map_err(|e| format!("{path}: {e}"))?;
-        let msg = format!(
-            "book {path}: {} positions, {} moves",
-            b.positions(),
-            b.len()
-        );
-        self.book = Some(Arc::new(b));
-        self.book_loaded = true;
-        Ok(msg)
+    /// Uses `book` from now on (`None`: no book). The front end finds and loads the file
+    /// (`bookfiles`, or the default book) and hands it over.
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book;
     }
 
     /// The book moves usable here: legal, not banned, not repeating a position.
     pub fn book_moves(&mut self) -> Vec<BookMove> {
         if !self.use_book {
             return Vec::new();
-        }
-        if !self.book_loaded {
-            self.book = book::load_default().map(Arc::new);
-            self.book_loaded = true;
         }
         let Some(b) = &self.book else {
             return Vec::new();
@@ -288,7 +270,7 @@ impl Engine {
             .book
             .as_ref()
             .and_then(|b| b.probe(&after).first().map(|r| r.mv));
-        report(Report::Done(Outcome {
+        report(Report::Done(SearchResult {
             best: Some(choice.mv),
             ponder,
             score,
@@ -514,7 +496,7 @@ impl Engine {
         &mut self,
         mut limits: Limits,
         mut on_info: impl FnMut(&Info),
-    ) -> Outcome {
+    ) -> SearchResult {
         self.fill(&mut limits);
         self.stop();
         self.wait();
@@ -545,7 +527,7 @@ fn search_threads(
     limits: &Limits,
     threads: usize,
     report: &mut impl FnMut(Report),
-) -> Outcome {
+) -> SearchResult {
     std::thread::scope(|s| {
         for id in 1..threads {
             let mut w = Worker::new(pos.clone(), banned, id, shared.clone(), limits.clone());

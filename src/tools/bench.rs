@@ -6,9 +6,9 @@
 //! Given a network, the bench runs twice in one process, hand-written evaluation first, and
 //! reports the network's speed as a ratio of the hand-written one ([`compare`]).
 
-use super::alphabeta::Limits;
-use super::engine::Engine;
-use super::nnue::Network;
+use crate::search::alphabeta::Limits;
+use crate::search::engine::Engine;
+use crate::search::nnue::Network;
 use std::sync::Arc;
 use std::time::Instant;
 
