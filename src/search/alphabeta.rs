@@ -1124,7 +1124,7 @@ mod eval_cache_tests {
 mod network_tests {
     use super::*;
     use crate::search::nnue::FloatNetwork;
-    use crate::tools::bench::POSITIONS;
+    use crate::search::BENCH_POSITIONS;
 
     /// A node-limited one-thread search of `fen`, checking the network at every node if
     /// `verify`; returns the outcome and the worker.
@@ -1151,7 +1151,7 @@ mod network_tests {
             ..with_net.clone()
         };
         let mut differs = 0;
-        for fen in POSITIONS.iter().take(8) {
+        for fen in BENCH_POSITIONS.iter().take(8) {
             let (a, wa) = search(fen, &with_net, true);
             // Every node (search and quiescence, after moves and null moves) was checked.
             assert_eq!(wa.network_checks, wa.nodes(), "{fen}");
@@ -1185,8 +1185,8 @@ mod network_tests {
             network: None,
             ..limits.clone()
         };
-        let (a, wa) = search(POSITIONS[1], &limits, true);
-        let (b, wb) = search(POSITIONS[1], &without, true);
+        let (a, wa) = search(BENCH_POSITIONS[1], &limits, true);
+        let (b, wb) = search(BENCH_POSITIONS[1], &without, true);
         assert_eq!(wa.network_checks, 0);
         assert_eq!((a.best, a.score, wa.nodes()), (b.best, b.score, wb.nodes()));
     }

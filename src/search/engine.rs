@@ -18,6 +18,8 @@ use super::tt::{self, TranspositionTable, TtEntry};
 use crate::board::{FenError, Move, MoveError, Position};
 use crate::book::{self, Book, BookMove, Randomness};
 use crate::rules::RuleSet;
+use rand::rngs::StdRng;
+use rand::SeedableRng;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -106,6 +108,9 @@ pub struct Engine {
     /// files, so there is no book until one is given.
     book: Option<Arc<Book>>,
     randomness: Randomness,
+    /// Draws the book choices; seeded from the system by default, or by
+    /// [`Engine::set_book_seed`] so that a seed reproduces a game.
+    book_rng: StdRng,
     /// Repetition rules applied by the search and the book filter.
     rules: RuleSet,
     /// UCCI `pruning`, `knowledge` and `style`, handed to every search.
@@ -138,6 +143,7 @@ impl Engine {
             use_book: true,
             book: None,
             randomness: Randomness::None,
+            book_rng: StdRng::from_entropy(),
             rules: RuleSet::Cxa2011,
             pruning: Level::Large,
             knowledge: Level::Large,
@@ -207,6 +213,11 @@ impl Engine {
         self.randomness = r;
     }
 
+    /// Seeds the book's random choices: the same seed, book and moves give the same choices.
+    pub fn set_book_seed(&mut self, seed: u64) {
+        self.book_rng = StdRng::seed_from_u64(seed);
+    }
+
     /// Uses `book` from now on (`None`: no book). The front end finds and loads the file
     /// (`bookfiles`, or the default book) and hands it over.
     pub fn set_book(&mut self, book: Option<Arc<Book>>) {
@@ -238,7 +249,7 @@ impl Engine {
     /// Plays from the book if it can: reports the candidates and the choice.
     fn try_book(&mut self, report: &mut impl FnMut(Report)) -> bool {
         let moves = self.book_moves();
-        let Some(choice) = book::choose(&moves, self.randomness, &mut rand::thread_rng()) else {
+        let Some(choice) = book::choose(&moves, self.randomness, &mut self.book_rng) else {
             return false;
         };
         let weights = eval::weights_for(self.knowledge);
@@ -542,4 +553,57 @@ fn search_threads(
         shared.stop.store(true, Ordering::Relaxed);
         outcome
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::{canonical_key, Entry};
+
+    /// An engine at the start position with a book of six equally weighted first moves.
+    fn engine_with_book(seed: u64) -> Engine {
+        let pos = Position::startpos();
+        let (key, mirrored) = canonical_key(&pos);
+        let entries = ["b2e2", "h2e2", "c3c4", "g3g4", "b0c2", "h0g2"]
+            .iter()
+            .map(|text| {
+                let m = pos.parse_move(text).unwrap();
+                let stored = if mirrored { m.mirror_file() } else { m };
+                Entry {
+                    key,
+                    mv: stored.to_u16(),
+                    weight: 10,
+                    score: 0,
+                }
+            })
+            .collect();
+        let mut e = Engine::new();
+        e.set_book(Some(Arc::new(Book::from_entries(entries))));
+        e.set_randomness(Randomness::Huge);
+        e.set_book_seed(seed);
+        e
+    }
+
+    fn choices(e: &mut Engine) -> Vec<Move> {
+        (0..24)
+            .map(|_| {
+                let mut chosen = None;
+                assert!(e.try_book(&mut |r| {
+                    if let Report::Book { chosen: m, .. } = r {
+                        chosen = Some(m);
+                    }
+                }));
+                chosen.unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_book_seed_reproduces_the_choices() {
+        let a = choices(&mut engine_with_book(7));
+        assert_eq!(a, choices(&mut engine_with_book(7)));
+        assert_ne!(a, choices(&mut engine_with_book(8)));
+        // The choices do vary: more than one of the six moves comes up.
+        assert!(a.iter().any(|&m| m != a[0]), "{a:?}");
+    }
 }
