@@ -7,9 +7,10 @@
 # The data depends on the engine that plays it: set GEN to another build's binary to generate
 # with it (the landed weights were fitted on games of the engine at commit 4ce7988, the last
 # with the hand-set weights). The fit runs in parallel, so its last digits may differ.
-# Writes target/tune/data_<seed>.txt and target/tune/weights.txt (a Rust `Debug` dump of the
-# tuned `Weights`), then writes those numbers into src/search/eval/weights.rs
-# (scripts/apply_weights.py): `git diff` shows the change; measure it with games before keeping it.
+# Writes target/tune/data_<seed>.txt and target/tune/weights.json (the tuned weights, in the
+# format of src/search/eval/weights.json), then copies that file over the engine's:
+# `git diff` shows the change; measure it with games before keeping it. Set INIT to a weights
+# file to start from it instead of the engine's own (`jiangjun tune --init`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 chunks=${1:-10}
@@ -30,7 +31,6 @@ done
 held_out=${files[-1]}
 unset 'files[-1]'
 train=$(IFS=,; echo "${files[*]}")
-$jj tune --data "$train" --validate "$held_out" --out target/tune/weights.txt --all \
-    --rounds 4
-python3 scripts/apply_weights.py target/tune/weights.txt src/search/eval/weights.rs
-cargo fmt
+$jj tune --data "$train" --validate "$held_out" --out target/tune/weights.json --all \
+    --rounds 4 ${INIT:+--init "$INIT"}
+cp target/tune/weights.json src/search/eval/weights.json

@@ -38,9 +38,10 @@ usage:
                   [--seed S] [--threads T] [--checkpoint-dir D]
                                    train the neural evaluation on datagen files; writes the
                                    quantized network to NET after every epoch
-  jiangjun tune --data F[,F...] [--out F] [--rounds N] [--steps N] [--l2 X]
+  jiangjun tune --data F[,F...] [--out F] [--init F] [--rounds N] [--steps N] [--l2 X]
                   [--l2-tables X] [--validate F[,F...]] [--all]
-                                   Texel-tune the evaluation weights on self-play data
+                                   Texel-tune the evaluation weights on self-play data; reads
+                                   and writes the format of src/search/eval/weights.json
   jiangjun match --engine SPEC --engine SPEC [options]
                                    two-engine match (see `jiangjun match --help`)
   jiangjun tournament --engine SPEC ... [options]
@@ -664,6 +665,7 @@ fn tune_inner(args: &[String]) -> Result<(), String> {
     use crate::tools::tune::{self, Scope, Settings};
     let (data, rest) = take_option(args, "--data")?;
     let (out, rest) = take_option(&rest, "--out")?;
+    let (init, rest) = take_option(&rest, "--init")?;
     let (rounds, rest) = take_option(&rest, "--rounds")?;
     let (steps, rest) = take_option(&rest, "--steps")?;
     let (l2, rest) = take_option(&rest, "--l2")?;
@@ -704,24 +706,30 @@ fn tune_inner(args: &[String]) -> Result<(), String> {
         );
         Ok(samples)
     };
+    // The weights to start from (and compare the held-out error with): the engine's own
+    // unless `--init` names a file of an earlier run. Read before the data, which can be
+    // large, so that a bad file is reported at once.
+    let start = match init {
+        Some(f) => tune::read_weights(f.as_ref()).map_err(|e| format!("{e:#}"))?,
+        None => Weights::DEFAULT,
+    };
     let samples = load(&data)?;
     // Held-out games (other seeds) show whether the fit generalises or learns the games.
     let held_out = validate.as_deref().map(load).transpose()?;
-    let mut w = Weights::DEFAULT;
+    let mut w = start.clone();
     let k = tune::fit_k(&samples, &w);
     eprintln!("k = {k:.3}");
     let (err, k_tuned) = tune::tune(&samples, &mut w, k, settings, |l| eprintln!("{l}"));
     if let Some(v) = &held_out {
         eprintln!(
             "held-out error {:.6} -> {:.6}",
-            tune::error(v, &Weights::DEFAULT, k),
+            tune::error(v, &start, k),
             tune::error(v, &w, k_tuned)
         );
     }
-    let out = out.unwrap_or_else(|| "tuned_weights.rs.txt".into());
-    std::fs::write(&out, format!("// error {err:.6}, k {k_tuned:.3}\n{w:#?}\n"))
-        .map_err(|e| format!("cannot write {out}: {e}"))?;
-    println!("wrote {out}: error {err:.6}");
+    let out = out.unwrap_or_else(|| "tuned_weights.json".into());
+    tune::write_weights(out.as_ref(), &w).map_err(|e| format!("{e:#}"))?;
+    println!("wrote {out}: error {err:.6}, k {k_tuned:.3}");
     Ok(())
 }
 

@@ -13,7 +13,7 @@ fn temp(name: &str) -> PathBuf {
 
 #[test]
 fn selfplay_data_feeds_the_tuner() {
-    let (data, weights) = (temp("data.txt"), temp("weights.txt"));
+    let (data, weights) = (temp("data.txt"), temp("weights.json"));
     let data_s = data.to_string_lossy().into_owned();
     let weights_s = weights.to_string_lossy().into_owned();
     let (code, out, err) = run(&[
@@ -36,11 +36,19 @@ fn selfplay_data_feeds_the_tuner() {
     ]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(err.contains("held-out error"), "{err}");
-    let dump = std::fs::read_to_string(&weights).expect("weights written");
-    assert!(
-        dump.contains("Weights {") && dump.contains("pst_mg"),
-        "{dump}"
-    );
+    // The output is a weights file like the engine's own, and `--init` continues from it.
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&weights).expect("weights written"))
+            .expect("json");
+    let embedded: serde_json::Value =
+        serde_json::from_str(include_str!("../src/search/eval/weights.json")).expect("json");
+    let keys = |v: &serde_json::Value| v.as_object().map(|m| m.keys().cloned().collect::<Vec<_>>());
+    assert_eq!(keys(&written), keys(&embedded));
+    let (code, out, err) = run(&[
+        "tune", "--data", &data_s, "--init", &weights_s, "--out", &weights_s, "--rounds", "1",
+        "--steps", "20",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
     let _ = std::fs::remove_file(data);
     let _ = std::fs::remove_file(weights);
 }
@@ -65,4 +73,14 @@ fn bad_tuner_settings_are_refused_before_reading_data() {
     let (code, _, err) = run(&["tune", "--data", "/nonexistent/data.txt"]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read /nonexistent/data.txt"), "{err}");
+    // A bad starting file is reported before the data is read.
+    let (code, _, err) = run(&[
+        "tune",
+        "--data",
+        "/nonexistent/data.txt",
+        "--init",
+        "Cargo.toml",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("Cargo.toml: not a weights file"), "{err}");
 }

@@ -13,10 +13,27 @@
 //! The rounded result is checked with the real evaluation, and the next round linearises
 //! again around it. A round that does not lower the real error ends the tuning. All passes over
 //! the samples run in parallel (rayon).
+//!
+//! The weights go in and out as files in the format of `src/search/eval/weights.json`
+//! ([`read_weights`], [`write_weights`]): a tuned file replaces that one as it is.
 
 use crate::board::{Color, PieceKind, Position};
 use crate::search::eval::{evaluate_with, table_index, Weights};
+use anyhow::Context as _;
 use rayon::prelude::*;
+use std::path::Path;
+
+/// Reads a weights file, e.g. a previous run's output to continue from.
+pub fn read_weights(path: &Path) -> anyhow::Result<Weights> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Weights::from_json(&text).with_context(|| format!("{}", path.display()))
+}
+
+/// Writes `w` in the format of `src/search/eval/weights.json`.
+pub fn write_weights(path: &Path, w: &Weights) -> anyhow::Result<()> {
+    std::fs::write(path, w.to_json()).with_context(|| format!("cannot write {}", path.display()))
+}
 
 /// One training position.
 pub struct Sample {
@@ -412,6 +429,21 @@ mod tests {
         let (samples, bad) = parse_samples(text);
         assert_eq!((samples.len(), bad), (3, 1));
         samples
+    }
+
+    #[test]
+    fn weights_files_are_written_and_read_back() {
+        let path = std::env::temp_dir().join(format!("jiangjun-tune-{}.json", std::process::id()));
+        let mut w = Weights::DEFAULT;
+        w.tempo = -3;
+        write_weights(&path, &w).expect("written");
+        assert_eq!(read_weights(&path).expect("read"), w);
+        std::fs::write(&path, "{}").expect("written");
+        let e = read_weights(&path).expect_err("not weights");
+        assert!(format!("{e:#}").contains("missing field"), "{e:#}");
+        let _ = std::fs::remove_file(&path);
+        let e = read_weights(&path).expect_err("gone");
+        assert!(format!("{e:#}").starts_with("cannot read"), "{e:#}");
     }
 
     #[test]

@@ -72,7 +72,8 @@ mod weights;
 mod tests;
 
 pub use weights::{
-    HalfTable, Pair, Weights, CANNON_MOBILITY_BASE, KS_ATTACKERS, ROOK_MOBILITY_BASE, SCALE_FULL,
+    HalfTable, Pair, Weights, WeightsError, CANNON_MOBILITY_BASE, KS_ATTACKERS, ROOK_MOBILITY_BASE,
+    SCALE_FULL,
 };
 
 use super::levels::Level;

@@ -362,3 +362,22 @@ fn lines_onto_the_king_are_told_apart() {
         }
     }
 }
+
+#[test]
+fn evaluations_are_those_of_the_former_literal_weights() {
+    // Computed on the commit before the weights became data (6d00e5d): the FNV-1a of the
+    // evaluation of every sample position, and two evaluations spelt out.
+    let positions = sample_positions();
+    let mut bytes = Vec::new();
+    for p in &positions {
+        bytes.extend_from_slice(&evaluate(p).to_le_bytes());
+    }
+    assert_eq!(positions.len(), 9704);
+    assert_eq!(crate::checksum::fnv1a64(&bytes), 0x8cd2_72b6_9017_5c22);
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let horses_out = "r1bakab1r/9/1cn4cn/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 0 1";
+    assert_eq!(
+        (evaluate(&pos(start)), evaluate(&pos(horses_out))),
+        (17, 18)
+    );
+}

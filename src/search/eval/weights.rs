@@ -5,20 +5,46 @@
 //! module's docs for what each term means); the values now in [`Weights::DEFAULT`] were then
 //! fitted by `scripts/tune.sh` (Texel tuning on 3,600 self-play games of the hand-set engine,
 //! 383k positions, checked on 400 held-out games) and kept because they won games; none is
-//! taken from another engine. The comments on the tables describe the hand-set intent; the
-//! fitted numbers follow it only roughly. Units are centipawns (an uncrossed pawn is 100)
-//! unless a field says otherwise.
+//! taken from another engine. Units are centipawns (an uncrossed pawn is 100) unless a field
+//! says otherwise.
+//!
+//! # The weights are data
+//! The numbers live in `weights.json` next to this file, not in Rust source: `jiangjun tune
+//! --out` writes that format ([`Weights::to_json`]) and `--init` reads it back
+//! ([`Weights::from_json`]), so a tuning run ends with copying one file, and `git diff` shows
+//! the change number by number. `build.rs` turns the file into the constant
+//! [`Weights::DEFAULT`] at compile time, so the evaluation reads a constant exactly as it did
+//! when the numbers were literals. The file holds one key per field below, in this order;
+//! `material`, `pst_mg` and `pst_eg` list the kinds in [`crate::board::PieceKind::index`]
+//! order: king, advisor, elephant, horse, rook, cannon, pawn.
+//!
+//! # The tables' hand-set intent
+//! Rows are ranks from the owner's back rank (row 0) to the opponent's (row 9); columns are
+//! files from the edge (a/i) to the centre (e); points a kind can never stand on are 0. The
+//! fitted numbers follow this intent only roughly.
+//! * King: on its back rank in the middlegame (every step up exposes it); in the endgame on a
+//!   side file, which it then controls (the kings may not face each other).
+//! * Advisor: the palace centre is its best point: it guards both corners and the king.
+//! * Elephant: the centre point covers both wings; on the edge or the river it is loose.
+//! * Horse: the centre and the squares around the enemy palace; poor on the edge or on its own
+//!   palace centre (窝心马, which smothers its own king).
+//! * Rook: developed off the corner, strong on the river banks (巡河/过河) and on the
+//!   palace-side files (肋道) deep in the enemy camp.
+//! * Cannon: the central cannon (中炮) pins the enemy's centre; deep in the enemy camp it runs
+//!   out of screens (the back-rank cannon is scored by king safety, not here). In the endgame
+//!   it works best at home, with its own pieces as screens.
+//! * Pawn: across the river (过河兵) it moves sideways and roughly doubles in worth; it is
+//!   worth most just in front of the palace and little on the last rank (老兵), where it can
+//!   no longer go forward.
+
+use serde::{Deserialize, Serialize};
 
 /// A middlegame and an endgame value; the evaluation blends them by the game phase.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Pair {
     pub mg: i32,
     pub eg: i32,
-}
-
-/// Shorthand for the tables below.
-const fn p(mg: i32, eg: i32) -> Pair {
-    Pair { mg, eg }
 }
 
 /// A piece-square table for one kind, in the owner's frame: `[rank][file]` where rank 0 is the
@@ -31,7 +57,8 @@ pub type HalfTable = [[i32; 5]; 10];
 pub const KS_ATTACKERS: usize = 5;
 
 /// Every tunable number of the evaluation.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Weights {
     /// Material per kind, indexed by [`crate::board::PieceKind::index`]. The king is 0: it is
     /// never traded.
@@ -142,87 +169,9 @@ pub const CANNON_MOBILITY_BASE: i32 = 6;
 pub const SCALE_FULL: i32 = 64;
 
 impl Weights {
-    /// The defaults: hand-set terms with fitted values (see the module docs).
-    pub const DEFAULT: Weights = Weights {
-        material: [
-            p(0, 0),       // king
-            p(225, 1),     // advisor
-            p(261, 8),     // elephant
-            p(687, 286),   // horse
-            p(1646, 1007), // rook
-            p(823, 232),   // cannon
-            p(100, 100),   // pawn, before the river; crossing adds the table bonus
-        ],
-        pst_mg: [
-            KING_MG,
-            ADVISOR_MG,
-            ELEPHANT_MG,
-            HORSE_MG,
-            ROOK_MG,
-            CANNON_MG,
-            PAWN_MG,
-        ],
-        pst_eg: [
-            KING_EG,
-            ADVISOR_EG,
-            ELEPHANT_EG,
-            HORSE_EG,
-            ROOK_EG,
-            CANNON_EG,
-            PAWN_EG,
-        ],
-        phase_rook: 6,
-        phase_horse: 3,
-        phase_cannon: 3,
-        tempo: 17,
-        rook_mobility: p(13, -1),
-        cannon_mobility: p(2, 1),
-        horse_mobility: [
-            p(-129, -132),
-            p(-64, -71),
-            p(-48, 30),
-            p(-7, 7),
-            p(16, 28),
-            p(74, 11),
-            p(107, -20),
-            p(160, -25),
-            p(145, -57),
-        ],
-        rook_open_file: p(47, 3),
-        ks_rook: 6,
-        ks_horse: 22,
-        ks_cannon: 0,
-        ks_pawn: 19,
-        ks_attackers: [0, 6, 11, 23, 34],
-        ks_scale: p(56, 10),
-        missing_advisor_vs_horse: p(114, -4),
-        missing_advisor_vs_rook: p(66, 14),
-        missing_elephant_vs_cannon: p(86, -12),
-        missing_elephant_vs_rook: p(31, -77),
-        open_king_file: p(24, -24),
-        open_palace_file: p(16, -11),
-        hollow_cannon: p(337, -46),
-        bottom_cannon: p(32, -10),
-        horse_wocao: p(145, -76),
-        horse_palace_corner: p(64, -25),
-        connected_rooks: p(41, 69),
-        connected_horses: p(27, -11),
-        connected_advisors: p(63, 15),
-        connected_elephants: p(29, -17),
-        hanging: p(37, 57),
-        rook_threatened: p(48, -47),
-        threatened_by_pawn: p(75, 70),
-        rook_pin: p(16, 33),
-        rook_discovery: p(114, 97),
-        cannon_pin: p(51, 9),
-        cannon_discovery: p(81, 99),
-        scale_no_attackers: 0,
-        scale_cannon_no_screen: 4,
-        scale_rook_vs_full_defence: 8,
-        scale_minor_vs_full_defence: 8,
-        scale_horse_vs_two_advisors: 16,
-        scale_pawn_vs_defenders: 16,
-    };
+    /// The defaults: hand-set terms with fitted values (see the module docs), compiled in
+    /// from `weights.json` by `build.rs`.
+    pub const DEFAULT: Weights = include!(concat!(env!("OUT_DIR"), "/default_weights.rs"));
 
     /// The phase of a board holding every rook, horse and cannon (the start position).
     pub const fn max_phase(&self) -> i32 {
@@ -328,195 +277,139 @@ impl Weights {
     }
 }
 
+/// Why a weights file could not be read.
+#[derive(Debug)]
+pub struct WeightsError(serde_json::Error);
+
+impl std::fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "not a weights file: {}", self.0)
+    }
+}
+
+impl std::error::Error for WeightsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
+    }
+}
+
+impl Weights {
+    /// Reads the format of `weights.json`: every field present, no unknown keys, every number
+    /// an `i32`.
+    pub fn from_json(text: &str) -> Result<Weights, WeightsError> {
+        serde_json::from_str(text).map_err(WeightsError)
+    }
+
+    /// The format of `weights.json`: serde's pretty JSON with each innermost array or object
+    /// (a table row, a [`Pair`]) on one line, so that the file reads like the tables it holds
+    /// and a tuning run's diff shows the rows that moved.
+    pub fn to_json(&self) -> String {
+        // Serialising plain integers into a string cannot fail.
+        let pretty = serde_json::to_string_pretty(self).unwrap_or_default();
+        let mut out = collapse_leaves(&pretty);
+        out.push('\n');
+        out
+    }
+}
+
+/// Puts every array or object that holds no array or object on one line. The keys are field
+/// names, so no bracket or comma ever appears inside a string.
+fn collapse_leaves(pretty: &str) -> String {
+    let mut out = String::with_capacity(pretty.len());
+    let mut rest = pretty;
+    while let Some(open) = rest.find(['[', '{']) {
+        out.push_str(&rest[..=open]);
+        rest = &rest[open + 1..];
+        let next = rest.find(['[', '{', ']', '}']).unwrap_or(rest.len());
+        if let Some(close @ (b']' | b'}')) = rest.as_bytes().get(next).copied() {
+            let items: Vec<&str> = rest[..next].split(',').map(str::trim).collect();
+            out.push_str(&items.join(", "));
+            out.push(char::from(close));
+            rest = &rest[next + 1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 impl Default for Weights {
     fn default() -> Weights {
         Weights::DEFAULT
     }
 }
 
-// Piece-square tables. Rows are ranks from the owner's back rank (row 0) to the opponent's
-// (row 9); columns are files from the edge (a/i) to the centre (e). Points a kind can never
-// stand on are 0.
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// The king belongs on its back rank in the middlegame: every step up exposes it.
-const KING_MG: HalfTable = [
-    [0, 0, 0, 48, 96],
-    [0, 0, 0, -78, -15],
-    [0, 0, 0, -66, -49],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-];
-/// In the endgame a king on a side file controls it (the kings may not face each other).
-const KING_EG: HalfTable = [
-    [0, 0, 0, -19, 6],
-    [0, 0, 0, 28, 18],
-    [0, 0, 0, -5, -13],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-];
-/// The palace centre is the advisor's best point: it guards both corners and the king.
-const ADVISOR_MG: HalfTable = [
-    [0, 0, 0, 4, 0],
-    [0; 5],
-    [0, 0, 0, 2, 0],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-];
-const ADVISOR_EG: HalfTable = [
-    [0, 0, 0, -2, 0],
-    [0, 0, 0, 0, -25],
-    [0, 0, 0, -13, 0],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-];
-/// The elephant on the centre point covers both wings; on the edge or the river it is loose.
-const ELEPHANT_MG: HalfTable = [
-    [0, 0, 4, 0, 0],
-    [0; 5],
-    [-20, 0, 0, 0, 61],
-    [0; 5],
-    [0, 0, -38, 0, 0],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-];
-const ELEPHANT_EG: HalfTable = [
-    [0, 0, -10, 0, 0],
-    [0; 5],
-    [18, 0, 0, 0, -18],
-    [0; 5],
-    [0, 0, -7, 0, 0],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [0; 5],
-];
-/// Horses want the centre and the squares around the enemy palace; on the edge or on the
-/// palace centre (窝心马, which smothers its own king) they are poor.
-const HORSE_MG: HalfTable = [
-    [-26, -115, -28, -6, -22],
-    [-56, -12, -35, -32, -73],
-    [15, -26, -7, 9, -31],
-    [-13, -14, 25, -11, 41],
-    [4, 15, 53, 52, 29],
-    [-1, 13, 29, 71, 26],
-    [4, 33, 0, 67, 41],
-    [7, 21, 21, 39, 45],
-    [-9, 1, 45, 29, 21],
-    [-15, 6, 14, 9, 0],
-];
-const HORSE_EG: HalfTable = [
-    [-25, 18, -31, -13, -14],
-    [-43, -14, -11, -26, -25],
-    [-34, -3, 23, 3, 3],
-    [-10, -3, 33, 10, 23],
-    [-3, -5, 40, 33, 36],
-    [8, 14, 26, 12, 12],
-    [0, 11, -9, 5, 45],
-    [8, -4, -5, 20, 31],
-    [-13, 0, 3, 14, 20],
-    [-23, 5, 16, 3, 0],
-];
-/// Rooks are developed off the corner, strong on the river banks (巡河/过河) and on the
-/// palace-side files (肋道) deep in the enemy camp.
-const ROOK_MG: HalfTable = [
-    [-59, 37, 1, -1, 0],
-    [-18, -23, -4, -23, 9],
-    [-10, 6, 28, 22, 10],
-    [5, 22, 13, 20, 13],
-    [12, 20, 2, 14, 19],
-    [1, 28, 13, 16, 19],
-    [13, 10, 50, 17, 16],
-    [1, -21, 36, 14, 19],
-    [1, 14, -2, 23, 19],
-    [-10, 6, 2, 24, 16],
-];
-const ROOK_EG: HalfTable = [
-    [-41, 4, -5, -1, 0],
-    [-10, -6, -2, 4, 1],
-    [-8, 8, 29, 10, 19],
-    [-4, 25, 21, 3, 19],
-    [-6, 11, 10, 20, 21],
-    [2, 3, 20, 15, 21],
-    [-7, 2, 11, 21, 13],
-    [-1, 2, 11, 7, 26],
-    [-8, -5, -11, -27, 24],
-    [-15, -5, -5, -3, 14],
-];
-/// The central cannon (中炮) pins the enemy's centre; cannons deep in the enemy camp run out
-/// of screens. The back-rank cannon is scored by king safety, not here.
-const CANNON_MG: HalfTable = [
-    [14, 26, 10, 15, 7],
-    [16, -3, 0, 28, 10],
-    [22, -30, 39, 10, 10],
-    [10, -16, 9, -26, 24],
-    [-23, -11, 39, -4, 23],
-    [15, 4, -29, -1, 24],
-    [27, -2, -20, -46, 19],
-    [2, -44, -9, -16, 8],
-    [31, -5, -12, -6, -3],
-    [52, 6, 2, -15, 4],
-];
-/// In the endgame a cannon works best at home, with its own pieces as screens.
-const CANNON_EG: HalfTable = [
-    [9, -1, 4, 17, 3],
-    [-2, 7, 3, 11, -24],
-    [1, 7, 4, 15, 30],
-    [-6, 14, -3, -4, -15],
-    [-4, -6, -3, 14, -14],
-    [6, -6, -7, 1, 4],
-    [9, 2, 9, 2, -5],
-    [-3, -9, -19, -1, 9],
-    [3, 5, -16, -2, -1],
-    [14, 5, -4, 8, 0],
-];
-/// A pawn across the river (过河兵) moves sideways and roughly doubles in worth; it is worth
-/// most just in front of the palace and little on the last rank (老兵), where it can no longer
-/// go forward.
-const PAWN_MG: HalfTable = [
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [-14, 0, -5, 0, 31],
-    [-17, 0, 62, 0, 17],
-    [59, 65, 105, 96, 83],
-    [45, 68, 102, 100, 98],
-    [55, 105, 131, 150, 132],
-    [49, 78, 122, 137, 134],
-    [6, 17, 24, 34, 33],
-];
-const PAWN_EG: HalfTable = [
-    [0; 5],
-    [0; 5],
-    [0; 5],
-    [70, 0, 20, 0, 50],
-    [16, 0, 10, 0, 29],
-    [103, 110, 135, 122, 123],
-    [53, 99, 135, 67, 78],
-    [55, 113, 122, 168, 104],
-    [57, 86, 48, 46, 151],
-    [5, 13, 19, 0, -13],
-];
+    const EMBEDDED: &str = include_str!("weights.json");
+
+    /// Every number in [`Weights::visit_mut`]'s order, as little-endian bytes.
+    fn flat_bytes(w: &Weights) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        w.clone()
+            .visit_mut(&mut |_, _, v| bytes.extend_from_slice(&v.to_le_bytes()));
+        bytes
+    }
+
+    #[test]
+    fn the_embedded_file_round_trips() {
+        let parsed = Weights::from_json(EMBEDDED).expect("the embedded file parses");
+        assert_eq!(parsed, Weights::DEFAULT, "build.rs and serde read it alike");
+        // Writing gives the file back byte for byte, so `tune --out` output diffs cleanly.
+        assert_eq!(parsed.to_json(), EMBEDDED);
+        let mut changed = parsed.clone();
+        changed.pst_eg[3][4][2] = -7;
+        changed.horse_mobility[8].mg = i32::MIN;
+        changed.ks_attackers[4] = i32::MAX;
+        assert_eq!(Weights::from_json(&changed.to_json()).ok(), Some(changed));
+    }
+
+    #[test]
+    fn the_embedded_weights_are_the_former_literals() {
+        // Computed on the commit before the weights became data, when they were Rust literals
+        // (6d00e5d): the FNV-1a of all 801 numbers in visiting order.
+        let bytes = flat_bytes(&Weights::DEFAULT);
+        assert_eq!(bytes.len(), 801 * 4);
+        assert_eq!(crate::checksum::fnv1a64(&bytes), 0x2615_070d_3d2d_5cad);
+    }
+
+    #[test]
+    fn bad_files_are_errors() {
+        let good: serde_json::Value = serde_json::from_str(EMBEDDED).expect("json");
+        let edit = |f: &dyn Fn(&mut serde_json::Map<String, serde_json::Value>)| {
+            let mut v = good.clone();
+            if let Some(map) = v.as_object_mut() {
+                f(map);
+            }
+            v.to_string()
+        };
+        let cases = [
+            ("", "EOF"),
+            ("[1, 2]", "invalid type"),
+            (&edit(&|m| drop(m.remove("tempo"))), "missing field `tempo`"),
+            (
+                &edit(&|m| drop(m.insert("tmepo".into(), 3.into()))),
+                "unknown field `tmepo`",
+            ),
+            (
+                &edit(&|m| drop(m.insert("tempo".into(), 1e10.into()))),
+                "invalid type",
+            ),
+            (
+                &edit(&|m| drop(m.insert("tempo".into(), 3_000_000_000u64.into()))),
+                "invalid value",
+            ),
+            (
+                &edit(&|m| drop(m.insert("ks_attackers".into(), vec![1, 2].into()))),
+                "invalid length",
+            ),
+        ];
+        for (text, says) in cases {
+            match Weights::from_json(text) {
+                Ok(_) => panic!("accepted {says}"),
+                Err(e) => assert!(e.to_string().contains(says), "{says}: {e}"),
+            }
+        }
+    }
+}
