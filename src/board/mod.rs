@@ -10,6 +10,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod encoding;
 pub mod fen;
 pub mod move_;
 pub mod movegen;
@@ -22,6 +23,7 @@ pub mod reference;
 pub mod scratch;
 pub mod see;
 pub mod square;
+pub mod xqf;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
