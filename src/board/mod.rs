@@ -1,7 +1,8 @@
 //! The legal-move core: squares, pieces, moves, bitboards, attack tables, positions, FEN, move
 //! generation, Zobrist keys and perft, plus the notations people and files use for moves
-//! ([`notation`]: Chinese of rules 7.5 and WXF; [`pgn`]). No I/O and no dependency on the rest
-//! of the engine.
+//! ([`notation`]: Chinese of rules 7.5 and WXF), and the game files they are written in
+//! ([`pgn`], [`xqf`], with [`encoding`] detection). No I/O and no dependency on the rest of
+//! the engine.
 //!
 //! Representation: a 90-entry board array (what is on a square) plus `u128` bitboards per
 //! colour and kind (where the pieces are), an occupancy board and a transposed occupancy board

@@ -1007,7 +1007,10 @@ mod tests {
             let file = read_pgn(&text);
             for g in file.games.iter().flatten() {
                 assert_eq!(g.end_position().history().len(), g.moves.len());
-                let _ = write_pgn(g, MoveFormat::Chinese);
+                let written = write_pgn(g, MoveFormat::Chinese);
+                let back = parse_pgn(&written).unwrap_or_else(|e| panic!("{e}\n{written}"));
+                assert_eq!(back.len(), 1, "{written}");
+                assert_eq!(back[0].moves, g.moves, "{written}");
             }
         }
     }
