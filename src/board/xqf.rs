@@ -9,10 +9,11 @@
 //!   兵兵兵兵兵 for Red then the same for Black. A byte is `file * 10 + rank` (file 0 the
 //!   a-file, rank 0 Red's back rank); anything above 89 is a piece not on the board.
 //! * `32` side to move (0 Red); `33` result (0 unknown, 1 Red wins, 2 Black wins, 3 and 4 a
-//!   draw); `40` game type.
+//!   draw); `40` game type (0 full game, 1 opening, 2 middlegame, 3 endgame). Readers check
+//!   that the key sum and the three keys add up to 0 mod 256.
 //! * Length-prefixed GB18030 strings: title `50` (63 bytes), event `D0` (63), date `110`,
-//!   site `120`, Red `130`, Black `140` (15 each), time control `150` (63), Red's and
-//!   Black's time `190` and `1A0`, annotator `1D0`, author `1E0` (15 each).
+//!   site `120`, Red `130`, Black `140` (15 each), opening `150` (63), Red's and Black's
+//!   time `190` and `1A0`, annotator `1D0`, author `1E0` (15 each).
 //! * From `400` the move tree in preorder, one record per node: from, to, flags, a reserved
 //!   byte, then a comment. The first record is the root (no move; the game's opening
 //!   comment). A node's main-line successor follows it at once, its alternatives after the
@@ -62,7 +63,7 @@ const STRINGS: [(&str, usize, usize); 8] = [
     ("Site", 0x120, 15),
     ("Red", 0x130, 15),
     ("Black", 0x140, 15),
-    ("TimeControl", 0x150, 63),
+    ("Opening", 0x150, 63),
     ("Annotator", 0x1D0, 15),
 ];
 
@@ -471,7 +472,8 @@ pub fn write_xqf(game: &Game, opts: XqfWriteOptions) -> Vec<u8> {
         h[0x0D] = s;
         h[0x0E] = s.wrapping_mul(7).wrapping_add(3);
         h[0x0F] = s.wrapping_mul(13).wrapping_add(5);
-        h[0x0C] = h[0x0D].wrapping_add(h[0x0E]).wrapping_add(h[0x0F]);
+        // The check XQStudio makes: key sum + the three keys = 0 (mod 256).
+        h[0x0C] = 0u8.wrapping_sub(h[0x0D].wrapping_add(h[0x0E]).wrapping_add(h[0x0F]));
     }
     let keys = if version > LAST_PLAIN_VERSION {
         Keys::from_header(&h)
@@ -509,7 +511,11 @@ pub fn write_xqf(game: &Game, opts: XqfWriteOptions) -> Vec<u8> {
         GameResult::BlackWins => 2,
         GameResult::Draw => 3,
     };
-    h[0x40] = u8::from(game.start != Position::startpos());
+    h[0x40] = if game.start == Position::startpos() {
+        0
+    } else {
+        2
+    };
     for (name, at, room) in STRINGS {
         if let Some(v) = game.tag(name) {
             let b = gb_bytes(v, room);
@@ -612,6 +618,21 @@ mod tests {
                     assert_eq!(back.tag(t), g.tag(t), "{t}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn written_keys_pass_the_key_sum_check() {
+        for seed in [0u8, 1, 0x5A, 0xFF] {
+            let h = write_xqf(
+                &sample(),
+                XqfWriteOptions {
+                    version: DEFAULT_VERSION,
+                    key_seed: seed,
+                },
+            );
+            let sum = h[0x0C..0x10].iter().fold(0u8, |a, &b| a.wrapping_add(b));
+            assert_eq!(sum, 0, "seed {seed}");
         }
     }
 
