@@ -40,8 +40,14 @@ usage:
                                    quantized network to NET after every epoch
   jiangjun tune --data F[,F...] [--out F] [--init F] [--rounds N] [--steps N] [--l2 X]
                   [--l2-tables X] [--validate F[,F...]] [--all]
-                                   Texel-tune the evaluation weights on self-play data; reads
-                                   and writes the format of src/search/eval/weights.json
+                                   Texel-tune the evaluation weights on self-play data
+  jiangjun pgn convert IN [-o OUT] --to chinese|wxf|iccs [--script simplified|traditional]
+                  [--encoding utf-8|gb18030|gbk|big5] [--verbose]
+                                   rewrite PGN (any notation or encoding) or XQF games as PGN
+  jiangjun pgn check IN [--encoding E] [--verbose]
+                                   replay every game; name the first bad move of each (exit 1)
+  jiangjun pgn judge IN [--rules cxa2011|axf] [--json] [--encoding E]
+                                   the referee's ruling on each game against its result
   jiangjun match --engine SPEC --engine SPEC [options]
                                    two-engine match (see `jiangjun match --help`)
   jiangjun tournament --engine SPEC ... [options]
@@ -106,6 +112,7 @@ pub fn run(args: &[String]) -> Option<i32> {
         "tune" => wrap("tune", tune_inner(&args[1..])),
         "match" => match_cmd(&args[1..]),
         "tournament" => tournament_cmd(&args[1..]),
+        "pgn" => crate::tools::records::main(&args[1..]),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             0

@@ -1,15 +1,21 @@
 //! PGN as xiangqi programs exchange it: chess PGN with `[Game "Chinese Chess"]`, an optional
 //! `[FEN "..."]` start, a `[Format "..."]` tag naming the move notation, and moves in ICCS
-//! (`H2-E2` or `h2e2`), Chinese (`炮二平五`) or WXF (`C2=5`).
+//! (`H2-E2` or `h2e2`), Chinese (`炮二平五`, `马８进７`) or WXF (`C2=5`).
 //!
-//! Reading is tolerant, as files from different programs demand: `{...}` and `;` comments,
-//! `%` escape lines, nested `(...)` variations (skipped: a [`Game`] is one line of play), NAGs
-//! (`$1`), `!`/`?` marks, move numbers (`1.`, `1...`, bare `1`, glued `1.H2-E2`) and any of the three
-//! notations in any game whatever its Format tag says (they cannot be confused with one
-//! another). Every move is checked for legality as it is read, so a returned game always
-//! replays. Errors name the line. Reading never panics.
+//! Reading is lenient where files in the wild are sloppy: tag values with unescaped inner
+//! quotes (the value runs to the closing `"]`), `{...}` and `;` comments (kept in
+//! [`Game::comments`]), `%` escape lines, nested `(...)` variations (skipped: a [`Game`] is one
+//! line of play), NAGs (`$1`), `!`/`?` marks, move numbers in any spacing (`1.`, `1...`,
+//! `1。`, `１．`, bare `1`, glued `1.H2-E2`), missing tags, several games per file, and any of
+//! the three notations in any game whatever its Format tag says (they cannot be confused with
+//! one another). Text after the last game that is not a game (a line of `=====`, a program's
+//! signature) is a warning, not the loss of the game before it.
+//!
+//! It is strict where it matters: every move is checked for legality as it is read, so a
+//! returned game always replays, and a move that no notation reads as exactly one legal move
+//! is an error naming the game, the ply, the line and the reason. Reading never panics.
 
-use super::notation::{self, NotationError};
+use super::notation::{self, NotationError, Script};
 use super::{Color, FenError, Move, Position};
 use std::fmt;
 
@@ -70,13 +76,16 @@ impl MoveFormat {
     }
 }
 
-/// One game: its tags in file order, the start position, the moves played and the result.
+/// One game: its tags in file order, the start position, the moves played, the result and the
+/// comments of the main line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     pub tags: Vec<(String, String)>,
     pub start: Position,
     pub moves: Vec<Move>,
     pub result: GameResult,
+    /// `(ply, text)`: the comment stands after the first `ply` moves (0: before the first).
+    pub comments: Vec<(usize, String)>,
 }
 
 impl Game {
@@ -87,6 +96,7 @@ impl Game {
             start,
             moves: Vec::new(),
             result: GameResult::Unknown,
+            comments: Vec::new(),
         }
     }
 
@@ -130,9 +140,11 @@ pub enum PgnError {
     StrayParen { line: usize },
     /// The FEN tag does not hold a legal position.
     Fen { line: usize, error: FenError },
-    /// A move token that no notation reads as a legal move here.
+    /// A move token that no notation reads as exactly one legal move here.
     Move {
         line: usize,
+        /// 1-based number of the game in the file.
+        game: usize,
         /// 1-based ply within the game.
         ply: usize,
         token: String,
@@ -151,191 +163,278 @@ impl fmt::Display for PgnError {
             PgnError::Fen { line, error } => write!(f, "line {line}: FEN tag: {error}"),
             PgnError::Move {
                 line,
+                game,
                 ply,
                 token,
                 error,
-            } => write!(f, "line {line}: ply {ply} '{token}': {error}"),
+            } => write!(f, "line {line}: game {game}, ply {ply} '{token}': {error}"),
         }
     }
 }
 
 impl std::error::Error for PgnError {}
 
+/// Everything read from one PGN text: each game in file order (a bad game is its error, and
+/// the games after it are still read), and warnings about text that was skipped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PgnFile {
+    pub games: Vec<Result<Game, PgnError>>,
+    pub warnings: Vec<String>,
+}
+
+impl PgnFile {
+    /// The number of moves in the games that read without error: how well a text reads as
+    /// game records (what encoding detection compares).
+    pub fn moves_read(&self) -> usize {
+        self.games
+            .iter()
+            .filter_map(|g| g.as_ref().ok())
+            .map(|g| g.moves.len())
+            .sum()
+    }
+}
+
 /// A lexical unit of PGN text.
 #[derive(Debug, PartialEq, Eq)]
 enum Lex {
     Tag(String, String),
     Word(String),
+    Comment(String),
 }
 
-/// Splits PGN text into tags and words, dropping comments, escapes, NAGs and variations.
-fn lex(text: &str) -> Result<Vec<(usize, Lex)>, PgnError> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    let mut line = 1;
-    let mut depth = 0usize; // variation nesting
-    let mut depth_line = 0;
-    let mut at_line_start = true;
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '\n' {
-            line += 1;
-            at_line_start = true;
-            i += 1;
-            continue;
-        }
-        if at_line_start && c == '%' {
-            while i < chars.len() && chars[i] != '\n' {
-                i += 1;
-            }
-            continue;
-        }
-        at_line_start = false;
-        if c.is_whitespace() {
-            i += 1;
-            continue;
-        }
-        match c {
-            '{' => {
-                let start = line;
-                i += 1;
-                while i < chars.len() && chars[i] != '}' {
-                    if chars[i] == '\n' {
-                        line += 1;
-                    }
-                    i += 1;
-                }
-                if i >= chars.len() {
-                    return Err(PgnError::Unterminated {
-                        line: start,
-                        what: "comment '{'",
-                    });
-                }
-                i += 1;
-            }
-            ';' => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
-            }
-            '(' => {
-                if depth == 0 {
-                    depth_line = line;
-                }
-                depth += 1;
-                i += 1;
-            }
-            ')' => {
-                if depth == 0 {
-                    return Err(PgnError::StrayParen { line });
-                }
-                depth -= 1;
-                i += 1;
-            }
-            '[' if depth == 0 => {
-                let (tag, next, lines) = read_tag(&chars, i, line)?;
-                out.push((line, tag));
-                line += lines;
-                i = next;
-            }
-            _ => {
-                let start = i;
-                while i < chars.len() && !is_delimiter(chars[i]) {
-                    i += 1;
-                }
-                if i == start {
-                    // A lone delimiter such as '[' inside a variation or ']' or '}'.
-                    i += 1;
-                    continue;
-                }
-                if depth == 0 {
-                    let w: String = chars[start..i].iter().collect();
-                    if !w.starts_with('$') {
-                        out.push((line, Lex::Word(w)));
-                    }
-                }
-            }
+/// Splits PGN text into tags, words and comments, dropping escape lines, NAGs and variations.
+/// After an error it yields nothing more: an unclosed comment or variation runs to the end
+/// anyway, and past a broken tag or stray `)` the structure is not to be trusted.
+struct Lexer {
+    chars: Vec<char>,
+    i: usize,
+    line: usize,
+    at_line_start: bool,
+    failed: bool,
+}
+
+impl Lexer {
+    fn new(text: &str) -> Lexer {
+        Lexer {
+            chars: text.chars().collect(),
+            i: 0,
+            line: 1,
+            at_line_start: true,
+            failed: false,
         }
     }
-    if depth > 0 {
-        return Err(PgnError::Unterminated {
-            line: depth_line,
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.i).copied()
+    }
+
+    /// Advances to the next `end` (or the end of text), counting lines; returns the text
+    /// skipped and whether `end` was found (and passed).
+    fn take_until(&mut self, end: char) -> (String, bool) {
+        let mut s = String::new();
+        while let Some(c) = self.peek() {
+            self.i += 1;
+            if c == end {
+                return (s, true);
+            }
+            if c == '\n' {
+                self.line += 1;
+            }
+            s.push(c);
+        }
+        (s, false)
+    }
+
+    /// Skips a variation from its `(` to the matching `)`, nested ones included.
+    fn skip_variation(&mut self) -> Result<(), PgnError> {
+        let start = self.line;
+        let mut depth = 0usize;
+        while let Some(c) = self.peek() {
+            self.i += 1;
+            match c {
+                '\n' => self.line += 1,
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Ok(());
+                    }
+                }
+                // A comment inside a variation may hold parentheses.
+                '{' if !self.take_until('}').1 => break,
+                _ => {}
+            }
+        }
+        Err(PgnError::Unterminated {
+            line: start,
             what: "variation '('",
-        });
+        })
     }
-    Ok(out)
+
+    /// Reads `[Name "value"]` at `[`. The value runs to the first `"` that is followed (after
+    /// blanks) by `]` on the same line, so inner quotes need no escape: files write
+    /// `[Event "第八屆"銀荔杯"象棋全國冠軍賽"]`. `\"` and `\\` are escapes all the same.
+    fn tag(&mut self) -> Result<Lex, PgnError> {
+        let line = self.line;
+        let bad = PgnError::BadTag { line };
+        let chars = &self.chars;
+        let mut i = self.i + 1;
+        let blank = |c: char| c == ' ' || c == '\t' || c == '\u{3000}';
+        while chars.get(i).is_some_and(|&c| blank(c)) {
+            i += 1;
+        }
+        let name_start = i;
+        while chars
+            .get(i)
+            .is_some_and(|&c| c.is_alphanumeric() || c == '_')
+        {
+            i += 1;
+        }
+        if i == name_start {
+            return Err(bad);
+        }
+        let name: String = chars[name_start..i].iter().collect();
+        while chars.get(i).is_some_and(|&c| blank(c)) {
+            i += 1;
+        }
+        if chars.get(i) != Some(&'"') {
+            return Err(bad);
+        }
+        i += 1;
+        let mut value = String::new();
+        loop {
+            match chars.get(i) {
+                None | Some('\n') | Some('\r') => {
+                    return Err(PgnError::Unterminated {
+                        line,
+                        what: "tag string",
+                    })
+                }
+                Some('\\') if matches!(chars.get(i + 1), Some('"') | Some('\\')) => {
+                    value.push(chars[i + 1]);
+                    i += 2;
+                }
+                Some('"') => {
+                    let mut j = i + 1;
+                    while chars.get(j).is_some_and(|&c| blank(c)) {
+                        j += 1;
+                    }
+                    if chars.get(j) == Some(&']') {
+                        self.i = j + 1;
+                        return Ok(Lex::Tag(name, value));
+                    }
+                    value.push('"');
+                    i += 1;
+                }
+                Some(&c) => {
+                    value.push(c);
+                    i += 1;
+                }
+            }
+        }
+    }
+
+    /// The next unit and the line it starts on.
+    fn next_lex(&mut self) -> Option<Result<(usize, Lex), PgnError>> {
+        if self.failed {
+            return None;
+        }
+        let r = self.scan();
+        if matches!(r, Some(Err(_))) {
+            self.failed = true;
+        }
+        r
+    }
+
+    fn scan(&mut self) -> Option<Result<(usize, Lex), PgnError>> {
+        while let Some(c) = self.peek() {
+            let line = self.line;
+            if c == '\n' {
+                self.line += 1;
+                self.at_line_start = true;
+                self.i += 1;
+                continue;
+            }
+            if self.at_line_start && c == '%' {
+                self.take_until('\n');
+                self.line += 1;
+                continue;
+            }
+            self.at_line_start = false;
+            if c.is_whitespace() {
+                self.i += 1;
+                continue;
+            }
+            match c {
+                '{' => {
+                    self.i += 1;
+                    let (text, closed) = self.take_until('}');
+                    if !closed {
+                        return Some(Err(PgnError::Unterminated {
+                            line,
+                            what: "comment '{'",
+                        }));
+                    }
+                    return Some(Ok((line, Lex::Comment(text.trim().to_string()))));
+                }
+                ';' => {
+                    self.i += 1;
+                    let (text, found) = self.take_until('\n');
+                    if found {
+                        self.line += 1;
+                        self.at_line_start = true;
+                    }
+                    return Some(Ok((line, Lex::Comment(text.trim().to_string()))));
+                }
+                '(' => {
+                    if let Err(e) = self.skip_variation() {
+                        return Some(Err(e));
+                    }
+                }
+                ')' => return Some(Err(PgnError::StrayParen { line })),
+                '[' => return Some(self.tag().map(|t| (line, t))),
+                _ => {
+                    let start = self.i;
+                    while self.peek().is_some_and(|c| !is_delimiter(c)) {
+                        self.i += 1;
+                    }
+                    if self.i == start {
+                        // A lone `]` or `}`.
+                        self.i += 1;
+                        continue;
+                    }
+                    let w: String = self.chars[start..self.i].iter().collect();
+                    if w.starts_with('$') {
+                        continue; // NAG
+                    }
+                    return Some(Ok((line, Lex::Word(w))));
+                }
+            }
+        }
+        None
+    }
 }
 
 fn is_delimiter(c: char) -> bool {
     c.is_whitespace() || matches!(c, '{' | '}' | '(' | ')' | '[' | ']' | ';')
 }
 
-/// Reads `[Name "value"]` starting at `chars[i] == '['`. Returns the tag, the index after
-/// `]` and how many newlines it spanned.
-fn read_tag(chars: &[char], mut i: usize, line: usize) -> Result<(Lex, usize, usize), PgnError> {
-    let bad = PgnError::BadTag { line };
-    i += 1;
-    let skip_ws = |i: &mut usize| {
-        while *i < chars.len() && chars[*i].is_whitespace() && chars[*i] != '\n' {
-            *i += 1;
-        }
-    };
-    skip_ws(&mut i);
-    let name_start = i;
-    while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
-        i += 1;
+/// A full-width digit `０`..`９` as its ASCII twin; other characters unchanged.
+fn narrow_digit(c: char) -> char {
+    match c {
+        '０'..='９' => char::from(b'0' + (c as u32 - '０' as u32) as u8),
+        _ => c,
     }
-    if i == name_start {
-        return Err(bad);
-    }
-    let name: String = chars[name_start..i].iter().collect();
-    skip_ws(&mut i);
-    if chars.get(i) != Some(&'"') {
-        return Err(bad);
-    }
-    i += 1;
-    let mut value = String::new();
-    let mut lines = 0;
-    loop {
-        match chars.get(i) {
-            None => {
-                return Err(PgnError::Unterminated {
-                    line,
-                    what: "tag string",
-                })
-            }
-            Some('"') => {
-                i += 1;
-                break;
-            }
-            Some('\\') => {
-                if let Some(&n) = chars.get(i + 1) {
-                    value.push(n);
-                    i += 2;
-                } else {
-                    i += 1;
-                }
-            }
-            Some(&c) => {
-                if c == '\n' {
-                    lines += 1;
-                }
-                value.push(c);
-                i += 1;
-            }
-        }
-    }
-    skip_ws(&mut i);
-    if chars.get(i) != Some(&']') {
-        return Err(bad);
-    }
-    Ok((Lex::Tag(name, value), i + 1, lines))
 }
 
-/// Drops a move-number prefix: `1.`, `12...`, `1．`, `1、`, or a bare `1`.
+/// Drops a move-number prefix: `1.`, `12...`, `1．`, `1。`, `1、`, `1…`, `１．` (full-width
+/// digits), or a bare number. What is left may be empty (the number stood alone).
 fn strip_move_number(w: &str) -> &str {
-    let digits = w.bytes().take_while(|b| b.is_ascii_digit()).count();
+    let digits: usize = w
+        .chars()
+        .take_while(|&c| narrow_digit(c).is_ascii_digit())
+        .map(char::len_utf8)
+        .sum();
     if digits == 0 {
         return w;
     }
@@ -344,13 +443,16 @@ fn strip_move_number(w: &str) -> &str {
         // A bare number (`1 炮二平五`, as some Chinese records write it).
         return rest;
     }
-    let trimmed = rest.trim_start_matches(['.', '．', '、']);
+    let trimmed = rest.trim_start_matches(['.', '．', '。', '、', '…']);
     if trimmed.len() == rest.len() {
         w
     } else {
         trimmed
     }
 }
+
+/// Annotation marks after a move: `!`, `?`, `!?` and their full-width forms.
+const MARKS: [char; 4] = ['!', '?', '！', '？'];
 
 /// A game being read.
 struct Builder {
@@ -360,6 +462,7 @@ struct Builder {
     start: Option<Position>,
     moves: Vec<Move>,
     result: Option<GameResult>,
+    comments: Vec<(usize, String)>,
 }
 
 impl Builder {
@@ -371,6 +474,7 @@ impl Builder {
             start: None,
             moves: Vec::new(),
             result: None,
+            comments: Vec::new(),
         }
     }
 
@@ -378,6 +482,7 @@ impl Builder {
         self.pos.is_some() || self.result.is_some()
     }
 
+    /// Nothing that makes a game: comments alone do not.
     fn is_empty(&self) -> bool {
         self.tags.is_empty() && !self.has_movetext()
     }
@@ -417,37 +522,94 @@ impl Builder {
             start,
             moves: self.moves,
             result: self.result.or(tag_result).unwrap_or(GameResult::Unknown),
+            comments: self.comments,
         })
     }
 }
 
-/// Reads every game in `text`. A file of bare movetext (no tags) is one game from the start
-/// position.
-pub fn parse_pgn(text: &str) -> Result<Vec<Game>, PgnError> {
-    let mut games = Vec::new();
+/// What the reader does with movetext it meets.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Skip {
+    /// Reads it.
+    No,
+    /// The current game had an error: its remaining movetext is passed over up to its result
+    /// token or the next tag.
+    BadGame,
+    /// Text after a game that is not a game: passed over up to the next tag.
+    Junk,
+}
+
+/// Reads every game in `text`, going on after a bad game. A file of bare movetext (no tags)
+/// is one game from the start position.
+pub fn read_pgn(text: &str) -> PgnFile {
+    let mut file = PgnFile {
+        games: Vec::new(),
+        warnings: Vec::new(),
+    };
     let mut cur = Builder::new();
-    for (line, lx) in lex(text)? {
+    let mut skip = Skip::No;
+    let mut lexer = Lexer::new(text);
+    while let Some(item) = lexer.next_lex() {
+        let (line, lx) = match item {
+            Ok(x) => x,
+            Err(e) => {
+                file.games.push(Err(e));
+                return file;
+            }
+        };
         match lx {
             Lex::Tag(name, value) => {
-                if cur.has_movetext() {
-                    games.push(std::mem::replace(&mut cur, Builder::new()).finish()?);
+                if skip == Skip::No && cur.has_movetext() {
+                    file.games
+                        .push(std::mem::replace(&mut cur, Builder::new()).finish());
                 }
+                skip = Skip::No;
                 if name.eq_ignore_ascii_case("FEN") {
                     cur.fen_line = line;
                 }
                 cur.tags.push((name, value));
             }
-            Lex::Word(w) => {
-                if cur.result.is_some() {
-                    // Movetext after a result without new tags: the next game.
-                    games.push(std::mem::replace(&mut cur, Builder::new()).finish()?);
+            Lex::Comment(c) => {
+                if skip == Skip::No && !c.is_empty() {
+                    cur.comments.push((cur.moves.len(), c));
                 }
-                cur.ensure_started()?;
-                if let Some(r) = GameResult::parse(&w) {
+            }
+            Lex::Word(w) => {
+                let result = GameResult::parse(&w);
+                match skip {
+                    Skip::No => {}
+                    Skip::BadGame => {
+                        if result.is_some() {
+                            skip = Skip::No;
+                        }
+                        continue;
+                    }
+                    Skip::Junk => continue,
+                }
+                if cur.result.is_some() {
+                    // Movetext after a result without new tags: the next game, or junk.
+                    file.games
+                        .push(std::mem::replace(&mut cur, Builder::new()).finish());
+                }
+                if result.is_none() && !w.chars().any(char::is_alphanumeric) {
+                    if !w.chars().all(|c| matches!(c, '.' | '…' | '。' | '．')) {
+                        file.warnings
+                            .push(format!("line {line}: '{}' ignored", clip(&w)));
+                    }
+                    continue;
+                }
+                if let Err(e) = cur.ensure_started() {
+                    file.games.push(Err(e));
+                    cur = Builder::new();
+                    skip = Skip::BadGame;
+                    continue;
+                }
+                if let Some(r) = result {
                     cur.result = Some(r);
                     continue;
                 }
-                let token = strip_move_number(&w).trim_end_matches(['!', '?']);
+                let bare = w.trim_end_matches(MARKS);
+                let token = strip_move_number(bare).trim_end_matches(MARKS);
                 if token.is_empty() || token.chars().all(|c| c == '.') {
                     continue;
                 }
@@ -457,29 +619,62 @@ pub fn parse_pgn(text: &str) -> Result<Vec<Game>, PgnError> {
                 };
                 // Try the whole word first: a WXF pawn move such as `33.4` looks like a
                 // move number.
-                let parsed = notation::parse_any(pos, w.trim_end_matches(['!', '?']))
-                    .or_else(|_| notation::parse_any(pos, token));
+                let parsed =
+                    notation::parse_any(pos, bare).or_else(|_| notation::parse_any(pos, token));
                 match parsed {
                     Ok(m) => {
                         pos.make_move(m);
                         cur.moves.push(m);
                     }
+                    Err(NotationError::Syntax(_))
+                        if cur.tags.is_empty()
+                            && cur.moves.is_empty()
+                            && !file.games.is_empty() =>
+                    {
+                        // Tagless text after a finished game whose first word is not shaped
+                        // like a move is not a game (a program's signature, say).
+                        file.warnings.push(format!(
+                            "line {line}: text after game {} is not a game, ignored from '{}' to the next tag",
+                            file.games.len(),
+                            clip(&w)
+                        ));
+                        cur = Builder::new();
+                        skip = Skip::Junk;
+                    }
                     Err(error) => {
-                        return Err(PgnError::Move {
+                        file.games.push(Err(PgnError::Move {
                             line,
+                            game: file.games.len() + 1,
                             ply: cur.moves.len() + 1,
-                            token: token.chars().take(24).collect(),
+                            token: clip(token),
                             error,
-                        })
+                        }));
+                        cur = Builder::new();
+                        skip = Skip::BadGame;
                     }
                 }
             }
         }
     }
-    if !cur.is_empty() {
-        games.push(cur.finish()?);
+    if skip == Skip::No && !cur.is_empty() {
+        file.games.push(cur.finish());
     }
-    Ok(games)
+    file
+}
+
+/// Reads every game in `text`; the first error (in file order) refuses the whole text.
+/// Warnings about skipped text are dropped: [`read_pgn`] has them.
+pub fn parse_pgn(text: &str) -> Result<Vec<Game>, PgnError> {
+    read_pgn(text).games.into_iter().collect()
+}
+
+/// At most 24 characters of `s`, for messages.
+fn clip(s: &str) -> String {
+    let mut t: String = s.chars().take(24).collect();
+    if t.len() < s.len() {
+        t.push('…');
+    }
+    t
 }
 
 fn escape(v: &str) -> String {
@@ -497,11 +692,52 @@ fn escape(v: &str) -> String {
     s
 }
 
+/// A comment as `{...}` on one line: `}` cannot be written inside, line breaks become blanks.
+fn comment_word(text: &str) -> String {
+    let body: String = text
+        .chars()
+        .map(|c| match c {
+            '}' => ')',
+            '{' => '(',
+            c if c.is_whitespace() => ' ',
+            c => c,
+        })
+        .collect();
+    format!("{{{}}}", body.trim())
+}
+
+/// How [`write_pgn_with`] writes Chinese moves.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct WriteOptions {
+    /// Simplified (`马`) or traditional (`馬`) characters.
+    pub script: Script,
+    /// Black's file and rank numbers as full-width digits (`马８进７`), as most Chinese
+    /// game files write them; otherwise ASCII (`马8进7`).
+    pub full_width_digits: bool,
+}
+
+impl Default for WriteOptions {
+    /// Simplified, ASCII digits: what [`write_pgn`] writes.
+    fn default() -> Self {
+        WriteOptions {
+            script: Script::Simplified,
+            full_width_digits: false,
+        }
+    }
+}
+
+/// Writes a game as PGN with moves in `format` (Chinese moves simplified, ASCII digits); see
+/// [`write_pgn_with`].
+pub fn write_pgn(game: &Game, format: MoveFormat) -> String {
+    write_pgn_with(game, format, WriteOptions::default())
+}
+
 /// Writes a game as PGN with moves in `format`. The `Game`, `Result`, `FEN` (when the start
 /// is not the initial position, or when the game already had one) and `Format` tags are set
-/// from the game; other tags are written in their order. Moves that are not legal in turn
-/// (a hand-built game) end the movetext there rather than being written wrongly.
-pub fn write_pgn(game: &Game, format: MoveFormat) -> String {
+/// from the game; other tags are written in their order; comments as `{...}` where they
+/// stand. Moves that are not legal in turn (a hand-built game) end the movetext there rather
+/// than being written wrongly.
+pub fn write_pgn_with(game: &Game, format: MoveFormat, opts: WriteOptions) -> String {
     let mut tags = game.tags.clone();
     let set = |tags: &mut Vec<(String, String)>, name: &str, value: String| match tags
         .iter_mut()
@@ -540,18 +776,36 @@ pub fn write_pgn(game: &Game, format: MoveFormat) -> String {
         }
         line.push_str(word);
     };
+    let mut comments = game.comments.iter().peekable();
+    let mut after_comment = false;
+    let mut write_comments = |out: &mut String, line: &mut String, ply: usize| {
+        let mut any = false;
+        while let Some((_, text)) = comments.next_if(|(p, _)| *p <= ply) {
+            push(out, line, &comment_word(text));
+            any = true;
+        }
+        any
+    };
+    after_comment |= write_comments(&mut out, &mut line, 0);
     for (i, &m) in game.moves.iter().enumerate() {
         if !pos.is_legal(m) {
             break;
         }
         let text = match format {
             MoveFormat::Iccs => format!("{}-{}", m.from(), m.to()).to_ascii_uppercase(),
-            MoveFormat::Chinese => notation::to_chinese(&pos, m),
+            MoveFormat::Chinese => {
+                let s = notation::to_chinese_in(&pos, m, opts.script);
+                if opts.full_width_digits {
+                    s.chars().map(wide_digit).collect()
+                } else {
+                    s
+                }
+            }
             MoveFormat::Wxf => notation::to_wxf(&pos, m),
         };
         let word = match pos.side_to_move() {
             Color::Red => format!("{number}. {text}"),
-            Color::Black if i == 0 => format!("{number}... {text}"),
+            Color::Black if i == 0 || after_comment => format!("{number}... {text}"),
             Color::Black => text,
         };
         push(&mut out, &mut line, &word);
@@ -559,9 +813,205 @@ pub fn write_pgn(game: &Game, format: MoveFormat) -> String {
             number += 1;
         }
         pos.make_move(m);
+        after_comment = write_comments(&mut out, &mut line, i + 1);
     }
+    // Comments past the written moves (a hand-built game) still go out, before the result.
+    write_comments(&mut out, &mut line, usize::MAX);
     push(&mut out, &mut line, game.result.as_str());
     out.push_str(&line);
     out.push('\n');
     out
+}
+
+/// An ASCII digit as its full-width twin (`8` -> `８`); other characters unchanged.
+fn wide_digit(c: char) -> char {
+    match c {
+        '0'..='9' => char::from_u32('０' as u32 + (c as u32 - '0' as u32)).unwrap_or(c),
+        _ => c,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn iccs(g: &Game) -> Vec<String> {
+        g.moves.iter().map(|m| m.to_string()).collect()
+    }
+
+    #[test]
+    fn inner_quotes_run_to_the_closing_quote_bracket() {
+        let text = "[Event \"第八屆\"銀荔杯\"象棋全國冠軍賽\"]\n[Site \"a \\\"b\\\" c\"] [Red \"x\" ]\n1. h2e2";
+        let g = parse_pgn(text).expect("reads").remove(0);
+        assert_eq!(g.tag("Event"), Some("第八屆\"銀荔杯\"象棋全國冠軍賽"));
+        assert_eq!(g.tag("Site"), Some("a \"b\" c"));
+        assert_eq!(g.tag("Red"), Some("x"));
+        // Written back escaped, read back the same.
+        let back = parse_pgn(&write_pgn(&g, MoveFormat::Iccs)).expect("reads back");
+        assert_eq!(back[0].tag("Event"), g.tag("Event"));
+        assert!(matches!(
+            parse_pgn("[Event \"no end\n1. h2e2"),
+            Err(PgnError::Unterminated { line: 1, .. })
+        ));
+    }
+
+    #[test]
+    fn move_numbers_in_any_spacing_and_marks() {
+        let text = "1。炮二平五 马８进７ ２．马二进三!? 2... 车９平８？ 3 车一平二 3 . 马2进3?! \
+            4、兵七进一 $14 4… 卒７进１！";
+        let file = read_pgn(text);
+        assert!(file.warnings.is_empty(), "{:?}", file.warnings);
+        let g = file.games[0].as_ref().expect("reads");
+        assert_eq!(
+            iccs(g),
+            ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "c3c4", "g6g5"]
+        );
+    }
+
+    #[test]
+    fn comments_are_kept_where_they_stand() {
+        let text = "{开局} 1. h2e2 {中炮} h9g7 ; 屏风马\n(2. b0c2 {变着里的注释不留}) 2. h0g2 1-0";
+        let g = parse_pgn(text).expect("reads").remove(0);
+        assert_eq!(
+            g.comments,
+            [
+                (0, "开局".to_string()),
+                (1, "中炮".to_string()),
+                (2, "屏风马".to_string())
+            ]
+        );
+        let written = write_pgn(&g, MoveFormat::Iccs);
+        assert!(
+            written.contains("{开局} 1. H2-E2 {中炮} 1... H9-G7 {屏风马} 2. H0-G2 1-0"),
+            "{written}"
+        );
+        let back = parse_pgn(&written).expect("reads back").remove(0);
+        assert_eq!((back.moves, back.comments), (g.moves, g.comments));
+    }
+
+    #[test]
+    fn trailing_junk_is_a_warning_not_the_loss_of_the_game() {
+        let text = "[Event \"a\"]\n1. h2e2 h9g7 1-0\n=====\n";
+        let file = read_pgn(text);
+        assert_eq!(file.games.len(), 1);
+        assert_eq!(file.games[0].as_ref().map(|g| g.moves.len()), Ok(2));
+        assert_eq!(file.warnings, ["line 3: '=====' ignored"]);
+
+        // A program's signature after the last game.
+        let file = read_pgn("1. h2e2 1-0\nGenerated by XQStudio 1.0\n");
+        assert_eq!(file.games.len(), 1);
+        assert!(file.games[0].is_ok());
+        assert_eq!(file.warnings.len(), 1, "{:?}", file.warnings);
+        assert!(
+            file.warnings[0].contains("Generated"),
+            "{:?}",
+            file.warnings
+        );
+
+        // But an illegal move in a game is an error, not junk.
+        let file = read_pgn("[Event \"a\"]\n1. h2e2 1-0\n[Event \"b\"]\n1. h2e9 1-0\n");
+        assert!(matches!(
+            file.games[1],
+            Err(PgnError::Move {
+                game: 2,
+                ply: 1,
+                line: 4,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn a_bad_game_does_not_stop_the_games_after_it() {
+        let text = "[Event \"1\"]\n1. h2e2 h9g7 1-0\n\
+            [Event \"2\"]\n1. h2e2 h9g7 2. h2e2 h0g2 0-1\n\
+            [Event \"3\"]\n1. 炮二平五 马8进7 *\n";
+        let file = read_pgn(text);
+        assert_eq!(file.games.len(), 3);
+        let e = file.games[1].as_ref().expect_err("game 2 is bad");
+        assert!(
+            matches!(
+                e,
+                PgnError::Move {
+                    game: 2,
+                    ply: 3,
+                    line: 4,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("game 2, ply 3"), "{e}");
+        assert_eq!(
+            file.games[2].as_ref().map(iccs),
+            Ok(vec!["h2e2".into(), "h9g7".into()])
+        );
+        assert_eq!(parse_pgn(text).expect_err("refused"), *e);
+        // An ambiguous move says so.
+        let p = "[FEN \"3k5/9/9/9/9/6R2/9/6R2/9/4K4 w\"]\n1. 车三进一";
+        match read_pgn(p).games[0].as_ref() {
+            Err(PgnError::Move { error, .. }) => {
+                assert!(matches!(error, NotationError::Ambiguous(_)), "{error}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn full_width_digits_and_traditional_script_on_writing() {
+        let g = parse_pgn("1. h2e2 h9g7 2. h0g2 i9h9")
+            .expect("reads")
+            .remove(0);
+        let opts = WriteOptions {
+            script: Script::Traditional,
+            full_width_digits: true,
+        };
+        let t = write_pgn_with(&g, MoveFormat::Chinese, opts);
+        assert!(
+            t.contains("1. 炮二平五 馬８進７ 2. 馬二進三 車９平８ *"),
+            "{t}"
+        );
+        assert_eq!(parse_pgn(&t).expect("reads back")[0].moves, g.moves);
+    }
+
+    #[test]
+    fn random_bytes_and_truncations_never_panic() {
+        let good = "[Event \"第八屆\"銀荔杯\"\"]\n[FEN \"3k5/9/9/9/9/9/9/9/3R5/5K3 b\"]\n\
+            {c} 1... K4=5 (1... 将4平5 {x}) $1 1-0\n=====\n[Event \"2\"]\n1. 炮二平五 马８进７ 0-1\n";
+        let mut x = 0x2545_F491u32;
+        let mut rnd = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let chars: Vec<char> = good.chars().collect();
+        for _ in 0..3000 {
+            let text: String = match rnd() % 3 {
+                0 => chars[..(rnd() as usize) % (chars.len() + 1)]
+                    .iter()
+                    .collect(),
+                1 => {
+                    let mut c = chars.clone();
+                    for _ in 0..1 + rnd() % 6 {
+                        let i = (rnd() as usize) % c.len();
+                        c[i] = chars[(rnd() as usize) % chars.len()];
+                    }
+                    c.into_iter().collect()
+                }
+                _ => {
+                    let bytes: Vec<u8> = (0..rnd() % 200).map(|_| rnd() as u8).collect();
+                    String::from_utf8_lossy(&bytes).into_owned()
+                }
+            };
+            let file = read_pgn(&text);
+            for g in file.games.iter().flatten() {
+                assert_eq!(g.end_position().history().len(), g.moves.len());
+                let written = write_pgn(g, MoveFormat::Chinese);
+                let back = parse_pgn(&written).unwrap_or_else(|e| panic!("{e}\n{written}"));
+                assert_eq!(back.len(), 1, "{written}");
+                assert_eq!(back[0].moves, g.moves, "{written}");
+            }
+        }
+    }
 }

@@ -1,0 +1,261 @@
+//! The character encoding of a game file. Chinese game files in the wild are GBK/GB18030
+//! (mainland) or Big5 (Taiwan, Hong Kong) at least as often as UTF-8, and say nothing about
+//! which. [`decode`] takes a byte-order mark, else valid UTF-8, else whichever of GB18030
+//! and Big5 decodes without errors and reads best as game records: a wrong guess still
+//! decodes (both are dense double-byte codes) but yields characters no notation knows, so the
+//! number of moves that read, then the number of notation characters, tells them apart.
+
+use super::pgn;
+use encoding_rs::{Encoding, BIG5, GB18030, GBK, UTF_16BE, UTF_16LE, UTF_8};
+use std::fmt;
+
+/// An encoding a game file can be read in.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum TextEncoding {
+    Utf8,
+    Utf16Le,
+    Utf16Be,
+    /// GB18030, the superset of GBK and GB2312.
+    Gb18030,
+    /// GBK, read as GB18030 (which extends it) but named as asked.
+    Gbk,
+    Big5,
+}
+
+impl TextEncoding {
+    /// The encoding a command-line name asks for (`utf-8`, `gb18030`, `gbk`, `gb2312`,
+    /// `big5`, `utf-16le`, `utf-16be`; any case, `_` for `-`).
+    pub fn from_name(name: &str) -> Option<TextEncoding> {
+        Some(
+            match name.trim().to_ascii_lowercase().replace('_', "-").as_str() {
+                "utf-8" | "utf8" => TextEncoding::Utf8,
+                "utf-16le" | "utf16le" => TextEncoding::Utf16Le,
+                "utf-16be" | "utf16be" => TextEncoding::Utf16Be,
+                "gb18030" => TextEncoding::Gb18030,
+                "gbk" | "gb2312" | "cp936" => TextEncoding::Gbk,
+                "big5" | "big-5" | "cp950" => TextEncoding::Big5,
+                _ => return None,
+            },
+        )
+    }
+
+    /// The name as [`TextEncoding::from_name`] reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TextEncoding::Utf8 => "utf-8",
+            TextEncoding::Utf16Le => "utf-16le",
+            TextEncoding::Utf16Be => "utf-16be",
+            TextEncoding::Gb18030 => "gb18030",
+            TextEncoding::Gbk => "gbk",
+            TextEncoding::Big5 => "big5",
+        }
+    }
+
+    fn codec(self) -> &'static Encoding {
+        match self {
+            TextEncoding::Utf8 => UTF_8,
+            TextEncoding::Utf16Le => UTF_16LE,
+            TextEncoding::Utf16Be => UTF_16BE,
+            TextEncoding::Gb18030 => GB18030,
+            TextEncoding::Gbk => GBK,
+            TextEncoding::Big5 => BIG5,
+        }
+    }
+
+    /// `text` in this encoding (what the tests use to make files; unmappable characters
+    /// become numeric character references, as `encoding_rs` does).
+    pub fn encode(self, text: &str) -> Vec<u8> {
+        match self {
+            // encoding_rs encodes only to ASCII-compatible encodings.
+            TextEncoding::Utf16Le => text.encode_utf16().flat_map(u16::to_le_bytes).collect(),
+            TextEncoding::Utf16Be => text.encode_utf16().flat_map(u16::to_be_bytes).collect(),
+            _ => self.codec().encode(text).0.into_owned(),
+        }
+    }
+}
+
+impl fmt::Display for TextEncoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How the encoding was chosen.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Detection {
+    /// Asked for by the caller.
+    Forced,
+    /// A byte-order mark.
+    Bom,
+    /// The bytes are valid UTF-8.
+    ValidUtf8,
+    /// The best-reading of GB18030 and Big5.
+    Guessed,
+}
+
+/// Decoded text and how it was decoded.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Decoded {
+    pub text: String,
+    pub encoding: TextEncoding,
+    pub detection: Detection,
+    /// Some bytes were not valid in the encoding and became U+FFFD.
+    pub had_errors: bool,
+}
+
+/// Decodes a game file's bytes: in `forced` if given, else as the module docs say. Never
+/// fails: undecodable bytes become U+FFFD (and `had_errors` says so).
+pub fn decode(bytes: &[u8], forced: Option<TextEncoding>) -> Decoded {
+    let bom = Encoding::for_bom(bytes);
+    if let Some(enc) = forced {
+        // A BOM of the forced encoding is not text.
+        let body = match bom {
+            Some((e, len)) if e == enc.codec() => &bytes[len..],
+            _ => bytes,
+        };
+        return decoded(body, enc, Detection::Forced);
+    }
+    if let Some((codec, len)) = bom {
+        let enc = if codec == UTF_16LE {
+            TextEncoding::Utf16Le
+        } else if codec == UTF_16BE {
+            TextEncoding::Utf16Be
+        } else {
+            TextEncoding::Utf8
+        };
+        return decoded(&bytes[len..], enc, Detection::Bom);
+    }
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return Decoded {
+            text: text.to_string(),
+            encoding: TextEncoding::Utf8,
+            detection: Detection::ValidUtf8,
+            had_errors: false,
+        };
+    }
+    let gb = decoded(bytes, TextEncoding::Gb18030, Detection::Guessed);
+    let big5 = decoded(bytes, TextEncoding::Big5, Detection::Guessed);
+    // GB18030 on a tie: the more common of the two.
+    if score(&big5) > score(&gb) {
+        big5
+    } else {
+        gb
+    }
+}
+
+fn decoded(bytes: &[u8], enc: TextEncoding, detection: Detection) -> Decoded {
+    let (text, had_errors) = enc.codec().decode_without_bom_handling(bytes);
+    Decoded {
+        text: text.into_owned(),
+        encoding: enc,
+        detection,
+        had_errors,
+    }
+}
+
+/// How well a candidate reads: decodes cleanly, then moves read, then notation characters.
+fn score(d: &Decoded) -> (bool, usize, usize) {
+    (
+        !d.had_errors,
+        pgn::read_pgn(&d.text).moves_read(),
+        notation_chars(&d.text),
+    )
+}
+
+/// Characters of Chinese move notation and results, in both scripts.
+const NOTATION: &str =
+    "车車俥马馬傌相象仕士帅帥将將炮砲包兵卒进進退平前后後中一二三四五六七八九红紅黑胜勝负負和";
+
+fn notation_chars(text: &str) -> usize {
+    text.chars().filter(|c| NOTATION.contains(*c)).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GAME: &str = "[Game \"Chinese Chess\"]\n[Event \"第八屆銀荔杯象棋全國冠軍賽\"]\n\
+        [Red \"胡榮華\"]\n[Result \"1-0\"]\n\
+        1. 炮二平五 馬８進７ 2. 馬二進三 車９平８ 3. 車一平二 卒７進１ 1-0\n";
+
+    #[test]
+    fn each_encoding_is_detected_and_reads_the_game() {
+        for enc in [
+            TextEncoding::Utf8,
+            TextEncoding::Gb18030,
+            TextEncoding::Big5,
+        ] {
+            let bytes = enc.encode(GAME);
+            let d = decode(&bytes, None);
+            assert_eq!(d.encoding, enc, "{enc}");
+            assert_eq!(d.text, GAME, "{enc}");
+            assert!(!d.had_errors);
+            let games = pgn::parse_pgn(&d.text).expect("reads");
+            assert_eq!(games[0].moves.len(), 6);
+        }
+    }
+
+    #[test]
+    fn boms_and_forced_encodings() {
+        let mut bytes = vec![0xFF, 0xFE];
+        bytes.extend(TextEncoding::Utf16Le.encode(GAME));
+        let d = decode(&bytes, None);
+        assert_eq!(
+            (d.encoding, d.detection),
+            (TextEncoding::Utf16Le, Detection::Bom)
+        );
+        assert_eq!(d.text, GAME);
+        let mut bytes = vec![0xEF, 0xBB, 0xBF];
+        bytes.extend(GAME.as_bytes());
+        let d = decode(&bytes, None);
+        assert_eq!(
+            (d.encoding, d.detection),
+            (TextEncoding::Utf8, Detection::Bom)
+        );
+        assert_eq!(d.text, GAME);
+        let d = decode(&bytes, Some(TextEncoding::Utf8));
+        assert_eq!(d.text, GAME, "the BOM of the forced encoding is dropped");
+
+        // Forcing the wrong encoding is obeyed: the text is garbage, not an error.
+        let big5 = TextEncoding::Big5.encode(GAME);
+        let d = decode(&big5, Some(TextEncoding::Gbk));
+        assert_eq!(
+            (d.encoding, d.detection),
+            (TextEncoding::Gbk, Detection::Forced)
+        );
+        assert_ne!(d.text, GAME);
+        assert_eq!(decode(&big5, Some(TextEncoding::Big5)).text, GAME);
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for enc in [
+            TextEncoding::Utf8,
+            TextEncoding::Utf16Le,
+            TextEncoding::Utf16Be,
+            TextEncoding::Gb18030,
+            TextEncoding::Gbk,
+            TextEncoding::Big5,
+        ] {
+            assert_eq!(TextEncoding::from_name(enc.name()), Some(enc));
+        }
+        assert_eq!(TextEncoding::from_name("GB2312"), Some(TextEncoding::Gbk));
+        assert_eq!(TextEncoding::from_name("latin1"), None);
+    }
+
+    #[test]
+    fn any_bytes_decode() {
+        let mut x = 0x1234_5678u32;
+        for len in 0..300 {
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    x as u8
+                })
+                .collect();
+            let _ = decode(&bytes, None);
+        }
+    }
+}

@@ -1,0 +1,458 @@
+//! `jiangjun pgn`: game records for players and scripts. `convert` rewrites games (PGN in
+//! any of our notations and encodings, or XQF) as PGN in one notation; `check` replays every
+//! game and names the first bad move of each; `judge` runs the referee over each game and
+//! says whether its repetition / natural-limit ruling agrees with the recorded result.
+//!
+//! Exit status: 0 all games good, 1 a game could not be read (or, for `judge`, its result
+//! disagrees with the rules), 2 bad usage or a file that cannot be read at all.
+
+use crate::board::encoding::{self, Detection, TextEncoding};
+use crate::board::notation::Script;
+use crate::board::pgn::{self, Game, GameResult, MoveFormat, PgnError, WriteOptions};
+use crate::board::xqf::{self, XqfError};
+use crate::board::Position;
+use crate::rules::{judge_with, Outcome, RefereeOptions, RuleSet};
+use anyhow::{Context, Result};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// `jiangjun pgn ...` as clap parses it on its own (until the lead wires [`PgnArgs`] into the
+/// top-level command line).
+#[derive(Parser, Debug)]
+#[command(name = "jiangjun pgn", about = "Game records: convert, check, judge")]
+struct PgnCli {
+    #[command(flatten)]
+    args: PgnArgs,
+}
+
+/// The arguments of `jiangjun pgn`.
+#[derive(Args, Debug, Clone, PartialEq, Eq)]
+pub struct PgnArgs {
+    #[command(subcommand)]
+    pub command: PgnCommand,
+}
+
+#[derive(Subcommand, Debug, Clone, PartialEq, Eq)]
+pub enum PgnCommand {
+    /// Rewrite the games of a PGN or XQF file as PGN in one notation.
+    Convert(ConvertArgs),
+    /// Replay every game; report the first illegal or ambiguous move of each.
+    Check(CheckArgs),
+    /// Rule on each game's repetitions and natural limit; compare with its recorded result.
+    Judge(JudgeArgs),
+}
+
+/// Where the games come from.
+#[derive(Args, Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    /// The game file: PGN (any notation, UTF-8/UTF-16/GB18030/GBK/Big5) or XQF.
+    #[arg(value_name = "IN")]
+    pub path: PathBuf,
+    /// Read the PGN in this encoding instead of detecting it.
+    #[arg(long, value_enum)]
+    pub encoding: Option<EncodingArg>,
+    /// Say on stderr which encoding was used and how many games were read.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+#[derive(Args, Debug, Clone, PartialEq, Eq)]
+pub struct ConvertArgs {
+    #[command(flatten)]
+    pub input: Input,
+    /// Write here instead of to standard output.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// The notation of the written moves.
+    #[arg(long, value_enum)]
+    pub to: Notation,
+    /// Characters of Chinese moves.
+    #[arg(long, value_enum, default_value = "simplified")]
+    pub script: ScriptArg,
+}
+
+#[derive(Args, Debug, Clone, PartialEq, Eq)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub input: Input,
+}
+
+#[derive(Args, Debug, Clone, PartialEq, Eq)]
+pub struct JudgeArgs {
+    #[command(flatten)]
+    pub input: Input,
+    /// The rule set: the 2011 Chinese rules or the AXF rules.
+    #[arg(long, value_enum, default_value = "cxa2011")]
+    pub rules: RulesArg,
+    /// One JSON object per game, one per line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Notation {
+    Chinese,
+    Wxf,
+    Iccs,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScriptArg {
+    Simplified,
+    Traditional,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EncodingArg {
+    #[value(name = "utf-8", alias = "utf8")]
+    Utf8,
+    Gb18030,
+    Gbk,
+    Big5,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RulesArg {
+    Cxa2011,
+    Axf,
+}
+
+impl EncodingArg {
+    fn encoding(self) -> TextEncoding {
+        match self {
+            EncodingArg::Utf8 => TextEncoding::Utf8,
+            EncodingArg::Gb18030 => TextEncoding::Gb18030,
+            EncodingArg::Gbk => TextEncoding::Gbk,
+            EncodingArg::Big5 => TextEncoding::Big5,
+        }
+    }
+}
+
+/// `jiangjun pgn` with its arguments (after `pgn`): parses them and runs. Help exits 0, bad
+/// usage 2 with clap's message on stderr.
+pub fn main(args: &[String]) -> i32 {
+    let argv = std::iter::once("jiangjun pgn".to_string()).chain(args.iter().cloned());
+    match PgnCli::try_parse_from(argv) {
+        Ok(cli) => run(&cli.args),
+        Err(e) => {
+            let _ = e.print();
+            if e.use_stderr() {
+                2
+            } else {
+                0
+            }
+        }
+    }
+}
+
+/// Runs a parsed `jiangjun pgn` command; the exit status as the module docs say.
+pub fn run(args: &PgnArgs) -> i32 {
+    let r = match &args.command {
+        PgnCommand::Convert(a) => convert(a),
+        PgnCommand::Check(a) => check(a),
+        PgnCommand::Judge(a) => judge(a),
+    };
+    match r {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("jiangjun pgn: {e:#}");
+            2
+        }
+    }
+}
+
+/// The games of a file, each read or refused, and the warnings of reading it.
+struct Records {
+    games: Vec<Result<Game, RecordError>>,
+    warnings: Vec<String>,
+}
+
+/// Why one game of a file could not be read.
+#[derive(Debug)]
+enum RecordError {
+    Pgn(PgnError),
+    Xqf(XqfError),
+}
+
+impl std::fmt::Display for RecordError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RecordError::Pgn(e) => e.fmt(f),
+            RecordError::Xqf(e) => e.fmt(f),
+        }
+    }
+}
+
+/// Reads the input: XQF by its signature, else PGN in the forced or detected encoding.
+fn read_input(input: &Input) -> Result<Records> {
+    let path = &input.path;
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if xqf::is_xqf(&bytes) {
+        if input.verbose {
+            eprintln!("{}: XQF (version {:#04x})", path.display(), bytes[2]);
+        }
+        return Ok(Records {
+            games: vec![xqf::read_xqf(&bytes).map_err(RecordError::Xqf)],
+            warnings: Vec::new(),
+        });
+    }
+    let decoded = encoding::decode(&bytes, input.encoding.map(EncodingArg::encoding));
+    let file = pgn::read_pgn(&decoded.text);
+    if input.verbose {
+        let how = match decoded.detection {
+            Detection::Forced => "as asked",
+            Detection::Bom => "byte-order mark",
+            Detection::ValidUtf8 => "valid UTF-8",
+            Detection::Guessed => "reads best of gb18030 and big5",
+        };
+        eprintln!(
+            "{}: encoding {} ({how}){}; {} game(s)",
+            path.display(),
+            decoded.encoding,
+            if decoded.had_errors {
+                ", with undecodable bytes"
+            } else {
+                ""
+            },
+            file.games.len()
+        );
+    }
+    Ok(Records {
+        games: file
+            .games
+            .into_iter()
+            .map(|g| g.map_err(RecordError::Pgn))
+            .collect(),
+        warnings: file.warnings,
+    })
+}
+
+fn print_warnings(path: &std::path::Path, warnings: &[String]) {
+    for w in warnings {
+        eprintln!("{}: warning: {w}", path.display());
+    }
+}
+
+fn convert(a: &ConvertArgs) -> Result<i32> {
+    let records = read_input(&a.input)?;
+    print_warnings(&a.input.path, &records.warnings);
+    let (format, opts) = match a.to {
+        Notation::Iccs => (MoveFormat::Iccs, WriteOptions::default()),
+        Notation::Wxf => (MoveFormat::Wxf, WriteOptions::default()),
+        Notation::Chinese => (
+            MoveFormat::Chinese,
+            WriteOptions {
+                script: match a.script {
+                    ScriptArg::Simplified => Script::Simplified,
+                    ScriptArg::Traditional => Script::Traditional,
+                },
+                full_width_digits: true,
+            },
+        ),
+    };
+    let mut out = String::new();
+    let mut bad = 0;
+    for (i, g) in records.games.iter().enumerate() {
+        match g {
+            Ok(game) => {
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                out.push_str(&pgn::write_pgn_with(game, format, opts));
+            }
+            Err(e) => {
+                bad += 1;
+                eprintln!(
+                    "{}: game {}: {e} (not converted)",
+                    a.input.path.display(),
+                    i + 1
+                );
+            }
+        }
+    }
+    match &a.output {
+        Some(p) => {
+            std::fs::write(p, &out).with_context(|| format!("cannot write {}", p.display()))?
+        }
+        None => print!("{out}"),
+    }
+    Ok(if bad > 0 { 1 } else { 0 })
+}
+
+fn check(a: &CheckArgs) -> Result<i32> {
+    let records = read_input(&a.input)?;
+    print_warnings(&a.input.path, &records.warnings);
+    let mut bad = 0;
+    for (i, g) in records.games.iter().enumerate() {
+        let n = i + 1;
+        match g {
+            Ok(game) => println!(
+                "game {n}: ok, {} plies, {}{}",
+                game.moves.len(),
+                game.result.as_str(),
+                game.tag("Event")
+                    .map_or(String::new(), |e| format!(" ({e})"))
+            ),
+            Err(e) => {
+                bad += 1;
+                match e {
+                    RecordError::Pgn(PgnError::Move {
+                        line,
+                        ply,
+                        token,
+                        error,
+                        ..
+                    }) => {
+                        println!("game {n}: bad move at ply {ply} (line {line}) '{token}': {error}")
+                    }
+                    e => println!("game {n}: unreadable: {e}"),
+                }
+            }
+        }
+    }
+    let total = records.games.len();
+    println!("{total} game(s): {} good, {bad} bad", total - bad);
+    Ok(if bad > 0 { 1 } else { 0 })
+}
+
+/// How the referee's ruling stands to the recorded result.
+fn agreement(outcome: Outcome, recorded: GameResult) -> &'static str {
+    match (outcome, recorded) {
+        (_, GameResult::Unknown) => "unrecorded",
+        (Outcome::None, _) => "unruled",
+        (Outcome::BlackLoses, GameResult::RedWins)
+        | (Outcome::RedLoses, GameResult::BlackWins)
+        | (Outcome::Draw, GameResult::Draw) => "agrees",
+        _ => "disagrees",
+    }
+}
+
+fn judge(a: &JudgeArgs) -> Result<i32> {
+    let records = read_input(&a.input)?;
+    print_warnings(&a.input.path, &records.warnings);
+    let rules = match a.rules {
+        RulesArg::Cxa2011 => RuleSet::Cxa2011,
+        RulesArg::Axf => RuleSet::Axf,
+    };
+    let mut failures = 0;
+    for (i, g) in records.games.iter().enumerate() {
+        let n = i + 1;
+        let game = match g {
+            Ok(game) => game,
+            Err(e) => {
+                failures += 1;
+                if a.json {
+                    println!("{{\"game\":{n},\"error\":{}}}", json_str(&e.to_string()));
+                } else {
+                    println!("game {n}: unreadable: {e}");
+                }
+                continue;
+            }
+        };
+        let moves: Vec<String> = game.moves.iter().map(|m| m.to_string()).collect();
+        let fen = (game.start != Position::startpos()).then(|| game.start.to_fen());
+        let j = judge_with(fen.as_deref(), &moves, rules, RefereeOptions::default())
+            .with_context(|| format!("game {n}: the referee cannot replay it"))?;
+        let agree = agreement(j.outcome, game.result);
+        if agree == "disagrees" {
+            failures += 1;
+        }
+        if a.json {
+            println!(
+                "{{\"game\":{n},\"event\":{},\"recorded\":\"{}\",\"agreement\":\"{agree}\",\"judgement\":{}}}",
+                game.tag("Event").map_or("null".to_string(), json_str),
+                game.result.as_str(),
+                j.to_json()
+            );
+        } else {
+            let verdict = j.to_text();
+            let first = verdict.lines().next().unwrap_or("verdict none -");
+            println!(
+                "game {n}: {first}{}; recorded {}: {agree}",
+                j.ruled_at.map_or(String::new(), |p| format!(" at ply {p}")),
+                game.result.as_str()
+            );
+        }
+    }
+    Ok(if failures > 0 { 1 } else { 0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<PgnArgs, clap::Error> {
+        let argv = std::iter::once("jiangjun pgn").chain(args.iter().copied());
+        PgnCli::try_parse_from(argv).map(|c| c.args)
+    }
+
+    #[test]
+    fn arguments_parse() {
+        let a = parse(&[
+            "convert",
+            "g.xqf",
+            "--to",
+            "chinese",
+            "--script",
+            "traditional",
+            "-o",
+            "x.pgn",
+        ])
+        .expect("parses");
+        match a.command {
+            PgnCommand::Convert(c) => {
+                assert_eq!(c.to, Notation::Chinese);
+                assert_eq!(c.script, ScriptArg::Traditional);
+                assert_eq!(c.output, Some(PathBuf::from("x.pgn")));
+                assert_eq!(c.input.path, PathBuf::from("g.xqf"));
+            }
+            other => panic!("{other:?}"),
+        }
+        let a = parse(&[
+            "judge",
+            "g.pgn",
+            "--rules",
+            "axf",
+            "--json",
+            "--encoding",
+            "big5",
+        ])
+        .expect("parses");
+        match a.command {
+            PgnCommand::Judge(j) => {
+                assert_eq!(j.rules, RulesArg::Axf);
+                assert!(j.json);
+                assert_eq!(j.input.encoding, Some(EncodingArg::Big5));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(parse(&["convert", "g.pgn"]).is_err(), "--to is required");
+        assert!(parse(&["convert", "g.pgn", "--to", "latin"]).is_err());
+        assert!(parse(&["check"]).is_err());
+        assert!(parse(&["check", "a", "--encoding", "ebcdic"]).is_err());
+    }
+
+    #[test]
+    fn agreement_table() {
+        assert_eq!(
+            agreement(Outcome::BlackLoses, GameResult::RedWins),
+            "agrees"
+        );
+        assert_eq!(
+            agreement(Outcome::RedLoses, GameResult::BlackWins),
+            "agrees"
+        );
+        assert_eq!(agreement(Outcome::Draw, GameResult::Draw), "agrees");
+        assert_eq!(agreement(Outcome::Draw, GameResult::RedWins), "disagrees");
+        assert_eq!(agreement(Outcome::None, GameResult::RedWins), "unruled");
+        assert_eq!(
+            agreement(Outcome::RedLoses, GameResult::Unknown),
+            "unrecorded"
+        );
+    }
+}
+
+/// A JSON string literal (serde_json escapes it; writing a `&str` cannot fail).
+fn json_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}

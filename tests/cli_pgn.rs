@@ -1,0 +1,245 @@
+//! `jiangjun pgn convert|check|judge` run as a user runs them, on small files written here:
+//! the same game in GB18030 and in Big5, an XQF file from our writer, a file with an illegal
+//! move at a known ply, a file with a line of `=====` after the last game.
+
+#[path = "cli_support/mod.rs"]
+mod cli_support;
+use cli_support::run;
+
+use jiangjun::board::pgn::parse_pgn;
+use jiangjun::board::xqf::{write_xqf, XqfWriteOptions};
+use std::path::PathBuf;
+
+/// A fresh folder for one test's files.
+fn folder(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("jiangjun_cli_pgn_{}_{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp folder");
+    d
+}
+
+fn write(dir: &std::path::Path, name: &str, bytes: &[u8]) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).expect("write test file");
+    p.to_string_lossy().into_owned()
+}
+
+/// A short game as a mainland file writes it: simplified, ASCII digits for Black.
+const SIMPLIFIED: &str = "[Game \"Chinese Chess\"]\n[Event \"全国象棋个人赛\"]\n\
+[Red \"胡荣华\"]\n[Black \"杨官璘\"]\n[Result \"1-0\"]\n[Format \"Chinese\"]\n\n\
+1. 炮二平五 马8进7 2. 马二进三 车9平8 {屏风马} 3. 车一平二 卒7进1 1-0\n";
+
+/// The same game as a Taiwanese file writes it: traditional, full-width digits, a tag with
+/// inner quotes.
+const TRADITIONAL: &str = "[Game \"Chinese Chess\"]\n[Event \"第八屆\"銀荔杯\"象棋全國冠軍賽\"]\n\
+[Red \"胡榮華\"]\n[Black \"楊官璘\"]\n[Result \"1-0\"]\n\n\
+1. 炮二平五 馬８進７ 2. 馬二進三 車９平８ {屏風馬} 3. 車一平二 卒７進１ 1-0\n";
+
+#[test]
+fn convert_reads_gb18030_and_big5_and_writes_each_notation() {
+    let dir = folder("encodings");
+    let (gb, _, _) = encoding_rs::GB18030.encode(SIMPLIFIED);
+    let (big5, _, had_errors) = encoding_rs::BIG5.encode(TRADITIONAL);
+    assert!(!had_errors, "every character has a Big5 code");
+    let gb = write(&dir, "gb.pgn", &gb);
+    let big5 = write(&dir, "big5.pgn", &big5);
+
+    let (code, out, err) = run(&["pgn", "convert", &gb, "--to", "wxf", "--verbose"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("encoding gb18030"), "{err}");
+    assert!(out.contains("[Format \"WXF\"]"), "{out}");
+    assert!(out.contains("[Event \"全国象棋个人赛\"]"), "{out}");
+    assert!(
+        out.contains("1. C2=5 H8+7 2. H2+3 R9=8 {屏风马} 2... R1=2 P7+1 1-0")
+            || out.contains("1. C2=5 H8+7 2. H2+3 R9=8 {屏风马} 3. R1=2 P7+1 1-0"),
+        "{out}"
+    );
+
+    let (code, out, err) = run(&["pgn", "convert", &big5, "--to", "chinese", "--verbose"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("encoding big5"), "{err}");
+    assert!(out.contains("[Format \"Chinese\"]"), "{out}");
+    assert!(
+        out.contains("1. 炮二平五 马８进７ 2. 马二进三 车９平８"),
+        "{out}"
+    );
+    assert!(
+        out.contains("[Event \"第八屆\\\"銀荔杯\\\"象棋全國冠軍賽\"]"),
+        "inner quotes kept (escaped on writing): {out}"
+    );
+
+    // Traditional characters, to a file; ICCS; a forced encoding.
+    let target = dir.join("out.pgn");
+    let t = target.to_string_lossy().into_owned();
+    let (code, _, err) = run(&[
+        "pgn",
+        "convert",
+        &gb,
+        "--to",
+        "chinese",
+        "--script",
+        "traditional",
+        "-o",
+        &t,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let written = std::fs::read_to_string(&target).expect("output written");
+    assert!(
+        written.contains("1. 炮二平五 馬８進７ 2. 馬二進三 車９平８"),
+        "{written}"
+    );
+    let back = parse_pgn(&written).expect("our output reads back");
+    assert_eq!(back[0].moves.len(), 6);
+
+    let to_iccs = |extra: &[&str]| {
+        let args: Vec<&str> = ["pgn", "convert", big5.as_str(), "--to", "iccs"]
+            .iter()
+            .chain(extra)
+            .copied()
+            .collect();
+        run(&args)
+    };
+    let (code, out, err) = to_iccs(&["--encoding", "big5", "--verbose"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("big5 (as asked)"), "{err}");
+    assert!(out.contains("1. H2-E2 H9-G7 2. H0-G2 I9-H9"), "{out}");
+    // Forced wrong, the text is not Chinese moves: the game is refused, exit 1.
+    let (code, _, err) = to_iccs(&["--encoding", "utf-8"]);
+    assert_eq!(code, 1, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn convert_reads_xqf_files_of_both_forms() {
+    let dir = folder("xqf");
+    let game = parse_pgn(TRADITIONAL).expect("sample").remove(0);
+    for (name, version) in [("plain.xqf", 0x0A), ("encrypted.xqf", 0x12)] {
+        let bytes = write_xqf(
+            &game,
+            XqfWriteOptions {
+                version,
+                key_seed: 0x3C,
+            },
+        );
+        let path = write(&dir, name, &bytes);
+        let (code, out, err) = run(&["pgn", "convert", &path, "--to", "chinese", "--verbose"]);
+        assert_eq!(code, 0, "{name}: {err}");
+        assert!(err.contains("XQF"), "{err}");
+        assert!(
+            out.contains("1. 炮二平五 马８进７ 2. 马二进三 车９平８ {屏風馬}"),
+            "{name}: {out}"
+        );
+        assert!(out.contains("[Red \"胡榮華\"]"), "{out}");
+        assert!(out.contains("[Result \"1-0\"]"), "{out}");
+        let (code, out, _) = run(&["pgn", "check", &path]);
+        assert_eq!(code, 0);
+        assert!(out.contains("game 1: ok, 6 plies, 1-0"), "{out}");
+    }
+    // A broken XQF: cut inside its records.
+    let bytes = write_xqf(&game, XqfWriteOptions::default());
+    let path = write(&dir, "cut.xqf", &bytes[..bytes.len() - 3]);
+    let (code, out, _) = run(&["pgn", "check", &path]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("game 1: unreadable"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn check_names_game_ply_and_reason() {
+    let dir = folder("check");
+    let text = "[Event \"good\"]\n1. h2e2 h9g7 1-0\n\n\
+        [Event \"broken\"]\n1. 炮二平五 马8进7\n2. 马二进三 炮二进九 3. 车一平二 0-1\n\n\
+        [Event \"after\"]\n1. C2=5 H8+7 *\n";
+    let path = write(&dir, "broken.pgn", text.as_bytes());
+    let (code, out, err) = run(&["pgn", "check", &path]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("game 1: ok, 2 plies, 1-0 (good)"), "{out}");
+    assert!(
+        out.contains(
+            "game 2: bad move at ply 4 (line 6) '炮二进九': '炮二进九' is not a legal move here"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("game 3: ok, 2 plies, * (after)"), "{out}");
+    assert!(out.contains("3 game(s): 2 good, 1 bad"), "{out}");
+
+    // An ambiguous move is named as such.
+    let amb = "[FEN \"3k5/9/9/9/9/6R2/9/6R2/9/4K4 w\"]\n1. 车三进一 *\n";
+    let path = write(&dir, "ambiguous.pgn", amb.as_bytes());
+    let (code, out, _) = run(&["pgn", "check", &path]);
+    assert_eq!(code, 1);
+    assert!(out.contains("game 1: bad move at ply 1"), "{out}");
+    assert!(out.contains("fits more than one legal move"), "{out}");
+
+    // Trailing junk is a warning; the game before it stands.
+    let junk = "[Event \"x\"]\n1. h2e2 h9g7 1/2-1/2\n=====\n";
+    let path = write(&dir, "junk.pgn", junk.as_bytes());
+    let (code, out, err) = run(&["pgn", "check", &path]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("game 1: ok, 2 plies, 1/2-1/2"), "{out}");
+    assert!(err.contains("warning: line 3: '=====' ignored"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Both horses out and back, three times: the start position occurs a third time.
+const SHUFFLE: &str = "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9";
+
+#[test]
+fn judge_compares_the_ruling_with_the_result() {
+    let dir = folder("judge");
+    let text = format!(
+        "[Event \"agreed\"]\n[Result \"1/2-1/2\"]\n{SHUFFLE} 1/2-1/2\n\n\
+         [Event \"wrong\"]\n{SHUFFLE} 1-0\n\n\
+         [Event \"short\"]\n1. h2e2 h9g7 0-1\n"
+    );
+    let path = write(&dir, "games.pgn", text.as_bytes());
+    let (code, out, err) = run(&["pgn", "judge", &path]);
+    assert_eq!(code, 1, "a disagreeing game: {out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].starts_with("game 1: verdict draw"), "{out}");
+    assert!(lines[0].ends_with("recorded 1/2-1/2: agrees"), "{out}");
+    assert!(lines[1].ends_with("recorded 1-0: disagrees"), "{out}");
+    assert!(lines[2].starts_with("game 3: verdict none -"), "{out}");
+    assert!(lines[2].ends_with("recorded 0-1: unruled"), "{out}");
+
+    let (code, out, _) = run(&["pgn", "judge", &path, "--json", "--rules", "axf"]);
+    assert_eq!(code, 1);
+    let objects: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(objects.len(), 3);
+    assert_eq!(objects[0]["agreement"], "agrees");
+    assert_eq!(objects[0]["event"], "agreed");
+    assert_eq!(objects[0]["judgement"]["rules"], "axf");
+    assert_eq!(objects[0]["judgement"]["verdict"], "draw");
+    assert_eq!(objects[1]["agreement"], "disagrees");
+    assert_eq!(objects[2]["agreement"], "unruled");
+
+    // Only the agreeing game: exit 0.
+    let one = format!("[Result \"1/2-1/2\"]\n{SHUFFLE} 1/2-1/2\n");
+    let path = write(&dir, "one.pgn", one.as_bytes());
+    let (code, out, _) = run(&["pgn", "judge", &path]);
+    assert_eq!(code, 0, "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn usage_and_io_errors_exit_2() {
+    let (code, _, err) = run(&["pgn", "check", "/nonexistent/games.pgn"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read /nonexistent/games.pgn"), "{err}");
+    let (code, _, err) = run(&["pgn", "convert", "x.pgn", "--to", "latin"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("latin"), "{err}");
+    let (code, _, _) = run(&["pgn", "convert", "x.pgn"]);
+    assert_eq!(code, 2, "--to is required");
+    let (code, _, _) = run(&["pgn", "frobnicate"]);
+    assert_eq!(code, 2);
+    let (code, _, _) = run(&["pgn"]);
+    assert_eq!(code, 2);
+    let (code, out, _) = run(&["pgn", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("jiangjun pgn convert"), "{out}");
+}
