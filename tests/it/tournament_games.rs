@@ -1,4 +1,4 @@
-//! The match runner against a test double: `examples/random_engine.rs`, a random mover that
+//! The match runner against a test double: `tests/doubles/random_engine.rs`, a random mover that
 //! can crash, hang, play an illegal move or print garbage on request.
 
 use jiangjun::board::{Position, START_FEN};
@@ -13,26 +13,9 @@ use jiangjun::tournament::{Outcome, Scoring, System};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The example binary built next to this test (cargo builds examples for `cargo test`); when
-/// a filtered run did not build it, build it now.
+/// The test double, built by cargo as a binary target of this package for every test run.
 fn random_engine() -> PathBuf {
-    let exe = std::env::current_exe().expect("test path");
-    let profile_dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target/<profile>/deps/<test>");
-    let path = profile_dir.join("examples").join("random_engine");
-    if !path.exists() {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let mut cmd = std::process::Command::new(cargo);
-        cmd.args(["build", "--example", "random_engine"]);
-        if !cfg!(debug_assertions) {
-            cmd.arg("--release");
-        }
-        let status = cmd.status().expect("cargo runs");
-        assert!(status.success(), "building examples/random_engine failed");
-    }
-    path
+    PathBuf::from(env!("CARGO_BIN_EXE_random_engine"))
 }
 
 fn spec(name: &str, extra: &str) -> EngineSpec {

@@ -1,8 +1,7 @@
 //! The tuning pipeline's subcommands (`jiangjun selfplay`, `jiangjun tune`), run as
 //! `scripts/tune.sh` runs them, on a tiny data set.
 
-#[path = "cli_support/mod.rs"]
-mod cli_support;
+use crate::cli_support;
 use cli_support::run;
 
 use std::path::PathBuf;

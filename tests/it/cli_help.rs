@@ -1,8 +1,7 @@
 //! `jiangjun <subcommand> --help` prints that subcommand's usage and exits 0; an unknown flag
 //! exits 2 with the error and the usage on stderr, and runs nothing.
 
-#[path = "cli_support/mod.rs"]
-mod cli_support;
+use crate::cli_support;
 use cli_support::run;
 
 /// Every subcommand, and a line its usage must contain.

@@ -9,7 +9,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 fn positions() -> Vec<Position> {
-    include_str!("data/perft.txt")
+    include_str!("../data/perft.txt")
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|l| Position::from_fen(l.split(';').next().unwrap()).unwrap())

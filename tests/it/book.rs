@@ -1,10 +1,8 @@
 //! The opening book through the engine façade: usebook on/off, corrupt files, and the shipped
 //! book (book/jiangjun.jjb) checked move by move.
 
-#[path = "cli_support/mod.rs"]
-mod cli_support;
-#[path = "protocol_support/mod.rs"]
-mod support;
+use crate::cli_support;
+use crate::protocol_support as support;
 use cli_support::run;
 
 use jiangjun::board::Position;

@@ -4,7 +4,7 @@ use jiangjun::board::{FenError, PlacementError, Position};
 
 #[test]
 fn fen_cases() {
-    let text = include_str!("data/fens.txt");
+    let text = include_str!("../data/fens.txt");
     let mut n = 0;
     for line in text
         .lines()

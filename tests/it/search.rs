@@ -73,7 +73,7 @@ fn node_limited_search_is_deterministic() {
 #[test]
 fn perpetual_check_is_avoided_in_search() {
     let data: serde_json::Value =
-        serde_json::from_str(include_str!("data/repetition_cases.json")).expect("json");
+        serde_json::from_str(include_str!("../data/repetition_cases.json")).expect("json");
     let mut tested = 0;
     for case in data.as_array().expect("array") {
         let expected = case["expected"].as_str().unwrap_or("");
@@ -294,7 +294,7 @@ fn search_applies_the_chosen_rule_set() {
     use jiangjun::rules::RuleSet;
     use jiangjun::search::repetition::score_with;
     let data: serde_json::Value =
-        serde_json::from_str(include_str!("data/repetition_cases.json")).expect("json");
+        serde_json::from_str(include_str!("../data/repetition_cases.json")).expect("json");
     let case = data
         .as_array()
         .and_then(|a| {

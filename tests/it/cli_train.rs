@@ -1,8 +1,7 @@
 //! `jiangjun train` run as a user runs it, on a tiny datagen file: the network file it writes
 //! each epoch, checkpoints, determinism, and refused arguments and data.
 
-#[path = "cli_support/mod.rs"]
-mod cli_support;
+use crate::cli_support;
 use cli_support::run;
 
 use jiangjun::search::nnue::Network;

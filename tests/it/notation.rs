@@ -22,7 +22,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
 fn perft_positions() -> Vec<Position> {
-    include_str!("data/perft.txt")
+    include_str!("../data/perft.txt")
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .filter_map(|l| l.split(';').next())
@@ -133,7 +133,7 @@ fn rules_7_5_example_full_and_short() {
     // data/rules_7_5_example.txt: the seed's own table of full and short records.
     let mut p = Position::startpos();
     let mut plies = 0;
-    for line in include_str!("data/rules_7_5_example.txt").lines() {
+    for line in include_str!("../data/rules_7_5_example.txt").lines() {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
@@ -552,7 +552,7 @@ fn pgn_readers_never_panic() {
 
 #[test]
 fn classic_endgames_replay_to_their_results() {
-    let text = include_str!("data/classic_endgames.pgn");
+    let text = include_str!("../data/classic_endgames.pgn");
     let games = parse_pgn(text).expect("classic endgames read");
     let names: Vec<&str> = games.iter().filter_map(|g| g.tag("Event")).collect();
     assert_eq!(names, ["七星聚會", "千里獨行", "蚯蚓引龍"]);
@@ -591,7 +591,7 @@ fn classic_endgames_replay_to_their_results() {
 /// the writer gives the same record in traditional characters (后 aside).
 #[test]
 fn classic_endgame_records_read_and_write_back() {
-    let text = include_str!("data/classic_endgames.pgn");
+    let text = include_str!("../data/classic_endgames.pgn");
     let games = parse_pgn(text).expect("classic endgames read");
     for g in &games {
         let mut p = g.start.clone();

@@ -1,8 +1,7 @@
 //! `jiangjun bench` with a network: both evaluations side by side, and bad arguments refused
 //! with exit status 2 and a message on stderr.
 
-#[path = "cli_support/mod.rs"]
-mod support;
+use crate::cli_support as support;
 
 use jiangjun::search::nnue::FloatNetwork;
 use support::run;

@@ -3,8 +3,7 @@
 //! it, the seed's worked examples (图2–图5 and the last example), one small position per
 //! definition, the `judge` subcommand, and the search avoiding a losing cycle.
 
-#[path = "cli_support/mod.rs"]
-mod cli_support;
+use crate::cli_support;
 use cli_support::run;
 
 use jiangjun::board::{Move, PieceKind, Position};
@@ -34,7 +33,7 @@ struct Case {
 
 fn cases() -> Vec<Case> {
     let data: serde_json::Value =
-        serde_json::from_str(include_str!("data/repetition_cases.json")).expect("json");
+        serde_json::from_str(include_str!("../data/repetition_cases.json")).expect("json");
     data.as_array()
         .expect("array")
         .iter()
@@ -181,7 +180,7 @@ fn every_case_under_axf_matches_pyffish() {
 
 #[test]
 fn clauses_match_cases_md() {
-    let table = include_str!("../src/rules/CASES.md");
+    let table = include_str!("../../src/rules/CASES.md");
     for case in cases() {
         let Some(row) = table
             .lines()
@@ -271,7 +270,7 @@ fn kind_letter(k: PieceKind) -> char {
 /// check, mate threat, and the chased pieces by kind, protection class, joint and lone chaser.
 #[test]
 fn natures_match_cases_md() {
-    let table = include_str!("../src/rules/CASES.md");
+    let table = include_str!("../../src/rules/CASES.md");
     let mut compared = 0;
     for case in cases() {
         let Some(row) = table

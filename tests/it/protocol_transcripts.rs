@@ -6,8 +6,7 @@
 //! transcript's exact lines, check the shape of the output, then `stop` the search so the suite
 //! stays fast; a scaled-down clock checks that the engine also ends such searches by itself.
 
-#[path = "protocol_support/mod.rs"]
-mod support;
+use crate::protocol_support as support;
 
 use std::time::{Duration, Instant};
 use support::*;

@@ -2,8 +2,7 @@
 //! gui.md §1), a UCI game with 1-based ranks, robustness against garbage input, the end of
 //! input, and the latencies GUIs depend on (measured and printed; bounds are generous).
 
-#[path = "protocol_support/mod.rs"]
-mod support;
+use crate::protocol_support as support;
 
 use jiangjun::board::Position;
 use rand::rngs::StdRng;

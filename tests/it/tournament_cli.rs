@@ -1,31 +1,14 @@
 //! `jiangjun match` and `jiangjun tournament` run as a user runs them, with the random test
-//! engine of `examples/random_engine.rs` as players.
+//! engine of `tests/doubles/random_engine.rs` as players.
 
-#[path = "cli_support/mod.rs"]
-mod cli_support;
+use crate::cli_support;
 use cli_support::run;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
-/// The example binary built next to this test; built on demand for filtered runs.
+/// The test double, built by cargo as a binary target of this package for every test run.
 fn random_engine() -> PathBuf {
-    let exe = std::env::current_exe().expect("test path");
-    let profile_dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target/<profile>/deps/<test>");
-    let path = profile_dir.join("examples").join("random_engine");
-    if !path.exists() {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let mut cmd = Command::new(cargo);
-        cmd.args(["build", "--example", "random_engine"]);
-        if !cfg!(debug_assertions) {
-            cmd.arg("--release");
-        }
-        assert!(cmd.status().expect("cargo runs").success());
-    }
-    path
+    PathBuf::from(env!("CARGO_BIN_EXE_random_engine"))
 }
 
 fn engine(name: &str, seed: u32) -> [String; 2] {

@@ -1,7 +1,6 @@
 //! The `jiangjun perft` subcommand, run as a user runs it.
 
-#[path = "cli_support/mod.rs"]
-mod cli_support;
+use crate::cli_support;
 use cli_support::run;
 
 #[test]

@@ -2,8 +2,7 @@
 //! `Use NNUE` (UCI). A good file changes the evaluation; a missing, truncated, wrong-magic,
 //! wrong-version or corrupt file gives an `info string` naming it and the engine keeps the evaluation it had.
 
-#[path = "protocol_support/mod.rs"]
-mod support;
+use crate::protocol_support as support;
 
 use jiangjun::board::Position;
 use jiangjun::search::nnue::FloatNetwork;

@@ -1,8 +1,7 @@
 //! `jiangjun datagen` run as a user (or a batch job) runs it, on tiny numbers: the file it
 //! writes, sharding by concatenation, determinism, and refused arguments.
 
-#[path = "cli_support/mod.rs"]
-mod cli_support;
+use crate::cli_support;
 use cli_support::run;
 
 use jiangjun::tools::datagen::{Chunk, ChunkReader, Record, RecordReader, ShuffledReader};

@@ -1,0 +1,35 @@
+//! The integration tests: one test binary, one module per subject. One binary instead of one
+//! per file because each test binary is linked against the whole crate, and that link
+//! dominated `cargo test --release` (issue 18). How to add a test: tests/README.md.
+
+// Shared helpers.
+mod cli_support;
+mod protocol_support;
+
+// Board and rules.
+mod fens;
+mod movegen_props;
+mod notation;
+mod perft;
+mod referee;
+
+// Search and book.
+mod book;
+mod search;
+
+// The protocol, through the real binary.
+mod protocol_evalfile;
+mod protocol_session;
+mod protocol_transcripts;
+
+// Subcommands, run as a user runs them.
+mod cli_bench;
+mod cli_datagen;
+mod cli_help;
+mod cli_perft;
+mod cli_train;
+mod cli_tune;
+
+// The match runner, against the test double tests/doubles/random_engine.rs.
+mod tournament_cli;
+mod tournament_games;
