@@ -27,6 +27,7 @@ mod cli_bench;
 mod cli_datagen;
 mod cli_help;
 mod cli_perft;
+mod cli_pgn;
 mod cli_train;
 mod cli_tune;
 

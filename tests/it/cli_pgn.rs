@@ -2,9 +2,7 @@
 //! the same game in GB18030 and in Big5, an XQF file from our writer, a file with an illegal
 //! move at a known ply, a file with a line of `=====` after the last game.
 
-#[path = "cli_support/mod.rs"]
-mod cli_support;
-use cli_support::run;
+use crate::cli_support::run;
 
 use jiangjun::board::pgn::parse_pgn;
 use jiangjun::board::xqf::{write_xqf, XqfWriteOptions};
