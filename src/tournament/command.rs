@@ -17,6 +17,7 @@ use super::runner::{
 };
 use super::stats::{elo_estimate, los, EloModel, Sprt, SprtDecision, SprtResult, Wdl};
 use crate::rules::RuleSet;
+use anyhow::Context;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -31,27 +32,8 @@ usage:
                       [--scoring W,D,L | W,DRED/DBLACK,L] [common]
 engine SPEC: cmd=PATH[,name=NAME][,proto=auto|ucci|uci][,ranks=0|1][,dir=DIR][,arg=ARG]
              [,option.NAME=VALUE ...]     (a bare PATH works too; '\\,' escapes a comma)
-common:
-  --tc TC                 10+0.1 (s base+inc, 6.1) | 300 (sudden death, 6.3) |
-                          40/60[:20/30][+inc] (moves/s periods, 6.2) | movetime=MS | depth=N |
-                          nodes=N                                   (default 10+0.1)
-  --openings FILE         opening suite (openings.txt format); default: the start position
-  --shuffle [--seed N]    play the openings in random order
-  --concurrency N         games at once (default 1)
-  --pgn FILE              append every game as PGN
-  --rules cxa2011|axf     rule book for repetition verdicts (default cxa2011)
-  --natural-limit MOVES   moves per side without capture (default: the rule book's, 60 or 50;
-                          0 = off)
-  --max-plies N           draw after N plies (default 1000; 0 = off)
-  --margin MS             clock overrun forgiven (default 100)
-  --hang-timeout S        max seconds per move under depth/nodes limits (default 60)
-  --handshake-timeout S   wait for ucciok/uciok/readyok (default 10)
-  --detect-timeout S      wait for ucciok before trying uci (default 3)
-  --draw-adjudication MOVENUMBER,COUNT,SCORE   e.g. 40,8,10
-  --resign-adjudication COUNT,SCORE            e.g. 3,1000
-  --material-draw         draw when neither side has rook, horse, cannon or pawn (4.2.2)
-  --event TEXT --site TEXT  PGN tags
-  --log FILE              append all engine I/O";
+common: the options below; the time control TC is 10+0.1 (s base+inc, 6.1) | 300 (sudden
+death, 6.3) | 40/60[:20/30][+inc] (moves/s periods, 6.2) | movetime=MS | depth=N | nodes=N";
 
 /// Options shared by matches and tournaments.
 #[derive(Clone)]
@@ -127,300 +109,160 @@ pub struct TournamentReport {
     pub system: System,
 }
 
-struct Parsed {
-    values: Vec<(String, String)>,
-    flags: Vec<String>,
+/// Options of both subcommands (`[common]` in [`USAGE`]).
+#[derive(clap::Args, Debug, Clone)]
+pub struct CommonArgs {
+    /// An engine: cmd=PATH[,name=..][,proto=..][,ranks=..][,dir=..][,arg=..][,option.NAME=..].
+    #[arg(long = "engine", value_name = "SPEC", value_parser = EngineSpec::parse)]
+    pub engines: Vec<EngineSpec>,
+    /// Time control: 10+0.1 (6.1) | 300 (6.3) | 40/60[:20/30][+inc] (6.2) | movetime=MS |
+    /// depth=N | nodes=N.
+    #[arg(long, value_name = "TC", default_value = "10+0.1", value_parser = TimeControl::parse)]
+    pub tc: TimeControl,
+    /// Opening suite (openings.txt format); default: the start position.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Play the openings in random order.
+    #[arg(long)]
+    pub shuffle: bool,
+    /// Seed of --shuffle (default: the clock).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Games at once.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub concurrency: u16,
+    /// Append every game as PGN.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// Rule book for repetition verdicts: cxa2011 or axf.
+    #[arg(long, value_name = "RULES", value_parser = rule_set)]
+    pub rules: Option<RuleSet>,
+    /// Moves per side without capture (default: the rule book's, 60 or 50; 0 = off).
+    #[arg(long, value_name = "MOVES")]
+    pub natural_limit: Option<u32>,
+    /// Draw after N plies (default 1000; 0 = off).
+    #[arg(long, value_name = "N")]
+    pub max_plies: Option<u32>,
+    /// Clock overrun forgiven, in milliseconds (default 100).
+    #[arg(long, value_name = "MS")]
+    pub margin: Option<u64>,
+    /// Most seconds per move under depth/nodes limits (default 60).
+    #[arg(long, value_name = "S", value_parser = seconds)]
+    pub hang_timeout: Option<Duration>,
+    /// Wait for ucciok/uciok/readyok, in seconds (default 10).
+    #[arg(long, value_name = "S", value_parser = seconds)]
+    pub handshake_timeout: Option<Duration>,
+    /// Wait for ucciok before trying uci, in seconds (default 3).
+    #[arg(long, value_name = "S", value_parser = seconds)]
+    pub detect_timeout: Option<Duration>,
+    /// Draw when from move MOVENUMBER both engines' scores stay within ±SCORE for COUNT
+    /// moves, e.g. 40,8,10.
+    #[arg(long, value_name = "MOVENUMBER,COUNT,SCORE", value_parser = draw_adjudication)]
+    pub draw_adjudication: Option<DrawAdjudication>,
+    /// Resign when both engines agree for COUNT moves that a side is down SCORE, e.g. 3,1000.
+    #[arg(long, value_name = "COUNT,SCORE", value_parser = resign_adjudication)]
+    pub resign_adjudication: Option<ResignAdjudication>,
+    /// Draw when neither side has rook, horse, cannon or pawn (4.2.2).
+    #[arg(long)]
+    pub material_draw: bool,
+    /// PGN tag (default: the subcommand).
+    #[arg(long, value_name = "TEXT")]
+    pub event: Option<String>,
+    /// PGN tag.
+    #[arg(long, value_name = "TEXT", default_value = "?")]
+    pub site: String,
+    /// Append all engine I/O to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
 }
 
-impl Parsed {
-    fn get(&self, key: &str) -> Option<&str> {
-        self.values
-            .iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    }
+/// `jiangjun match`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MatchArgs {
+    /// Games to play (colours alternate, each opening twice).
+    #[arg(long, value_name = "N", default_value_t = 2,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub games: u32,
+    /// Stop early when the test decides: ELO0,ELO1[,ALPHA,BETA] (logistic Elo).
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", allow_hyphen_values = true,
+          value_parser = sprt)]
+    pub sprt: Option<Sprt>,
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
 
-    fn all(&self, key: &str) -> Vec<&str> {
-        self.values
-            .iter()
-            .filter(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-            .collect()
-    }
+/// `jiangjun tournament`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TournamentArgs {
+    /// A double round robin (14.2), colours exchanged.
+    #[arg(long)]
+    pub double: bool,
+    /// Cycles of the round robin.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub cycles: Option<u32>,
+    /// Points for a win, a draw and a loss (13.1, 13.3): W,D,L or W,DRED/DBLACK,L.
+    #[arg(long, value_name = "W,D,L", default_value = "2,1,0", value_parser = parse_scoring)]
+    pub scoring: Scoring,
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
 
-    fn flag(&self, key: &str) -> bool {
-        self.flags.iter().any(|f| f == key)
-    }
-
-    fn number<T: std::str::FromStr>(&self, key: &str) -> Result<Option<T>, String> {
-        self.get(key)
-            .map(|v| {
-                v.trim()
-                    .parse()
-                    .map_err(|_| format!("--{key} '{v}' is not a valid number"))
-            })
-            .transpose()
-    }
-
-    fn seconds(&self, key: &str) -> Result<Option<Duration>, String> {
-        match self.number::<f64>(key)? {
-            Some(s) if s.is_finite() && s > 0.0 && s < 1e7 => Ok(Some(Duration::from_secs_f64(s))),
-            Some(_) => Err(format!("--{key} must be a positive number of seconds")),
-            None => Ok(None),
-        }
+/// `--rules`: the spellings the match manager has always accepted.
+fn rule_set(r: &str) -> Result<RuleSet, String> {
+    match r.to_ascii_lowercase().as_str() {
+        "cxa2011" | "cxa" | "chinese" => Ok(RuleSet::Cxa2011),
+        "axf" | "asian" => Ok(RuleSet::Axf),
+        _ => Err(format!("'{r}' is not cxa2011 or axf")),
     }
 }
 
-const FLAGS: &[&str] = &["double", "shuffle", "material-draw"];
-const VALUES: &[&str] = &[
-    "engine",
-    "games",
-    "sprt",
-    "cycles",
-    "scoring",
-    "tc",
-    "openings",
-    "seed",
-    "concurrency",
-    "pgn",
-    "rules",
-    "natural-limit",
-    "max-plies",
-    "margin",
-    "hang-timeout",
-    "handshake-timeout",
-    "detect-timeout",
-    "draw-adjudication",
-    "resign-adjudication",
-    "event",
-    "site",
-    "log",
-];
-
-fn parse_args(args: &[String], allowed: &[&str]) -> Result<Parsed, String> {
-    let mut p = Parsed {
-        values: Vec::new(),
-        flags: Vec::new(),
-    };
-    let mut i = 0;
-    while i < args.len() {
-        let a = &args[i];
-        let Some(body) = a.strip_prefix("--") else {
-            return Err(format!("unexpected argument '{a}'"));
-        };
-        let (key, inline) = match body.split_once('=') {
-            Some((k, v)) => (k, Some(v.to_string())),
-            None => (body, None),
-        };
-        if !allowed.contains(&key) {
-            return Err(format!("unknown option --{key}"));
-        }
-        if FLAGS.contains(&key) {
-            if inline.is_some() {
-                return Err(format!("--{key} takes no value"));
-            }
-            p.flags.push(key.to_string());
-            i += 1;
-            continue;
-        }
-        let value = match inline {
-            Some(v) => v,
-            None => {
-                i += 1;
-                args.get(i)
-                    .cloned()
-                    .ok_or_else(|| format!("--{key} needs a value"))?
-            }
-        };
-        p.values.push((key.to_string(), value));
-        i += 1;
+/// A positive number of seconds.
+fn seconds(v: &str) -> Result<Duration, String> {
+    match v.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s < 1e7 => Ok(Duration::from_secs_f64(s)),
+        _ => Err("must be a positive number of seconds".into()),
     }
-    Ok(p)
 }
 
-fn numbers<T: std::str::FromStr>(text: &str, what: &str) -> Result<Vec<T>, String> {
+fn numbers<T: std::str::FromStr>(text: &str) -> Result<Vec<T>, String> {
     text.split(',')
         .map(|s| {
             s.trim()
                 .parse()
-                .map_err(|_| format!("{what}: '{s}' is not a number"))
+                .map_err(|_| format!("'{s}' is not a number"))
         })
         .collect()
 }
 
-fn common_from(p: &Parsed, default_event: &str) -> Result<CommonOptions, String> {
-    let engines: Vec<EngineSpec> = p
-        .all("engine")
-        .iter()
-        .map(|s| EngineSpec::parse(s))
-        .collect::<Result<_, _>>()?;
-    let tc =
-        TimeControl::parse(p.get("tc").unwrap_or("10+0.1")).map_err(|e| format!("--tc: {e}"))?;
-    let mut c = CommonOptions::new(engines, tc);
-    c.event = p.get("event").unwrap_or(default_event).to_string();
-    if let Some(s) = p.get("site") {
-        c.site = s.to_string();
+fn draw_adjudication(v: &str) -> Result<DrawAdjudication, String> {
+    match numbers::<i64>(v)?.as_slice() {
+        [m, c, sc] if *m >= 0 && *c > 0 && *sc >= 0 => Ok(DrawAdjudication {
+            move_number: (*m).min(u32::MAX as i64) as u32,
+            move_count: (*c).min(10_000) as u32,
+            score: (*sc).min(1_000_000) as i32,
+        }),
+        _ => Err("wants MOVENUMBER,COUNT,SCORE".into()),
     }
-    if let Some(path) = p.get("openings") {
-        c.openings = load_openings(std::path::Path::new(path))?;
-        c.openings_source = format!("{} openings from {path}", c.openings.len());
-    }
-    if p.flag("shuffle") {
-        use rand::seq::SliceRandom;
-        use rand::SeedableRng;
-        let seed = p.number::<u64>("seed")?.unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64)
-        });
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        c.openings.shuffle(&mut rng);
-        c.openings_source
-            .push_str(&format!(", shuffled (seed {seed})"));
-    }
-    let s = &mut c.settings;
-    if let Some(n) = p.number::<usize>("concurrency")? {
-        if n == 0 || n > 256 {
-            return Err("--concurrency must be 1 to 256".into());
-        }
-        s.concurrency = n;
-    }
-    if let Some(r) = p.get("rules") {
-        s.game.rules = match r.to_ascii_lowercase().as_str() {
-            "cxa2011" | "cxa" | "chinese" => RuleSet::Cxa2011,
-            "axf" | "asian" => RuleSet::Axf,
-            _ => return Err(format!("--rules '{r}' is not cxa2011 or axf")),
-        };
-        s.game.natural_limit = Some(s.game.rules.profile().limit);
-    }
-    if let Some(n) = p.number::<u32>("natural-limit")? {
-        s.game.natural_limit = (n > 0).then(|| s.game.rules.profile().limit.with_rounds(n));
-    }
-    if let Some(n) = p.number::<u32>("max-plies")? {
-        s.game.max_plies = n;
-    }
-    if let Some(ms) = p.number::<u64>("margin")? {
-        s.game.margin = Duration::from_millis(ms);
-    }
-    if let Some(d) = p.seconds("hang-timeout")? {
-        s.game.hang_timeout = d;
-    }
-    if let Some(d) = p.seconds("handshake-timeout")? {
-        s.timeouts.handshake = d;
-        s.timeouts.ready = d;
-    }
-    if let Some(d) = p.seconds("detect-timeout")? {
-        s.timeouts.detect = d;
-    }
-    if let Some(v) = p.get("draw-adjudication") {
-        let n: Vec<i64> = numbers(v, "--draw-adjudication")?;
-        match n.as_slice() {
-            [m, c, sc] if *m >= 0 && *c > 0 && *sc >= 0 => {
-                s.game.draw_adjudication = Some(DrawAdjudication {
-                    move_number: (*m).min(u32::MAX as i64) as u32,
-                    move_count: (*c).min(10_000) as u32,
-                    score: (*sc).min(1_000_000) as i32,
-                })
-            }
-            _ => return Err("--draw-adjudication wants MOVENUMBER,COUNT,SCORE".into()),
-        }
-    }
-    if let Some(v) = p.get("resign-adjudication") {
-        let n: Vec<i64> = numbers(v, "--resign-adjudication")?;
-        match n.as_slice() {
-            [c, sc] if *c > 0 && *sc > 0 => {
-                s.game.resign_adjudication = Some(ResignAdjudication {
-                    move_count: (*c).min(10_000) as u32,
-                    score: (*sc).min(1_000_000) as i32,
-                })
-            }
-            _ => return Err("--resign-adjudication wants COUNT,SCORE".into()),
-        }
-    }
-    s.game.material_draw = p.flag("material-draw");
-    if let Some(path) = p.get("log") {
-        s.log = Some(
-            IoLog::create(std::path::Path::new(path)).map_err(|e| format!("--log {path}: {e}"))?,
-        );
-    }
-    c.pgn = p.get("pgn").map(PathBuf::from);
-    Ok(c)
 }
 
-/// Parses `jiangjun match` arguments.
-pub fn parse_match(args: &[String]) -> Result<MatchOptions, String> {
-    let allowed: Vec<&str> = VALUES
-        .iter()
-        .chain(FLAGS)
-        .copied()
-        .filter(|k| !matches!(*k, "cycles" | "scoring" | "double"))
-        .collect();
-    let p = parse_args(args, &allowed)?;
-    let common = common_from(&p, "jiangjun match")?;
-    if common.engines.len() != 2 {
-        return Err(format!(
-            "a match needs exactly 2 --engine, got {}",
-            common.engines.len()
-        ));
+fn resign_adjudication(v: &str) -> Result<ResignAdjudication, String> {
+    match numbers::<i64>(v)?.as_slice() {
+        [c, sc] if *c > 0 && *sc > 0 => Ok(ResignAdjudication {
+            move_count: (*c).min(10_000) as u32,
+            score: (*sc).min(1_000_000) as i32,
+        }),
+        _ => Err("wants COUNT,SCORE".into()),
     }
-    let games = p.number::<u32>("games")?.unwrap_or(2);
-    if games == 0 || games > 1_000_000 {
-        return Err("--games must be 1 to 1000000".into());
-    }
-    let sprt = match p.get("sprt") {
-        None => None,
-        Some(v) => {
-            let n: Vec<f64> = numbers(v, "--sprt")?;
-            let (e0, e1, a, b) = match n.as_slice() {
-                [e0, e1] => (*e0, *e1, 0.05, 0.05),
-                [e0, e1, a, b] => (*e0, *e1, *a, *b),
-                _ => return Err("--sprt wants ELO0,ELO1[,ALPHA,BETA]".into()),
-            };
-            Some(Sprt::new(e0, e1, a, b, EloModel::Logistic).map_err(|e| format!("--sprt: {e}"))?)
-        }
-    };
-    Ok(MatchOptions {
-        common,
-        games,
-        sprt,
-    })
 }
 
-/// Parses `jiangjun tournament` arguments.
-pub fn parse_tournament(args: &[String]) -> Result<TournamentOptions, String> {
-    let allowed: Vec<&str> = VALUES
-        .iter()
-        .chain(FLAGS)
-        .copied()
-        .filter(|k| !matches!(*k, "games" | "sprt"))
-        .collect();
-    let p = parse_args(args, &allowed)?;
-    let common = common_from(&p, "jiangjun tournament")?;
-    if common.engines.len() < 2 {
-        return Err("a tournament needs at least 2 --engine".into());
-    }
-    let mut names: Vec<&str> = common.engines.iter().map(|e| e.name.as_str()).collect();
-    names.sort_unstable();
-    if names.windows(2).any(|w| w[0] == w[1]) {
-        return Err("engine names must differ (use name=...)".into());
-    }
-    let cycles = match (p.flag("double"), p.number::<u32>("cycles")?) {
-        (true, Some(c)) if c != 2 => return Err("--double contradicts --cycles".into()),
-        (true, _) => 2,
-        (false, Some(c)) if (1..=100).contains(&c) => c,
-        (false, Some(_)) => return Err("--cycles must be 1 to 100".into()),
-        (false, None) => 1,
+fn sprt(v: &str) -> Result<Sprt, String> {
+    let (e0, e1, a, b) = match numbers::<f64>(v)?.as_slice() {
+        [e0, e1] => (*e0, *e1, 0.05, 0.05),
+        [e0, e1, a, b] => (*e0, *e1, *a, *b),
+        _ => return Err("wants ELO0,ELO1[,ALPHA,BETA]".into()),
     };
-    let scoring = match p.get("scoring") {
-        None => Scoring::STANDARD,
-        Some(v) => parse_scoring(v)?,
-    };
-    Ok(TournamentOptions {
-        common,
-        cycles,
-        scoring,
-    })
+    Sprt::new(e0, e1, a, b, EloModel::Logistic).map_err(|e| e.to_string())
 }
 
 /// `W,D,L` or `W,DRED/DBLACK,L` (13.1, 13.3).
@@ -430,10 +272,10 @@ pub fn parse_scoring(v: &str) -> Result<Scoring, String> {
         s.parse::<u32>()
             .ok()
             .filter(|&n| n <= 1000)
-            .ok_or_else(|| format!("--scoring: '{s}' is not a whole number up to 1000"))
+            .ok_or_else(|| format!("'{s}' is not a whole number up to 1000"))
     };
     let [w, d, l] = parts.as_slice() else {
-        return Err("--scoring wants WIN,DRAW,LOSS (e.g. 2,1,0 or 3,1/2,0)".into());
+        return Err("wants WIN,DRAW,LOSS (e.g. 2,1,0 or 3,1/2,0)".into());
     };
     let (dr, db) = match d.split_once('/') {
         Some((a, b)) => (num(a)?, num(b)?),
@@ -445,6 +287,109 @@ pub fn parse_scoring(v: &str) -> Result<Scoring, String> {
         red_draw: dr,
         black_draw: db,
     })
+}
+
+impl CommonArgs {
+    /// The options, with the openings read and the I/O log opened.
+    fn options(&self, default_event: &str) -> anyhow::Result<CommonOptions> {
+        let mut c = CommonOptions::new(self.engines.clone(), self.tc.clone());
+        c.event = self.event.as_deref().unwrap_or(default_event).to_string();
+        c.site = self.site.clone();
+        if let Some(path) = &self.openings {
+            c.openings = load_openings(path).map_err(anyhow::Error::msg)?;
+            c.openings_source = format!("{} openings from {}", c.openings.len(), path.display());
+        }
+        if self.shuffle {
+            use rand::seq::SliceRandom;
+            use rand::SeedableRng;
+            let seed = self.seed.unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos() as u64)
+            });
+            let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+            c.openings.shuffle(&mut rng);
+            c.openings_source
+                .push_str(&format!(", shuffled (seed {seed})"));
+        }
+        let s = &mut c.settings;
+        s.concurrency = usize::from(self.concurrency);
+        if let Some(r) = self.rules {
+            s.game.rules = r;
+            s.game.natural_limit = Some(r.profile().limit);
+        }
+        if let Some(n) = self.natural_limit {
+            s.game.natural_limit = (n > 0).then(|| s.game.rules.profile().limit.with_rounds(n));
+        }
+        if let Some(n) = self.max_plies {
+            s.game.max_plies = n;
+        }
+        if let Some(ms) = self.margin {
+            s.game.margin = Duration::from_millis(ms);
+        }
+        if let Some(d) = self.hang_timeout {
+            s.game.hang_timeout = d;
+        }
+        if let Some(d) = self.handshake_timeout {
+            s.timeouts.handshake = d;
+            s.timeouts.ready = d;
+        }
+        if let Some(d) = self.detect_timeout {
+            s.timeouts.detect = d;
+        }
+        s.game.draw_adjudication = self.draw_adjudication;
+        s.game.resign_adjudication = self.resign_adjudication;
+        s.game.material_draw = self.material_draw;
+        if let Some(path) = &self.log {
+            s.log = Some(IoLog::create(path).with_context(|| format!("--log {}", path.display()))?);
+        }
+        c.pgn = self.pgn.clone();
+        Ok(c)
+    }
+}
+
+impl MatchArgs {
+    /// The match's options; errors are usage errors.
+    pub fn options(&self) -> anyhow::Result<MatchOptions> {
+        let common = self.common.options("jiangjun match")?;
+        anyhow::ensure!(
+            common.engines.len() == 2,
+            "a match needs exactly 2 --engine, got {}",
+            common.engines.len()
+        );
+        Ok(MatchOptions {
+            common,
+            games: self.games,
+            sprt: self.sprt,
+        })
+    }
+}
+
+impl TournamentArgs {
+    /// The tournament's options; errors are usage errors.
+    pub fn options(&self) -> anyhow::Result<TournamentOptions> {
+        let common = self.common.options("jiangjun tournament")?;
+        anyhow::ensure!(
+            common.engines.len() >= 2,
+            "a tournament needs at least 2 --engine"
+        );
+        let mut names: Vec<&str> = common.engines.iter().map(|e| e.name.as_str()).collect();
+        names.sort_unstable();
+        anyhow::ensure!(
+            names.windows(2).all(|w| w[0] != w[1]),
+            "engine names must differ (use name=...)"
+        );
+        let cycles = match (self.double, self.cycles) {
+            (true, Some(c)) if c != 2 => anyhow::bail!("--double contradicts --cycles"),
+            (true, _) => 2,
+            (false, c) => c.unwrap_or(1),
+        };
+        Ok(TournamentOptions {
+            common,
+            cycles,
+            scoring: self.scoring,
+        })
+    }
 }
 
 fn describe(info: &EngineInfo) -> String {
@@ -855,57 +800,66 @@ pub fn run_tournament(
     })
 }
 
-/// `jiangjun match ...`: exit status 0, 1 (engines failed) or 2 (bad arguments).
-pub fn match_main(args: &[String]) -> i32 {
-    let opts = match parse_match(args) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("jiangjun match: {e}\n{USAGE}");
-            return 2;
-        }
-    };
+/// `jiangjun match ...`: exit status 0, or 1 when the engines failed; an error is a usage
+/// error (exit status 2).
+pub fn match_main(args: MatchArgs) -> anyhow::Result<i32> {
+    let opts = args.options()?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    match run_match(&opts, &mut out) {
+    Ok(match run_match(&opts, &mut out) {
         Ok(_) => 0,
         Err(e) => {
             eprintln!("jiangjun match: {e}");
             1
         }
-    }
+    })
 }
 
-/// `jiangjun tournament ...`: exit status 0, 1 (engines failed) or 2 (bad arguments).
-pub fn tournament_main(args: &[String]) -> i32 {
-    let opts = match parse_tournament(args) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("jiangjun tournament: {e}\n{USAGE}");
-            return 2;
-        }
-    };
+/// `jiangjun tournament ...`: exit status 0, or 1 when the engines failed; an error is a
+/// usage error (exit status 2).
+pub fn tournament_main(args: TournamentArgs) -> anyhow::Result<i32> {
+    let opts = args.options()?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    match run_tournament(&opts, &mut out) {
+    Ok(match run_tournament(&opts, &mut out) {
         Ok(_) => 0,
         Err(e) => {
             eprintln!("jiangjun tournament: {e}");
             1
         }
-    }
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
 
-    fn args(s: &[&str]) -> Vec<String> {
-        s.iter().map(|x| x.to_string()).collect()
+    #[derive(clap::Parser)]
+    struct Match {
+        #[command(flatten)]
+        args: MatchArgs,
+    }
+
+    #[derive(clap::Parser)]
+    struct Tournament {
+        #[command(flatten)]
+        args: TournamentArgs,
+    }
+
+    fn parse_match(args: &[&str]) -> anyhow::Result<MatchOptions> {
+        let argv = std::iter::once("match").chain(args.iter().copied());
+        Match::try_parse_from(argv)?.args.options()
+    }
+
+    fn parse_tournament(args: &[&str]) -> anyhow::Result<TournamentOptions> {
+        let argv = std::iter::once("tournament").chain(args.iter().copied());
+        Tournament::try_parse_from(argv)?.args.options()
     }
 
     #[test]
     fn match_arguments() {
-        let o = parse_match(&args(&[
+        let o = parse_match(&[
             "--engine",
             "cmd=/a,name=x",
             "--engine=/b",
@@ -919,7 +873,7 @@ mod tests {
             "--natural-limit",
             "40",
             "--material-draw",
-        ]))
+        ])
         .unwrap();
         assert_eq!(o.games, 6);
         assert_eq!(o.common.engines[1].name, "b");
@@ -931,21 +885,26 @@ mod tests {
         );
         assert!(o.common.settings.game.material_draw);
         assert!(o.sprt.is_some());
+        let o = parse_match(&["--engine", "/a", "--engine", "/b", "--sprt", "-5,5"]).unwrap();
+        assert!(o.sprt.is_some(), "a negative Elo is a value, not an option");
         for bad in [
             &["--engine", "/a"][..],
             &["--engine", "/a", "--engine", "/b", "--double"],
             &["--engine", "/a", "--engine", "/b", "--games", "x"],
+            &["--engine", "/a", "--engine", "/b", "--games", "0"],
             &["--engine", "/a", "--engine", "/b", "--sprt", "5,-5"],
             &["--engine", "/a", "--engine", "/b", "--tc"],
             &["--engine", "/a", "--engine", "/b", "stray"],
+            &["--engine", "/a", "--engine", "/b", "--concurrency", "0"],
+            &["--engine", "/a", "--engine", "/b", "--hang-timeout", "-1"],
         ] {
-            assert!(parse_match(&args(bad)).is_err(), "{bad:?}");
+            assert!(parse_match(bad).is_err(), "{bad:?}");
         }
     }
 
     #[test]
     fn tournament_arguments() {
-        let o = parse_tournament(&args(&[
+        let o = parse_tournament(&[
             "--engine",
             "/a",
             "--engine",
@@ -955,14 +914,16 @@ mod tests {
             "--double",
             "--scoring",
             "3,1/2,0",
-        ]))
+        ])
         .unwrap();
         assert_eq!(o.cycles, 2);
         assert_eq!(o.scoring, Scoring::BLACK_DRAW_BONUS);
-        assert!(parse_tournament(&args(&["--engine", "/a", "--engine", "/a"])).is_err());
-        assert!(
-            parse_tournament(&args(&["--engine", "/a", "--engine", "/b", "--games", "3"])).is_err()
-        );
+        assert!(parse_tournament(&["--engine", "/a", "--engine", "/a"]).is_err());
+        assert!(parse_tournament(&["--engine", "/a", "--engine", "/b", "--games", "3"]).is_err());
+        let double_and_three = [
+            "--engine", "/a", "--engine", "/b", "--double", "--cycles", "3",
+        ];
+        assert!(parse_tournament(&double_and_three).is_err());
         assert!(parse_scoring("2,1").is_err());
         assert_eq!(parse_scoring("2,1,0"), Ok(Scoring::STANDARD));
     }
