@@ -3,11 +3,11 @@
 
 use jiangjun::board::{Position, START_FEN};
 use jiangjun::tournament::clock::TimeControl;
-use jiangjun::tournament::command::{
-    run_match, run_tournament, CommonOptions, MatchOptions, TournamentOptions,
-};
 use jiangjun::tournament::engine_process::EngineSpec;
 use jiangjun::tournament::game::Termination;
+use jiangjun::tournament::manager::{
+    run_match, run_tournament, CommonOptions, MatchOptions, TournamentOptions,
+};
 use jiangjun::tournament::openings::load_openings;
 use jiangjun::tournament::{Outcome, Scoring, System};
 use std::path::{Path, PathBuf};
@@ -325,7 +325,7 @@ fn robin(
     n: usize,
     cycles: u32,
     concurrency: usize,
-) -> jiangjun::tournament::command::TournamentReport {
+) -> jiangjun::tournament::report::TournamentReport {
     let engines = (0..n)
         .map(|i| spec(&format!("r{}", i + 1), &format!("--seed {}", 11 + i)))
         .collect();
@@ -345,7 +345,7 @@ fn robin(
     report
 }
 
-fn check_consistency(r: &jiangjun::tournament::command::TournamentReport, n: usize) {
+fn check_consistency(r: &jiangjun::tournament::report::TournamentReport, n: usize) {
     for s in &r.standings {
         let e = s.entrant as usize;
         assert_eq!(r.crosstable.row_points(e), s.points, "row sum = points");

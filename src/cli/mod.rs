@@ -27,8 +27,8 @@ pub enum Command {
     Datagen(datagen::DatagenArgs),
     Train(train::TrainArgs),
     Tune(tune::TuneArgs),
-    Match(crate::tournament::command::MatchArgs),
-    Tournament(crate::tournament::command::TournamentArgs),
+    Match(crate::tournament::arguments::MatchArgs),
+    Tournament(crate::tournament::arguments::TournamentArgs),
 }
 
 /// The whole command line. Help and unknown subcommands are answered before clap sees the
@@ -52,8 +52,8 @@ impl Command {
             Command::Datagen(a) => datagen::run(a),
             Command::Train(a) => train::run(a),
             Command::Tune(a) => tune::run(a),
-            Command::Match(a) => crate::tournament::command::match_main(a),
-            Command::Tournament(a) => crate::tournament::command::tournament_main(a),
+            Command::Match(a) => crate::tournament::manager::match_main(a),
+            Command::Tournament(a) => crate::tournament::manager::tournament_main(a),
         }
     }
 }
@@ -104,7 +104,7 @@ usage:
 /// subcommand gets its `--help` from the line it adds there.
 pub fn usage_of(sub: &str) -> Option<String> {
     if sub == "match" || sub == "tournament" {
-        return Some(crate::tournament::command::USAGE.to_string());
+        return Some(crate::tournament::arguments::USAGE.to_string());
     }
     let head = format!("  jiangjun {sub}");
     let mut lines = Vec::new();

@@ -21,16 +21,19 @@
 //! their games; it uses the board core for legality and [`crate::rules`]
 //! for the natural limit, and never the search or protocol modules:
 //!
-//! * [`engine_process`]: starting UCCI/UCI engines (protocol detection,
-//!   options, usemillisec, Fairy-Stockfish's 1-based ranks), one timed
-//!   search at a time, surviving garbage, crashes and hangs.
+//! * [`engine_process`]: `--engine` specs, child-process I/O, and the
+//!   UCCI/UCI client (protocol detection, options, usemillisec,
+//!   Fairy-Stockfish's 1-based ranks), one timed search at a time,
+//!   surviving garbage, crashes and hangs.
 //! * [`clock`]: time controls of article 6 (6.1 base + increment, 6.2
 //!   moves in time, 6.3 sudden death) plus move time, depth and nodes.
 //! * [`game`]: one game from an opening to a result under articles 4.1 and
 //!   4.2, with the repetition ruling delegated to a [`referee::Referee`].
 //! * [`openings`], [`pgn`]: opening suites and a minimal PGN writer.
 //! * [`runner`]: match and round-robin schedules played on worker threads.
-//! * [`crosstable`], [`command`]: the tables and the two subcommands.
+//! * [`crosstable`]: the tables of a round robin.
+//! * [`arguments`], [`manager`], [`report`]: the two subcommands' arguments, their run loop,
+//!   and what they print.
 //!
 //! Entrants are numbered from 1, as in the printed tables. Bad input (an
 //! empty field, unknown entrants, invalid test parameters) is reported as
@@ -49,16 +52,18 @@
 //! assert!(table.iter().all(|s| s.rank == 1 && s.points == 4));
 //! ```
 
+pub mod arguments;
 pub mod clock;
-pub mod command;
 pub mod crosstable;
 pub mod engine_process;
 pub mod game;
+pub mod manager;
 pub mod openings;
 pub mod pairing;
 pub mod pgn;
 pub mod ranking;
 pub mod referee;
+pub mod report;
 pub mod runner;
 pub mod stats;
 

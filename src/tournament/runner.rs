@@ -12,6 +12,7 @@ use super::openings::Opening;
 use super::pairing::{multi_round_robin, PairingError};
 use super::referee::Referee;
 use crate::board::Color;
+use anyhow::Context;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -113,11 +114,11 @@ pub struct EngineInfo {
 pub fn probe_engines(
     engines: &[EngineSpec],
     settings: &RunSettings,
-) -> Result<Vec<EngineInfo>, String> {
+) -> anyhow::Result<Vec<EngineInfo>> {
     let mut out = Vec::new();
     for spec in engines {
         let e = EngineProcess::start(spec, settings.timeouts, settings.log.clone(), &spec.name)
-            .map_err(|err| format!("engine {}: {err}", spec.name))?;
+            .with_context(|| format!("engine {}", spec.name))?;
         out.push(EngineInfo {
             protocol: e.protocol(),
             notation: e.notation(),

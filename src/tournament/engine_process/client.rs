@@ -1,58 +1,16 @@
-//! Engines as child processes: starting them, the UCCI/UCI handshake, options, and one
-//! search at a time under a deadline.
-//!
-//! Engine output is untrusted: lines may be garbage, not UTF-8, endless, or never come.
-//! A reader thread turns stdout into time-stamped lines (bounded in length and in number
-//! queued), so a search is timed by when `bestmove` arrived, not when it was read, and a hung
-//! engine can always be abandoned. Nothing an engine prints can panic the runner.
-//!
-//! Protocols (see docs/ucci.md): UCCI engines get `setoption usemillisec true` when they
-//! announce that option (else clock values go in whole seconds), `setoption newgame`, and
-//! `go time .. increment|movestogo .. opptime ..`. UCI engines get `ucinewgame` and
-//! `go wtime .. btime ..` (w = Red). A UCI engine that offers `UCI_Variant` is switched to
-//! `xiangqi`.
-//!
-//! Rank origin under UCI (unless `ranks=` forces one): an engine that announces a rank option
-//! (Jiangjun's `Rank Origin`, default 0) is taken at its default; otherwise one that offers
-//! `UCI_Variant` is a multi-variant engine (Fairy-Stockfish) speaking ranks 1–10 (`h3e3`), and
-//! one without it (Pikafish, UCI-Cyclone) uses ranks 0–9 like UCCI. The guess is checked on
-//! the engine's first moves: a `bestmove` that is illegal under the guessed origin and legal
-//! under the other switches the origin for good, and that move is read under it; a move legal
-//! under exactly the guessed origin confirms it. (An engine that misread the moves we sent
-//! before its first answer is not rescued by this; the announcement covers that case.)
+//! The UCCI/UCI client: the handshake, options, the rank origin of a UCI engine's moves,
+//! `go` lines under a clock, and reading `info`/`bestmove` answers.
 
-use super::clock::Clock;
+use super::child_io::{spawn_reader, Event, IoLog};
+use super::spec::{EngineSpec, Protocol, ProtocolChoice};
 use crate::board::{Color, Move, Position, Square};
-use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use crate::tournament::clock::Clock;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, TryRecvError};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
 use std::thread;
 use std::time::{Duration, Instant};
-
-/// Longest engine line kept; the rest of a longer line is dropped (only the first words of
-/// a line matter to the runner).
-const MAX_LINE: usize = 16 * 1024;
-/// Lines queued before the reader blocks (and with it an engine that floods its output), so
-/// a flooding engine costs at most `QUEUE * MAX_LINE` bytes.
-const QUEUE: usize = 1024;
-
-/// The protocol spoken with an engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Protocol {
-    Ucci,
-    Uci,
-}
-
-/// What the user asked for: a protocol, or detection (UCCI first, then UCI).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ProtocolChoice {
-    Auto,
-    Ucci,
-    Uci,
-}
 
 /// How squares are written in moves exchanged with the engine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,109 +55,6 @@ pub fn origin_of_move(pos: &Position, raw: &str) -> Option<Notation> {
     }
 }
 
-/// How to start one engine, from `--engine key=value,...`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EngineSpec {
-    /// Display name (PGN tags, tables).
-    pub name: String,
-    /// Program to run.
-    pub command: PathBuf,
-    /// Its arguments.
-    pub args: Vec<String>,
-    /// Working directory; by default the program's own folder (engines look for books and
-    /// networks there, and XQWizard does the same).
-    pub dir: Option<PathBuf>,
-    /// Protocol to speak.
-    pub protocol: ProtocolChoice,
-    /// Move notation; `None` picks it from the handshake.
-    pub notation: Option<Notation>,
-    /// Options sent after the handshake, in order.
-    pub options: Vec<(String, String)>,
-}
-
-impl EngineSpec {
-    /// Parses `cmd=PATH,name=N,proto=auto|ucci|uci,ranks=0|1,dir=D,arg=A,option.NAME=VALUE`.
-    /// A first item without `=` is the command. `\,` puts a comma into a value.
-    pub fn parse(text: &str) -> Result<EngineSpec, String> {
-        let mut items = Vec::new();
-        let mut cur = String::new();
-        let mut chars = text.chars().peekable();
-        while let Some(c) = chars.next() {
-            match c {
-                '\\' if chars.peek() == Some(&',') => {
-                    cur.push(',');
-                    chars.next();
-                }
-                ',' => items.push(std::mem::take(&mut cur)),
-                c => cur.push(c),
-            }
-        }
-        items.push(cur);
-        let mut spec = EngineSpec {
-            name: String::new(),
-            command: PathBuf::new(),
-            args: Vec::new(),
-            dir: None,
-            protocol: ProtocolChoice::Auto,
-            notation: None,
-            options: Vec::new(),
-        };
-        for (i, item) in items.iter().enumerate() {
-            let item = item.trim();
-            if item.is_empty() {
-                continue;
-            }
-            let Some((key, value)) = item.split_once('=') else {
-                if i == 0 {
-                    spec.command = PathBuf::from(item);
-                    continue;
-                }
-                return Err(format!("engine item '{item}' is not key=value"));
-            };
-            let value = value.to_string();
-            match key.trim() {
-                "cmd" => spec.command = PathBuf::from(value),
-                "name" => spec.name = value,
-                "arg" => spec.args.push(value),
-                "dir" => spec.dir = Some(PathBuf::from(value)),
-                "proto" => {
-                    spec.protocol = match value.to_ascii_lowercase().as_str() {
-                        "auto" => ProtocolChoice::Auto,
-                        "ucci" => ProtocolChoice::Ucci,
-                        "uci" => ProtocolChoice::Uci,
-                        _ => return Err(format!("proto '{value}' is not auto, ucci or uci")),
-                    }
-                }
-                "ranks" => {
-                    spec.notation = match value.as_str() {
-                        "0" => Some(Notation::Iccs),
-                        "1" => Some(Notation::RanksFromOne),
-                        "auto" => None,
-                        _ => return Err(format!("ranks '{value}' is not 0, 1 or auto")),
-                    }
-                }
-                k => match k.strip_prefix("option.") {
-                    Some(name) if !name.trim().is_empty() => {
-                        spec.options.push((name.trim().to_string(), value))
-                    }
-                    _ => return Err(format!("unknown engine key '{k}'")),
-                },
-            }
-        }
-        if spec.command.as_os_str().is_empty() {
-            return Err(format!("engine '{text}' has no cmd="));
-        }
-        if spec.name.is_empty() {
-            spec.name = spec
-                .command
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "engine".into());
-        }
-        Ok(spec)
-    }
-}
-
 /// Waiting limits for the parts of a conversation that are not a timed search.
 #[derive(Debug, Clone, Copy)]
 pub struct Timeouts {
@@ -223,35 +78,6 @@ impl Default for Timeouts {
             ready: Duration::from_secs(10),
             stop_grace: Duration::from_millis(500),
             quit: Duration::from_secs(1),
-        }
-    }
-}
-
-/// A shared log of every line exchanged with engines (`--log`).
-#[derive(Clone)]
-pub struct IoLog {
-    out: Arc<Mutex<BufWriter<File>>>,
-    start: Instant,
-}
-
-impl IoLog {
-    /// Appends to `path`.
-    pub fn create(path: &std::path::Path) -> std::io::Result<IoLog> {
-        let f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)?;
-        Ok(IoLog {
-            out: Arc::new(Mutex::new(BufWriter::new(f))),
-            start: Instant::now(),
-        })
-    }
-
-    fn write(&self, tag: &str, dir: &str, line: &str) {
-        let t = self.start.elapsed().as_secs_f64();
-        if let Ok(mut out) = self.out.lock() {
-            let _ = writeln!(out, "{t:10.3} {tag} {dir} {line}");
-            let _ = out.flush();
         }
     }
 }
@@ -284,11 +110,6 @@ impl std::fmt::Display for EngineError {
 }
 
 impl std::error::Error for EngineError {}
-
-enum Event {
-    Line(Instant, String),
-    Eof(Instant),
-}
 
 /// A score from an `info` line, from the engine's (side to move's) point of view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -371,58 +192,6 @@ pub struct EngineProcess {
     log: Option<IoLog>,
     tag: String,
     timeouts: Timeouts,
-}
-
-/// Reads one line of at most `MAX_LINE` bytes (dropping the excess); `Ok(false)` at EOF.
-fn read_line_bounded(r: &mut impl BufRead, out: &mut Vec<u8>) -> std::io::Result<bool> {
-    out.clear();
-    let mut any = false;
-    loop {
-        let buf = match r.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            return Ok(any);
-        }
-        any = true;
-        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], Some(i + 1)),
-            None => (buf, None),
-        };
-        let room = MAX_LINE.saturating_sub(out.len());
-        out.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let used = done.unwrap_or(buf.len());
-        r.consume(used);
-        if done.is_some() {
-            return Ok(true);
-        }
-    }
-}
-
-fn spawn_reader(out: impl Read + Send + 'static) -> Receiver<Event> {
-    let (tx, rx) = sync_channel(QUEUE);
-    thread::spawn(move || {
-        let mut r = BufReader::new(out);
-        let mut buf = Vec::new();
-        loop {
-            match read_line_bounded(&mut r, &mut buf) {
-                Ok(true) => {
-                    let line = String::from_utf8_lossy(&buf);
-                    let line = line.trim_end_matches(['\r', '\n']).to_string();
-                    if tx.send(Event::Line(Instant::now(), line)).is_err() {
-                        return;
-                    }
-                }
-                Ok(false) | Err(_) => {
-                    let _ = tx.send(Event::Eof(Instant::now()));
-                    return;
-                }
-            }
-        }
-    });
-    rx
 }
 
 /// Converts an engine's move text to ICCS; `None` if it is not a move in `notation`.
@@ -1073,39 +842,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn spec_syntax() {
-        let s = EngineSpec::parse(
-            "cmd=/opt/eleeye,name=ee,proto=ucci,option.usebook=false,arg=-x,option.Move Overhead=30",
-        )
-        .unwrap();
-        assert_eq!(s.command, PathBuf::from("/opt/eleeye"));
-        assert_eq!(s.name, "ee");
-        assert_eq!(s.protocol, ProtocolChoice::Ucci);
-        assert_eq!(s.args, vec!["-x"]);
-        assert_eq!(
-            s.options,
-            vec![
-                ("usebook".to_string(), "false".to_string()),
-                ("Move Overhead".to_string(), "30".to_string())
-            ]
-        );
-        let s = EngineSpec::parse("/usr/bin/fsf").unwrap();
-        assert_eq!(s.name, "fsf");
-        assert_eq!(s.protocol, ProtocolChoice::Auto);
-        let s = EngineSpec::parse("cmd=x,option.bookfiles=a\\,b").unwrap();
-        assert_eq!(s.options[0].1, "a,b");
-        for bad in [
-            "",
-            "name=x",
-            "cmd=x,proto=xboard",
-            "cmd=x,colour=red",
-            "cmd=x,ranks=2",
-        ] {
-            assert!(EngineSpec::parse(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
     fn notations() {
         assert_eq!(
             move_from_engine("h2e2", Notation::Iccs).as_deref(),
@@ -1225,7 +961,7 @@ mod tests {
 
     #[test]
     fn go_lines() {
-        use super::super::clock::TimeControl;
+        use crate::tournament::clock::TimeControl;
         let tc = TimeControl::parse("60+1").unwrap();
         let (mut red, black) = (Clock::new(&tc), Clock::new(&tc));
         red.charge(Duration::from_millis(2500), Duration::ZERO)
@@ -1281,17 +1017,5 @@ mod tests {
             go_command(Protocol::Uci, true, &GoLimits::Depth(5), Color::Red, false),
             "go depth 5"
         );
-    }
-
-    #[test]
-    fn bounded_lines() {
-        let long = "x".repeat(MAX_LINE * 2) + "\nok\n";
-        let mut r = BufReader::with_capacity(100, long.as_bytes());
-        let mut buf = Vec::new();
-        assert!(read_line_bounded(&mut r, &mut buf).unwrap());
-        assert_eq!(buf.len(), MAX_LINE);
-        assert!(read_line_bounded(&mut r, &mut buf).unwrap());
-        assert_eq!(buf, b"ok");
-        assert!(!read_line_bounded(&mut r, &mut buf).unwrap());
     }
 }
