@@ -8,6 +8,7 @@ use super::manager::{CommonOptions, MatchOptions, TournamentOptions};
 use super::openings::load_openings;
 use super::ranking::Scoring;
 use super::stats::{EloModel, Sprt};
+use crate::board::pgn::MoveFormat;
 use crate::rules::RuleSet;
 use anyhow::Context;
 use std::path::PathBuf;
@@ -50,6 +51,9 @@ pub struct CommonArgs {
     /// Append every game as PGN.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
+    /// The move notation of the PGN: iccs (H2-E2), chinese (炮二平五) or wxf (C2=5).
+    #[arg(long, value_enum, default_value = "iccs")]
+    pub pgn_notation: PgnNotation,
     /// Rule book for repetition verdicts: cxa2011 or axf.
     #[arg(long, value_name = "RULES", value_parser = rule_set)]
     pub rules: Option<RuleSet>,
@@ -90,6 +94,15 @@ pub struct CommonArgs {
     /// Append all engine I/O to FILE.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
+}
+
+/// `--pgn-notation`: the command-line words for [`MoveFormat`] (which lives in `board`, below
+/// clap).
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PgnNotation {
+    Iccs,
+    Chinese,
+    Wxf,
 }
 
 /// `jiangjun match`.
@@ -259,6 +272,11 @@ impl CommonArgs {
             s.log = Some(IoLog::create(path).with_context(|| format!("--log {}", path.display()))?);
         }
         c.pgn = self.pgn.clone();
+        c.pgn_format = match self.pgn_notation {
+            PgnNotation::Iccs => MoveFormat::Iccs,
+            PgnNotation::Chinese => MoveFormat::Chinese,
+            PgnNotation::Wxf => MoveFormat::Wxf,
+        };
         Ok(c)
     }
 }

@@ -9,14 +9,14 @@ use super::engine_process::{EngineSpec, Timeouts};
 use super::game::GameConfig;
 use super::openings::Opening;
 use super::pairing::multi_round_robin;
-use super::pgn;
-use super::ranking::{standings, GameResult, Outcome, Scoring, System};
-use super::referee::{Referee, RulesReferee};
+use super::ranking::{standings, GameOutcome, ScoredGame, Scoring, System};
+use super::repetition_referee::{Referee, RulesReferee};
 use super::report::{
     self, describe, engine_time_lines, pgn_for, terminations, MatchReport, TournamentReport,
 };
 use super::runner::{match_schedule, probe_engines, round_robin_schedule, run_games, RunSettings};
 use super::stats::{Sprt, SprtDecision, Wdl};
+use crate::board::pgn::MoveFormat;
 use anyhow::Context;
 use std::io::Write;
 use std::path::PathBuf;
@@ -32,6 +32,8 @@ pub struct CommonOptions {
     pub openings_source: String,
     pub settings: RunSettings,
     pub pgn: Option<PathBuf>,
+    /// The move notation of the PGN written.
+    pub pgn_format: MoveFormat,
     pub event: String,
     pub site: String,
     /// Repetition judge: the 2011 rules (or AXF, by `--rules`).
@@ -52,6 +54,7 @@ impl CommonOptions {
                 log: None,
             },
             pgn: None,
+            pgn_format: MoveFormat::Iccs,
             event: String::new(),
             site: "?".into(),
             referee: Arc::new(RulesReferee),
@@ -108,7 +111,7 @@ pub fn run_match(opts: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<Mat
         let _ = writeln!(out, "  {}: {}", e.name, describe(info));
     }
     let mut pgn_file = open_pgn(c)?;
-    let date = pgn::today();
+    let date = report::today();
     let start = Instant::now();
     let mut wdl = Wdl::default();
     let mut stop: Option<SprtDecision> = None;
@@ -125,8 +128,8 @@ pub fn run_match(opts: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<Mat
             finished += 1;
             let first_red = g.game.red == 0;
             match (g.record.outcome, first_red) {
-                (Outcome::Draw, _) => wdl.draws += 1,
-                (Outcome::RedWin, true) | (Outcome::BlackWin, false) => wdl.wins += 1,
+                (GameOutcome::Draw, _) => wdl.draws += 1,
+                (GameOutcome::RedWin, true) | (GameOutcome::BlackWin, false) => wdl.wins += 1,
                 _ => wdl.losses += 1,
             }
             let score = wdl.score().unwrap_or(0.5) * 100.0;
@@ -236,7 +239,7 @@ pub fn run_tournament(
         }
     }
     let mut pgn_file = open_pgn(c)?;
-    let date = pgn::today();
+    let date = report::today();
     let start = Instant::now();
     let mut finished = 0usize;
     let games = run_games(
@@ -266,10 +269,10 @@ pub fn run_tournament(
             true
         },
     );
-    let results: Vec<GameResult> = games
+    let results: Vec<ScoredGame> = games
         .iter()
         .map(|g| {
-            GameResult::new(
+            ScoredGame::new(
                 g.game.red as u32 + 1,
                 g.game.black as u32 + 1,
                 g.record.outcome,

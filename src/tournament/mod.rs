@@ -28,8 +28,8 @@
 //! * [`clock`]: time controls of article 6 (6.1 base + increment, 6.2
 //!   moves in time, 6.3 sudden death) plus move time, depth and nodes.
 //! * [`game`]: one game from an opening to a result under articles 4.1 and
-//!   4.2, with the repetition ruling delegated to a [`referee::Referee`].
-//! * [`openings`], [`pgn`]: opening suites and a minimal PGN writer.
+//!   4.2, with the repetition ruling delegated to a [`repetition_referee::Referee`].
+//! * [`openings`]: opening suites (games are written by [`crate::board::pgn`]).
 //! * [`runner`]: match and round-robin schedules played on worker threads.
 //! * [`crosstable`]: the tables of a round robin.
 //! * [`arguments`], [`manager`], [`report`]: the two subcommands' arguments, their run loop,
@@ -40,13 +40,13 @@
 //! an error value, never a panic.
 //!
 //! ```
-//! use jiangjun::tournament::{round_robin, standings, GameResult, Outcome, Scoring, System};
+//! use jiangjun::tournament::{round_robin, standings, ScoredGame, GameOutcome, Scoring, System};
 //!
 //! let rounds = round_robin(5).unwrap(); // 5 rounds, one bye each
-//! let games: Vec<GameResult> = rounds
+//! let games: Vec<ScoredGame> = rounds
 //!     .iter()
 //!     .flat_map(|r| r.pairings.iter())
-//!     .map(|p| GameResult::new(p.red, p.black, Outcome::Draw))
+//!     .map(|p| ScoredGame::new(p.red, p.black, GameOutcome::Draw))
 //!     .collect();
 //! let table = standings(5, &games, &Scoring::STANDARD, System::SingleGame).unwrap();
 //! assert!(table.iter().all(|s| s.rank == 1 && s.points == 4));
@@ -60,9 +60,8 @@ pub mod game;
 pub mod manager;
 pub mod openings;
 pub mod pairing;
-pub mod pgn;
 pub mod ranking;
-pub mod referee;
+pub mod repetition_referee;
 pub mod report;
 pub mod runner;
 pub mod stats;
@@ -71,7 +70,7 @@ pub use pairing::{
     double_round_robin, multi_round_robin, round_robin, Pairing, PairingError, Round,
 };
 pub use ranking::{
-    standings, Criterion, GameResult, Outcome, RankingError, Scoring, Standing, System,
+    standings, Criterion, GameOutcome, RankingError, ScoredGame, Scoring, Standing, System,
 };
 pub use stats::{
     elo_estimate, elo_from_score, los, normalized_elo, score_from_elo, EloEstimate, EloModel, Sprt,

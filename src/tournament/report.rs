@@ -5,10 +5,11 @@ use super::crosstable::Crosstable;
 use super::engine_process::{Notation, Protocol};
 use super::game::Termination;
 use super::manager::{CommonOptions, MatchOptions};
-use super::pgn;
-use super::ranking::{GameResult, Outcome, Standing, System};
+use super::ranking::{GameOutcome, ScoredGame, Standing, System};
 use super::runner::{EngineInfo, FinishedGame};
 use super::stats::{elo_estimate, los, SprtDecision, SprtResult, Wdl};
+use crate::board::pgn::{write_pgn, Game, GameResult};
+use crate::board::Position;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::Duration;
@@ -28,7 +29,7 @@ pub struct MatchReport {
 #[derive(Debug, Clone)]
 pub struct TournamentReport {
     pub games: Vec<FinishedGame>,
-    pub results: Vec<GameResult>,
+    pub results: Vec<ScoredGame>,
     pub standings: Vec<Standing>,
     pub crosstable: Crosstable,
     pub system: System,
@@ -49,8 +50,15 @@ pub(super) fn describe(info: &EngineInfo) -> String {
     }
 }
 
+/// One finished game as PGN, written by [`write_pgn`] with moves in the match's
+/// `--pgn-notation`: the seven-tag roster first, then the start, the time control and how
+/// the game ended, and a blank line after it so that games append.
 pub(super) fn pgn_for(c: &CommonOptions, g: &FinishedGame, date: &str) -> String {
     let r = &g.record;
+    // The opening's FEN was checked when the suite was read; a game cannot start elsewhere.
+    let Ok(start) = Position::from_fen(&r.opening.fen) else {
+        return String::new();
+    };
     let name = |i: usize| c.engines.get(i).map_or("?".to_string(), |e| e.name.clone());
     let mut tags: Vec<(&str, String)> = vec![
         ("Event", c.event.clone()),
@@ -60,8 +68,8 @@ pub(super) fn pgn_for(c: &CommonOptions, g: &FinishedGame, date: &str) -> String
         ("Red", name(g.game.red)),
         ("Black", name(g.game.black)),
         ("Result", r.result_text().to_string()),
+        ("Game", "Chinese Chess".into()),
         ("FEN", r.opening.fen.clone()),
-        ("Format", "ICCS".into()),
     ];
     if !r.opening.name.is_empty() {
         tags.push(("Opening", r.opening.name.clone()));
@@ -69,13 +77,32 @@ pub(super) fn pgn_for(c: &CommonOptions, g: &FinishedGame, date: &str) -> String
     tags.push(("TimeControl", c.settings.game.tc.to_string()));
     tags.push(("Termination", r.reason.clone()));
     tags.push(("PlyCount", r.moves.len().to_string()));
-    pgn::game_pgn(
-        &tags,
-        &r.opening.fen,
-        &r.moves,
-        r.result_text(),
-        Some(&r.reason),
-    )
+    let mut game = Game::new(start);
+    game.tags = tags.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    game.moves = r.moves.clone();
+    game.result = GameResult::parse(r.result_text()).unwrap_or(GameResult::Unknown);
+    let mut text = write_pgn(&game, c.pgn_format);
+    text.push('\n');
+    text
+}
+
+/// Today's date as `YYYY.MM.DD` (UTC), without a date library.
+pub(super) fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let days = (secs / 86_400) as i64;
+    // Civil date from days since 1970-01-01 (proleptic Gregorian).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
 }
 
 pub(super) fn engine_time_lines(c: &CommonOptions, games: &[FinishedGame]) -> Vec<String> {
@@ -103,9 +130,9 @@ pub(super) fn engine_time_lines(c: &CommonOptions, games: &[FinishedGame]) -> Ve
                 | Termination::StartFailure
         ) {
             let loser = match g.record.outcome {
-                Outcome::RedWin => Some(g.game.black),
-                Outcome::BlackWin => Some(g.game.red),
-                Outcome::Draw => None,
+                GameOutcome::RedWin => Some(g.game.black),
+                GameOutcome::BlackWin => Some(g.game.red),
+                GameOutcome::Draw => None,
             };
             if let Some(l) = loser.filter(|&l| l < n) {
                 faults[l] += 1;
@@ -214,9 +241,9 @@ pub fn write_match_summary(
     let (mut rw, mut d, mut bw) = (0, 0, 0);
     for g in games {
         match g.record.outcome {
-            Outcome::RedWin => rw += 1,
-            Outcome::Draw => d += 1,
-            Outcome::BlackWin => bw += 1,
+            GameOutcome::RedWin => rw += 1,
+            GameOutcome::Draw => d += 1,
+            GameOutcome::BlackWin => bw += 1,
         }
     }
     let _ = writeln!(out, "Red wins {rw}, draws {d}, Black wins {bw}");

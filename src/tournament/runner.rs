@@ -10,7 +10,7 @@ use super::engine_process::{EngineError, EngineProcess, EngineSpec, IoLog, Timeo
 use super::game::{play_game, GameConfig, GameRecord, Termination};
 use super::openings::Opening;
 use super::pairing::{multi_round_robin, PairingError};
-use super::referee::Referee;
+use super::repetition_referee::Referee;
 use crate::board::Color;
 use anyhow::Context;
 use std::collections::VecDeque;
