@@ -1,10 +1,29 @@
 //! Jiangjun (将军): a xiangqi engine speaking UCCI and UCI, following the 2011 Chinese rules.
 //!
-//! Layers only look down: [`board`] (the legal-move core) knows nothing of the others;
-//! [`rules`] judges repetitions and the natural limit (2011 rules 23-26); [`search`] builds on
-//! both; [`protocol`] talks to GUIs through the [`search::engine`] façade; [`tournament`] holds
-//! match and round-robin logic (pairing, ranking, statistics); [`tools`] holds offline work
-//! above the engine (training-data generation).
+//! # Layers
+//!
+//! Each layer uses only the layers listed before it (checked by grepping `use crate::` per
+//! folder; see the lead's notes for the command):
+//!
+//! 1. [`board`]: the legal-move core — squares, pieces, moves, positions, FEN, move
+//!    generation, perft, the notations people and GUIs write ([`board::notation`],
+//!    [`board::rank_origin`], [`board::pgn`]). No I/O, no dependency on the rest.
+//! 2. [`rules`]: the repetition referee and the natural limit (2011 rules 23-26, 4.2.4) on
+//!    top of the board.
+//! 3. [`book`]: the opening book format and lookup (beside the search: it knows the board,
+//!    not the search). [`checksum`] is a leaf helper for the file formats.
+//! 4. [`search`]: evaluation, alpha-beta, time management and the [`search::engine`] façade.
+//!    It reads no files: the front end loads the book and the network and hands them over.
+//! 5. [`protocol`]: UCCI/UCI sessions through the façade; its line parser
+//!    ([`protocol::command`]) depends on nothing but `std`.
+//! 6. [`tools`]: offline work above the engine — book builder, bench signature, self-play,
+//!    tuner, training-data generation, trainer. [`tournament`] (matches and round-robins of
+//!    engine processes) depends on the board and the rules only.
+//! 7. [`cli`]: the command line, above everything.
+//!
+//! The crate denies `unsafe` code; the one exception is the SIMD dispatch of the network
+//! ([`search::nnue::simd`]), where calling an AVX2 function needs it.
+#![deny(unsafe_code)]
 pub mod board;
 pub mod book;
 pub mod checksum;

@@ -13,6 +13,7 @@ use jiangjun::search::alphabeta::Limits;
 use jiangjun::search::engine::{Engine, Report};
 use jiangjun::search::eval::evaluate;
 use std::sync::mpsc;
+use std::sync::Arc;
 use std::time::Duration;
 
 fn temp_book(name: &str) -> std::path::PathBuf {
@@ -61,7 +62,7 @@ fn book_move_is_played_and_usebook_false_never_consults_it() {
     let path = temp_book("on-off");
     let mut e = Engine::new();
     e.set_hash_mb(4);
-    e.set_book_file(path.to_str().unwrap()).unwrap();
+    e.set_book(Some(Arc::new(Book::load(&path).unwrap())));
     e.set_randomness(Randomness::None);
     let reports = run_go(&mut e);
     // The weight is shown as a weight; the score is the evaluation after the move.
@@ -97,25 +98,45 @@ fn book_move_is_played_and_usebook_false_never_consults_it() {
     let _ = std::fs::remove_file(path);
 }
 
+/// `bookfiles` naming a corrupt or missing file is refused with the reason, and the session
+/// keeps playing from the book it had (the front end loads books; the engine only uses them).
 #[test]
 fn corrupt_book_is_refused_and_the_old_one_kept() {
     let path = temp_book("corrupt");
-    let mut e = Engine::new();
-    e.set_book_file(path.to_str().unwrap()).unwrap();
     let mut bytes = std::fs::read(&path).unwrap();
     bytes.truncate(bytes.len() - 1);
     let bad = path.with_extension("bad");
     std::fs::write(&bad, &bytes).unwrap();
-    let err = e.set_book_file(bad.to_str().unwrap()).unwrap_err();
+    let err = Book::load(&bad).unwrap_err().to_string();
     assert!(err.contains("truncated"), "{err}");
-    assert!(e.set_book_file("/nonexistent/book.jjb").is_err());
-    assert_eq!(e.book_moves().len(), 1, "previous book still in use");
+
+    let mut e = support::Engine::start_with_book(Some("none"));
+    e.send("ucci");
+    e.until_exact("ucciok");
+    e.send(&format!("setoption bookfiles {}", path.display()));
+    e.send(&format!("setoption bookfiles {}", bad.display()));
+    e.send("setoption bookfiles /nonexistent/book.jjb");
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.until_answer();
+    let refused: Vec<&str> = lines
+        .iter()
+        .map(|l| l.text.as_str())
+        .filter(|t| t.contains("book unchanged"))
+        .collect();
+    assert_eq!(refused.len(), 2, "{lines:?}");
+    assert!(refused[0].contains("truncated"), "{refused:?}");
+    assert!(refused[1].contains("/nonexistent/book.jjb"), "{refused:?}");
+    let answer = &lines.last().unwrap().text;
+    assert!(
+        answer.starts_with("bestmove b2e2"),
+        "previous book not in use: {lines:?}"
+    );
+    e.finish();
     let _ = std::fs::remove_file(path);
     let _ = std::fs::remove_file(bad);
 }
 
-/// Walks the shipped book from the start position: every stored move is legal where it is
-/// stored, every position is reachable, and the tree is deep enough on its main line.
 #[test]
 fn shipped_book_is_legal_and_deep() {
     let b = Book::load(&shipped_path()).expect("book/jiangjun.jjb loads");

@@ -134,7 +134,7 @@ fn uci_game_with_one_based_ranks() {
     let ranks: String = mv.chars().filter(char::is_ascii_digit).collect();
     assert!(!ranks.contains('0') || ranks.contains("10"), "{answer}");
     // The PV is 1-based too: convert back and check legality.
-    let zero = jiangjun::protocol::notation::ranks1_to_ranks0(&mv).expect("1-based move");
+    let zero = jiangjun::board::rank_origin::ranks1_to_ranks0(&mv).expect("1-based move");
     position(None, &["h2e2", "h9g7"])
         .parse_move(&zero)
         .expect("legal move");

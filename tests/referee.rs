@@ -7,12 +7,12 @@
 mod cli_support;
 use cli_support::run;
 
-use jiangjun::board::{Move, Position};
+use jiangjun::board::{Move, PieceKind, Position};
 use jiangjun::rules::classify::{classify_move, IdBoard, Options};
 use jiangjun::rules::referee::outcome_word;
 use jiangjun::rules::{
     judge_game, judge_with, Chaser, Clause, Count, Judgement, Nature, NatureClass, Outcome,
-    PieceKind, Protection, RefereeOptions, RuleSet,
+    Protection, RefereeOptions, RuleSet,
 };
 use jiangjun::search::alphabeta::Limits;
 use jiangjun::search::engine::Engine;

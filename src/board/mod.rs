@@ -1,6 +1,7 @@
 //! The legal-move core: squares, pieces, moves, bitboards, attack tables, positions, FEN, move
 //! generation, Zobrist keys and perft, plus the notations people and files use for moves
-//! ([`notation`]: Chinese of rules 7.5 and WXF; [`pgn`]). No I/O and no dependency on the rest
+//! ([`notation`]: Chinese of rules 7.5 and WXF; [`pgn`]; [`rank_origin`]: the 0- or
+//! 1-based rank numbers of UCI move text). No I/O and no dependency on the rest
 //! of the engine.
 //!
 //! Representation: a 90-entry board array (what is on a square) plus `u128` bitboards per
@@ -18,6 +19,7 @@ pub mod perft;
 pub mod pgn;
 pub mod piece;
 pub mod position;
+pub mod rank_origin;
 pub mod reference;
 pub mod scratch;
 pub mod see;
@@ -30,4 +32,5 @@ pub use move_::Move;
 pub use movegen::{MoveError, MoveList, MAX_MOVES};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{PlacementError, Position, StateInfo};
+pub use rank_origin::RankOrigin;
 pub use square::Square;

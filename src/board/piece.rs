@@ -25,6 +25,14 @@ impl Color {
             Color::Black => Color::Red,
         }
     }
+
+    /// English name, for messages and the referee's report.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::Red => "red",
+            Color::Black => "black",
+        }
+    }
 }
 
 impl std::ops::Not for Color {
@@ -106,6 +114,12 @@ impl PieceKind {
         })
     }
 
+    /// Rook, horse and cannon are the "strong pieces" (强子, 2011 rules 1.2); the chase and
+    /// exchange rules (26.5, 26.6) compare strong against weak.
+    pub const fn is_strong(self) -> bool {
+        matches!(self, PieceKind::Rook | PieceKind::Horse | PieceKind::Cannon)
+    }
+
     /// English name, for messages.
     pub const fn name(self) -> &'static str {
         match self {
@@ -184,6 +198,17 @@ impl fmt::Debug for Piece {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn strong_pieces_1_2() {
+        assert!(PieceKind::Rook.is_strong());
+        assert!(PieceKind::Horse.is_strong());
+        assert!(PieceKind::Cannon.is_strong());
+        assert!(!PieceKind::Advisor.is_strong());
+        assert!(!PieceKind::Elephant.is_strong());
+        assert!(!PieceKind::Pawn.is_strong());
+        assert!(!PieceKind::King.is_strong());
+    }
 
     #[test]
     fn fen_letters_round_trip() {

@@ -75,28 +75,16 @@ pub enum PlacementError {
     OpponentInCheck,
 }
 
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::Red => "red",
-        Color::Black => "black",
-    }
-}
-
 impl fmt::Display for PlacementError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlacementError::KingCount { color, count } => {
-                write!(
-                    f,
-                    "{} has {} kings, needs exactly one",
-                    color_name(*color),
-                    count
-                )
+                write!(f, "{} has {} kings, needs exactly one", color.name(), count)
             }
             PlacementError::TooMany { piece, count } => write!(
                 f,
                 "{} has {} {}s, at most {} allowed",
-                color_name(piece.color()),
+                piece.color().name(),
                 count,
                 piece.kind().name(),
                 piece.kind().max_count()
@@ -112,7 +100,7 @@ impl fmt::Display for PlacementError {
                 write!(
                     f,
                     "{} {} on {} is {}",
-                    color_name(piece.color()),
+                    piece.color().name(),
                     piece.kind().name(),
                     square,
                     why

@@ -21,8 +21,9 @@ fn value(kind: PieceKind) -> i32 {
 
 impl Position {
     /// All pieces of colour `c` that attack `sq` on occupancy `occ` (pieces not in `occ`
-    /// are treated as captured).
-    fn attackers_of(&self, sq: Square, c: Color, occ: u128, occ_t: u128) -> u128 {
+    /// are treated as captured). On an own piece this is the pieces that guard it. Pins are
+    /// ignored. The rules' classifier uses it on the real occupancy.
+    pub fn attackers_of(&self, sq: Square, c: Color, occ: u128, occ_t: u128) -> u128 {
         let p = &self.by_kind[c.index()];
         let k = |kind: PieceKind| p[kind.index()] & occ;
         (attacks::rook_attacks(sq, occ, occ_t) & k(PieceKind::Rook))

@@ -23,7 +23,6 @@
 //! The loader checks magic, version, key check, size and sort order and the hash; a bad file is
 //! refused with a message, never a crash. Every move found is checked for legality before use.
 
-pub mod builder;
 pub mod eleeye;
 
 use crate::board::{zobrist, Color, Move, Position, Square};

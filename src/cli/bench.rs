@@ -28,14 +28,14 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
         (None, Some(seed)) => Some(FloatNetwork::random(seed).quantize()),
         (None, None) => None,
     };
-    let depth = args.depth.unwrap_or(crate::search::bench::DEFAULT_DEPTH);
+    let depth = args.depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH);
     let out = |line: &str| println!("{line}");
     match net {
         Some(net) => {
-            crate::search::bench::compare(depth, Arc::new(net), out);
+            crate::tools::bench::compare(depth, Arc::new(net), out);
         }
         None => {
-            crate::search::bench::run(depth, None, out);
+            crate::tools::bench::run(depth, None, out);
         }
     }
     Ok(0)

@@ -2,7 +2,8 @@
 
 use super::value::{number, number_in};
 use crate::board::Position;
-use crate::book::{self, builder, Book};
+use crate::book::{self, Book};
+use crate::tools::book_builder as builder;
 use anyhow::Context;
 use std::time::Instant;
 

@@ -11,8 +11,8 @@ pub struct JudgeArgs {
     /// The game's moves in ICCS coordinates, separated by spaces.
     #[arg(long, value_name = "MOVES", default_value = "")]
     pub moves: String,
-    /// The rule book: cxa2011 (the 2011 Chinese rules) or axf.
-    #[arg(long, value_name = "R", default_value = "cxa2011", value_parser = rule_set)]
+    /// The rule book: cxa2011 (the 2011 Chinese rules) or axf, as `RuleSet` spells them.
+    #[arg(long, value_name = "R", default_value = "cxa2011", value_parser = |s: &str| s.parse::<RuleSet>())]
     pub rules: RuleSet,
     /// Rule when the cycle has been played three times (the fourth occurrence, 23.1, 23.4),
     /// not at the third occurrence.
@@ -24,15 +24,6 @@ pub struct JudgeArgs {
     /// The ruling as JSON.
     #[arg(long)]
     pub json: bool,
-}
-
-/// `--rules`: the spellings the judge has always accepted.
-fn rule_set(s: &str) -> Result<RuleSet, String> {
-    match s {
-        "cxa2011" | "cxa" => Ok(RuleSet::Cxa2011),
-        "axf" => Ok(RuleSet::Axf),
-        other => Err(format!("unknown rule set '{other}' (cxa2011 or axf)")),
-    }
 }
 
 pub fn run(args: JudgeArgs) -> anyhow::Result<i32> {

@@ -1,7 +1,7 @@
 //! `jiangjun selfplay`: self-play positions with the game's result, the tuner's data.
 
 use super::value::number;
-use crate::search::selfplay;
+use crate::tools::selfplay;
 use anyhow::Context;
 use std::time::Instant;
 

@@ -3,7 +3,7 @@
 
 use super::value::{non_negative, number};
 use crate::search::eval::Weights;
-use crate::search::tune::{self, Scope, Settings};
+use crate::tools::tune::{self, Scope, Settings};
 use anyhow::Context;
 
 /// `jiangjun tune --data F[,F...] [--out F] [options]`.

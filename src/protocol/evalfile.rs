@@ -7,6 +7,7 @@
 
 use crate::search::nnue::network::FILE_LEN;
 use crate::search::nnue::{Network, NetworkError};
+use std::fmt;
 use std::io::Read;
 
 /// What an `evalfile` value asks for.
@@ -33,21 +34,70 @@ impl EvalFile<'_> {
     }
 }
 
+/// Why a network file was refused; its message starts with the path.
+#[derive(Debug)]
+pub enum EvalFileError {
+    /// Opening or reading the file failed.
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    /// The file is longer than any network file (read no further than that).
+    TooLong { path: String, expected: usize },
+    /// The bytes are not a valid network.
+    Network { path: String, source: NetworkError },
+}
+
+impl fmt::Display for EvalFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalFileError::Io { path, source } => write!(f, "{path}: {source}"),
+            EvalFileError::TooLong { path, expected } => {
+                write!(
+                    f,
+                    "{path}: longer than the {expected} bytes of a network file"
+                )
+            }
+            EvalFileError::Network { path, source } => write!(f, "{path}: {source}"),
+        }
+    }
+}
+
+impl std::error::Error for EvalFileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            EvalFileError::Io { source, .. } => Some(source),
+            EvalFileError::TooLong { .. } => None,
+            EvalFileError::Network { source, .. } => Some(source),
+        }
+    }
+}
+
 /// Reads and checks a network file; the error says which file and why it was refused.
-pub fn load(path: &str) -> Result<Network, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+pub fn load(path: &str) -> Result<Network, EvalFileError> {
+    let io = |source| EvalFileError::Io {
+        path: path.to_string(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
     let mut bytes = Vec::new();
     // One byte more than a network has is enough to refuse a longer file without reading it
     // all (`/dev/zero` must not hang the engine).
     file.take(FILE_LEN as u64 + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("{path}: {e}"))?;
+        .map_err(io)?;
     match Network::from_bytes(&bytes) {
         Ok(net) => Ok(net),
-        Err(NetworkError::Size { expected, .. }) if bytes.len() > FILE_LEN => Err(format!(
-            "{path}: longer than the {expected} bytes of a network file"
-        )),
-        Err(e) => Err(format!("{path}: {e}")),
+        Err(NetworkError::Size { expected, .. }) if bytes.len() > FILE_LEN => {
+            Err(EvalFileError::TooLong {
+                path: path.to_string(),
+                expected,
+            })
+        }
+        Err(source) => Err(EvalFileError::Network {
+            path: path.to_string(),
+            source,
+        }),
     }
 }
 
@@ -99,7 +149,10 @@ mod tests {
             (dir.to_string_lossy().into_owned(), "jj-evalfile"),
         ];
         for (path, why) in cases {
-            let e = load(&path).err().unwrap_or_else(|| panic!("{path} loaded"));
+            let e = load(&path)
+                .err()
+                .unwrap_or_else(|| panic!("{path} loaded"))
+                .to_string();
             assert!(e.starts_with(&path) && e.contains(why), "{e}");
         }
         std::fs::remove_dir_all(&dir).unwrap();

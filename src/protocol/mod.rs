@@ -3,8 +3,8 @@
 //! Modules: [`command`] parses one line; [`session`] is the state machine (boot → idle →
 //! thinking, the queue of commands that arrive while thinking, ending); [`stdio`] is the
 //! process edge (reader thread, main loop); [`options`] announces and applies options;
-//! [`output`] words replies per dialect; [`notation`] converts 0-/1-based UCI ranks;
-//! [`verdict`] decides `draw`/`resign`; [`evalfile`] reads the network file `evalfile` names.
+//! [`output`] words replies per dialect (0-/1-based UCI ranks through
+//! [`crate::board::rank_origin`]); [`draw_resign`] decides `draw`/`resign`; [`evalfile`] reads the network file `evalfile` names.
 //!
 //! # Shape
 //!
@@ -13,11 +13,11 @@
 //!                                              │
 //!         engine loop (state machine, ucci.md §2) ◀──┘   errors/warnings → `info string …`
 //!              │
-//!              └─ Command::Go(p) ─ p.time_limits(dialect, usemillisec, red_to_move)
+//!              └─ Command::Go(p) ─ p.clock(dialect, usemillisec, red_to_move)
 //!                                   + overhead, ply ─▶ search::time::allocate ─▶ TimeBudget
 //! ```
 //!
-//! This layer knows nothing about the board: FENs and moves stay strings, so the parser can be
+//! The parser ([`command`]) knows nothing about the board or the search: FENs and moves stay strings, so the parser can be
 //! finished and fuzzed before the board exists, and a bad FEN or move is reported by the layer
 //! that understands it (ucci.md §4.4, transcripts 11–13).
 //!
@@ -36,17 +36,16 @@
 //!   messages for `info string`, and the engine keeps running (§4.11, gui.md §12 item 7).
 
 pub mod command;
+pub mod draw_resign;
 pub mod evalfile;
-pub mod notation;
 pub mod options;
 pub mod output;
 pub mod session;
 pub mod stdio;
-pub mod verdict;
 
 pub use command::{
     canonical_option_name, parse_check_value, parse_line, ucci_time_scale, Command, Dialect,
-    GoParams, ParseError, ParseOutcome, PositionSpec, START_FEN,
+    GoClock, GoParams, ParseError, ParseOutcome, PositionSpec,
 };
 
 /// The dialect a session's first recognised command selects (ucci.md §9.5), or `None` if the

@@ -29,7 +29,7 @@
 //! the hand-written evaluation.
 
 use super::command::{parse_check_value, Dialect};
-use super::notation::RankOrigin;
+use crate::board::RankOrigin;
 use crate::book::Randomness;
 use crate::rules::RuleSet;
 use crate::search::engine::{DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
@@ -42,31 +42,6 @@ pub const MAX_MULTIPV: usize = 128;
 
 /// Largest move overhead a user may set, in ms.
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
-
-/// Which repetition rules apply (the 2011 Chinese rules or the Asian rules).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum RepetitionRules {
-    #[default]
-    Cxa2011,
-    Axf,
-}
-
-impl RepetitionRules {
-    /// The rules module's rule set.
-    pub fn rule_set(self) -> RuleSet {
-        match self {
-            RepetitionRules::Cxa2011 => RuleSet::Cxa2011,
-            RepetitionRules::Axf => RuleSet::Axf,
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            RepetitionRules::Cxa2011 => "cxa2011",
-            RepetitionRules::Axf => "axf",
-        }
-    }
-}
 
 /// The session's settings (the engine keeps hash and threads itself).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,7 +61,7 @@ pub struct Settings {
     /// Time lost per move outside the search.
     pub move_overhead_ms: u64,
     /// Repetition rules (also handed to the engine).
-    pub repetition: RepetitionRules,
+    pub repetition: RuleSet,
     /// Rank numbering of moves in UCI mode.
     pub rank_origin: RankOrigin,
     /// UCCI `pruning`, `knowledge`, `style` (also handed to the engine).
@@ -111,7 +86,7 @@ impl Default for Settings {
             allow_draw: true,
             allow_resign: true,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
-            repetition: RepetitionRules::Cxa2011,
+            repetition: RuleSet::Cxa2011,
             rank_origin: RankOrigin::Zero,
             pruning: Level::Large,
             knowledge: Level::Large,
@@ -332,17 +307,14 @@ pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Applie
             }
         },
         "repetition" | "repetitionrules" => {
-            match value_trimmed.map(str::to_ascii_lowercase).as_deref() {
-                Some("cxa2011" | "cxa" | "chinese") => {
-                    settings.repetition = RepetitionRules::Cxa2011
-                }
-                Some("axf" | "asian") => settings.repetition = RepetitionRules::Axf,
+            match value_trimmed.map(str::parse::<RuleSet>) {
+                Some(Ok(rules)) => settings.repetition = rules,
                 _ => messages.push(format!(
                     "setoption {shown}: expected cxa2011 or axf; stays {}",
-                    settings.repetition.name()
+                    settings.repetition
                 )),
             }
-            Effect::Rules(settings.repetition.rule_set())
+            Effect::Rules(settings.repetition)
         }
         "pruning" => {
             set_level(&mut settings.pruning, &shown, value_trimmed, &mut messages);
@@ -541,11 +513,11 @@ mod tests {
         set(&mut s, "Rank Origin", Some("1"));
         assert_eq!(s.rank_origin, RankOrigin::One);
         let a = set(&mut s, "repetition", Some("axf"));
-        assert_eq!(s.repetition, RepetitionRules::Axf);
+        assert_eq!(s.repetition, RuleSet::Axf);
         assert!(a.messages.is_empty(), "{:?}", a.messages);
         assert_eq!(a.effect, Effect::Rules(RuleSet::Axf));
         set(&mut s, "repetition", Some("cxa2011"));
-        assert_eq!(s.repetition, RepetitionRules::Cxa2011);
+        assert_eq!(s.repetition, RuleSet::Cxa2011);
         set(&mut s, "allowresign", Some("false"));
         assert!(!s.allow_resign);
         assert!(set(&mut s, "UCI_Variant", Some("xiangqi"))

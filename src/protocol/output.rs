@@ -14,7 +14,7 @@
 //! * Opening-book answers: see [`book_lines`] (evaluations, not book weights, as scores).
 
 use super::command::Dialect;
-use super::notation::{format_move, RankOrigin};
+use crate::board::rank_origin::{format_move, RankOrigin};
 use crate::board::Move;
 use crate::search::alphabeta::Info;
 use crate::search::engine::BookCandidate;

@@ -28,22 +28,49 @@
 //! Bad input never ends the session: every malformed line gets an `info string` naming the
 //! problem, and nothing reachable from input panics.
 
-use super::command::{parse_line, Command, Dialect, GoParams, ParseError, PositionSpec};
+use super::command::{parse_line, Command, Dialect, GoClock, GoParams, ParseError, PositionSpec};
+use super::draw_resign::{DrawResign, Facts};
 use super::evalfile::{self, EvalFile};
-use super::notation::{
-    legal_prefix, list_ranks1_to_ranks0, root_move_ranks0, surely_ranks1, RankOrigin,
-};
 use super::options::{self, Effect, Settings};
 use super::output::{self, Suffix};
-use super::verdict::{Facts, Verdicts};
+use crate::board::rank_origin::{
+    legal_prefix, list_ranks1_to_ranks0, root_move_ranks0, surely_ranks1, RankOrigin,
+};
 use crate::board::{Color, Move, Position};
-use crate::search::alphabeta::{Limits, Outcome, MAX_DEPTH};
+use crate::book::{self, Book};
+use crate::search::alphabeta::{Limits, SearchResult, MAX_DEPTH};
 use crate::search::engine::{Engine, Report, SetPositionError};
-use crate::search::time::{allocate, TimeBudget};
+use crate::search::time::{allocate, TimeBudget, TimeLimits};
 use std::collections::VecDeque;
 use std::io::Write;
+use std::path::Path;
 use std::sync::mpsc::SyncSender;
 use std::sync::Arc;
+
+/// Longest accepted input line: 1 MiB, about 200,000 moves — far beyond any real game. The
+/// reader (the `stdio` module) skips longer lines and sends [`Event::TooLong`] instead.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// The time manager's limits for one `go`: the parser's clock plus what the session knows
+/// (the move overhead option, the game's ply, whether the GUI ponders).
+pub(crate) fn time_limits(
+    clock: GoClock,
+    move_overhead_ms: u64,
+    ply: u32,
+    ponder_expected: bool,
+) -> TimeLimits {
+    TimeLimits {
+        remaining_ms: clock.remaining_ms,
+        increment_ms: clock.increment_ms,
+        moves_to_go: clock.moves_to_go,
+        movetime_ms: clock.movetime_ms,
+        opp_remaining_ms: clock.opp_remaining_ms,
+        opp_increment_ms: clock.opp_increment_ms,
+        move_overhead_ms,
+        ply,
+        ponder_expected,
+    }
+}
 
 /// What the main loop receives.
 #[derive(Debug)]
@@ -79,7 +106,7 @@ struct Search {
     /// `stop` was sent to the engine (by the GUI or because input ended).
     stop_sent: bool,
     /// A result that came before the `stop`/`ponderhit` it must wait for.
-    held: Option<Outcome>,
+    held: Option<SearchResult>,
 }
 
 impl Search {
@@ -114,7 +141,7 @@ pub struct Session<W: Write> {
     /// `None` in the boot state.
     dialect: Option<Dialect>,
     settings: Settings,
-    verdicts: Verdicts,
+    draw_resign: DrawResign,
     search: Option<Search>,
     /// Why there is no valid position: the last `position` had a FEN we refused. Until a good
     /// `position` arrives, `go` gives no move (transcripts case 11): a move from the previous
@@ -125,6 +152,8 @@ pub struct Session<W: Write> {
     exit: Option<i32>,
     /// Where the search thread sends its reports; `None` runs no searches (fuzzing, tests).
     reports: Option<SyncSender<Event>>,
+    /// A book was handed to the engine (`bookfiles`, or the default book at the first `go`).
+    book_chosen: bool,
 }
 
 impl<W: Write> Session<W> {
@@ -137,13 +166,14 @@ impl<W: Write> Session<W> {
             engine: Engine::new(),
             dialect: None,
             settings: Settings::default(),
-            verdicts: Verdicts::default(),
+            draw_resign: DrawResign::default(),
             search: None,
             no_position: None,
             queue: VecDeque::new(),
             ending: None,
             exit: None,
             reports,
+            book_chosen: false,
         }
     }
 
@@ -180,7 +210,7 @@ impl<W: Write> Session<W> {
                 if self.exit.is_none() && self.ending.is_none() {
                     self.info(&format!(
                         "input line of {bytes} bytes is longer than the {} byte limit; ignored",
-                        super::stdio::MAX_LINE_BYTES
+                        MAX_LINE_BYTES
                     ));
                 }
             }
@@ -275,7 +305,7 @@ impl<W: Write> Session<W> {
             .into_iter()
             .filter(|m| !banned.contains(m))
             .collect();
-        let outcome = Outcome {
+        let outcome = SearchResult {
             best: moves.first().copied(),
             ponder: None,
             score,
@@ -419,14 +449,7 @@ impl<W: Write> Session<W> {
                 }
             }
             Effect::EvalFile(value) => self.load_network(&value),
-            Effect::BookFile(path) => match self.engine.set_book_file(&path) {
-                Ok(msg) => {
-                    if self.settings.debug {
-                        self.info(&msg);
-                    }
-                }
-                Err(e) => self.info(&format!("bookfiles: {e}; book unchanged")),
-            },
+            Effect::BookFile(path) => self.load_book_file(&path),
         }
         for m in applied.messages {
             self.info(&m);
@@ -460,7 +483,38 @@ impl<W: Write> Session<W> {
 
     fn new_game(&mut self) {
         self.engine.new_game();
-        self.verdicts.reset();
+        self.draw_resign.reset();
+    }
+
+    /// Loads a book file (`bookfiles`; our format or ElephantEye's BOOK.DAT) and hands it to
+    /// the engine. An empty path means "no book". On error the previous book stays and the
+    /// `info string` says why.
+    fn load_book_file(&mut self, path: &str) {
+        let path = path.trim();
+        let msg = if path.is_empty() {
+            self.engine.set_book(None);
+            "no book".to_string()
+        } else {
+            match Book::load(Path::new(path)) {
+                Ok(b) => {
+                    let msg = format!(
+                        "book {path}: {} positions, {} moves",
+                        b.positions(),
+                        b.len()
+                    );
+                    self.engine.set_book(Some(Arc::new(b)));
+                    msg
+                }
+                Err(e) => {
+                    self.info(&format!("bookfiles: {path}: {e}; book unchanged"));
+                    return;
+                }
+            }
+        };
+        self.book_chosen = true;
+        if self.settings.debug {
+            self.info(&msg);
+        }
     }
 
     /// Rank numbering of printed moves: UCCI is always 0-based.
@@ -660,6 +714,11 @@ impl<W: Write> Session<W> {
         let ponder = search.pondering;
         let waits = search.waits_for_stop();
         self.search = Some(search);
+        if self.reports.is_some() && !self.book_chosen {
+            // No `bookfiles` given: the default book, looked for once, at the first search.
+            self.engine.set_book(book::load_default().map(Arc::new));
+            self.book_chosen = true;
+        }
         if let Some(tx) = &self.reports {
             let tx = tx.clone();
             self.engine.go(limits, ponder, move |r| {
@@ -675,12 +734,14 @@ impl<W: Write> Session<W> {
     /// The time budget of a search, counted from `go` (or from `ponderhit`).
     fn budget(&self, s: &Search) -> Option<TimeBudget> {
         let dialect = self.dialect?;
-        let mut tl =
-            s.go.time_limits(dialect, self.settings.usemillisec, s.red_to_move);
-        tl.move_overhead_ms = self.settings.move_overhead_ms;
-        tl.ply = s.ply;
-        tl.ponder_expected = self.settings.ponder;
-        allocate(&tl)
+        let clock =
+            s.go.clock(dialect, self.settings.usemillisec, s.red_to_move);
+        allocate(&time_limits(
+            clock,
+            self.settings.move_overhead_ms,
+            s.ply,
+            self.settings.ponder,
+        ))
     }
 
     fn ponderhit(&mut self, draw: bool) {
@@ -726,7 +787,7 @@ impl<W: Write> Session<W> {
         }
     }
 
-    fn finish_search(&mut self, outcome: Outcome) {
+    fn finish_search(&mut self, outcome: SearchResult) {
         let Some(search) = self.search.take() else {
             return;
         };
@@ -735,7 +796,7 @@ impl<W: Write> Session<W> {
         };
         match outcome.best {
             Some(best) => {
-                // Analyses and ponder misses get no draw/resign (see `verdict`).
+                // Analyses and ponder misses get no draw/resign (see `draw_resign`).
                 let counts = !search.infinite && !search.pondering;
                 let suffix = if dialect == Dialect::Ucci && counts {
                     let facts = Facts {
@@ -746,7 +807,7 @@ impl<W: Write> Session<W> {
                         quiet_plies: search.quiet_plies,
                         offered: search.draw_offered,
                     };
-                    self.verdicts.decide(
+                    self.draw_resign.decide(
                         &facts,
                         self.settings.allow_draw,
                         self.settings.allow_resign,

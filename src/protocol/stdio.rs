@@ -9,12 +9,9 @@
 //! session says so in an `info string`. The channel is bounded, so a flood of input waits in
 //! the pipe instead of in our memory.
 
-use super::session::{Event, Session};
+use super::session::{Event, Session, MAX_LINE_BYTES};
 use std::io::{BufRead, ErrorKind};
 use std::sync::mpsc::{sync_channel, SyncSender};
-
-/// Longest accepted input line: 1 MiB, about 200,000 moves — far beyond any real game.
-pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// Events that may wait in the channel before the reader blocks.
 const CHANNEL_DEPTH: usize = 256;

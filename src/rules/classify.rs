@@ -64,11 +64,8 @@
 //! 少根子 is reported for joint wins only; a mating line is 杀, never counted as a win of
 //! material by checks; whether a lone defender stands on a "key drawing point" (26.2).
 
-use super::nature::{
-    ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, PieceId, PieceKind as Kind, Protection,
-    Side,
-};
-use super::verdict::RuleSet;
+use super::nature::{ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, PieceId, Protection};
+use super::rule_set::RuleSet;
 use crate::board::{attacks, Color, Move, Piece, PieceKind, Position, Square};
 
 /// How much work the classifier does.
@@ -165,27 +162,6 @@ pub fn crossed(c: Color, sq: Square) -> bool {
     }
 }
 
-/// The rules' name for a board colour.
-pub fn side_of(c: Color) -> Side {
-    match c {
-        Color::Red => Side::Red,
-        Color::Black => Side::Black,
-    }
-}
-
-/// The rules' name for a board piece kind.
-pub fn kind_of(k: PieceKind) -> Kind {
-    match k {
-        PieceKind::King => Kind::King,
-        PieceKind::Advisor => Kind::Advisor,
-        PieceKind::Elephant => Kind::Elephant,
-        PieceKind::Horse => Kind::Horse,
-        PieceKind::Rook => Kind::Rook,
-        PieceKind::Cannon => Kind::Cannon,
-        PieceKind::Pawn => Kind::Pawn,
-    }
-}
-
 /// Stable piece identities over a replay (1..=32, in square order of the first position), so
 /// that "the same piece chased on every move" can be told (the AXF reading of 长捉). Computed
 /// by replaying moves, not kept in make/unmake.
@@ -268,7 +244,7 @@ pub fn classify_move(pos: &mut Position, m: Move, ids: &IdBoard, opts: &Options)
             }
             targets.push(ChaseTarget {
                 piece: after_ids.id(w.square),
-                kind: kind_of(w.kind),
+                kind: w.kind,
                 protection: w.protection,
                 joint: w.joint,
                 by: w.by,
@@ -800,17 +776,10 @@ fn pseudo_attackers(pos: &Position, t: Square) -> u128 {
     attackers_by(pos, t, pos.side_to_move())
 }
 
-/// Squares of `us`'s pieces that attack (or, on an own piece, guard) `t`, legal or not.
+/// Squares of `us`'s pieces that attack (or, on an own piece, guard) `t`, legal or not:
+/// the board's exchange attackers on the real occupancy.
 fn attackers_by(pos: &Position, t: Square, us: Color) -> u128 {
-    let (occ, occ_t) = (pos.occ, pos.occ_t);
-    let p = |k: PieceKind| pos.pieces(us, k).0;
-    (attacks::rook_attacks(t, occ, occ_t) & p(PieceKind::Rook))
-        | (attacks::cannon_attacks(t, occ, occ_t) & p(PieceKind::Cannon))
-        | (attacks::horse_attackers(t, occ) & p(PieceKind::Horse))
-        | (attacks::pawn_attackers(us, t) & p(PieceKind::Pawn))
-        | (attacks::advisor_moves(t) & p(PieceKind::Advisor))
-        | (attacks::elephant_moves(t, occ) & p(PieceKind::Elephant))
-        | (attacks::king_moves(t) & p(PieceKind::King))
+    pos.attackers_of(t, us, pos.occ, pos.occ_t)
 }
 
 /// Is the side to move in check from a piece other than the one on `except`?

@@ -25,10 +25,12 @@
 //! shuffling endgames, where 3–4% of nodes repeat, it is 5.5–6.5% of all instructions, most
 //! of it the mate-in-one test of the first idle move of each side.
 
-use super::classify::{classify_move, side_of, IdBoard, Options};
-use super::nature::{IdleKind, MoveNatures, NatureClass, Side};
-use super::verdict::{judge, Outcome, RuleSet};
-use crate::board::Position;
+use super::classify::{classify_move, IdBoard, Options};
+use super::nature::{IdleKind, MoveNatures, NatureClass};
+use super::rule_set::RuleSet;
+use super::ruling::Outcome;
+use super::verdict::judge;
+use crate::board::{Color, Position};
 use std::cell::RefCell;
 
 /// Entries of the per-thread cycle cache (a power of two).
@@ -95,21 +97,21 @@ pub fn judge_cycle(pos: &Position, len: usize, rules: RuleSet) -> Outcome {
         return Outcome::None;
     }
     // The side to move made moves n-2, n-4, ...; the other side n-1, n-3, ...
-    let stm = side_of(pos.side_to_move());
+    let stm = pos.side_to_move();
     let mover = |j: usize| {
         if (n - j).is_multiple_of(2) {
             stm
         } else {
-            stm.opponent()
+            stm.flip()
         }
     };
     // 1. 25.1: perpetual check, from the flags alone.
-    let all_check = |side: Side| {
+    let all_check = |side: Color| {
         (start..n)
             .filter(|&j| mover(j) == side)
             .all(|j| hist[j].gave_check)
     };
-    match (all_check(Side::Red), all_check(Side::Black)) {
+    match (all_check(Color::Red), all_check(Color::Black)) {
         (true, false) => return Outcome::RedLoses,
         (false, true) => return Outcome::BlackLoses,
         (true, true) => return Outcome::Draw,
@@ -144,12 +146,12 @@ pub fn judge_cycle_uncached(pos: &Position, len: usize, rules: RuleSet) -> Outco
     if len < 2 || len > n || hist[n - len..].iter().any(|st| st.mv.is_none()) {
         return Outcome::None;
     }
-    let stm = side_of(pos.side_to_move());
+    let stm = pos.side_to_move();
     let mover = |j: usize| {
         if (n - j).is_multiple_of(2) {
             stm
         } else {
-            stm.opponent()
+            stm.flip()
         }
     };
     classify_cycle(pos, len, rules, mover)
@@ -160,7 +162,7 @@ fn classify_cycle(
     pos: &Position,
     len: usize,
     rules: RuleSet,
-    mover: impl Fn(usize) -> Side,
+    mover: impl Fn(usize) -> Color,
 ) -> Outcome {
     let n = pos.history().len();
     let start = n - len;
@@ -179,8 +181,8 @@ fn classify_cycle(
         };
         let side = mover(j);
         let done = match side {
-            Side::Red => red_idle,
-            Side::Black => black_idle,
+            Color::Red => red_idle,
+            Color::Black => black_idle,
         };
         if !done {
             let check = st.gave_check;
@@ -204,11 +206,11 @@ fn classify_cycle(
                 });
             }
             match side {
-                Side::Red => {
+                Color::Red => {
                     red_idle |= idle;
                     red.push(natures);
                 }
-                Side::Black => {
+                Color::Black => {
                     black_idle |= idle;
                     black.push(natures);
                 }

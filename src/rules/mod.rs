@@ -5,7 +5,7 @@
 //!
 //! 1. **Record every ply.** Per ply the game (and the search stack) keeps the position key,
 //!    the side that moved, whether it captured and whether it gave check. Captures and checks
-//!    also feed the natural limit ([`verdict::natural_limit`]), which is checked after mate.
+//!    also feed the natural limit ([`limit::natural_limit`]), which is checked after mate.
 //! 2. **Find the cycle.** From the current position, walk back two plies at a time, no further
 //!    than the last capture: a capture cannot repeat, and the position it creates is the first
 //!    occurrence (23.2). Count the earlier occurrences of the current key. The game referee
@@ -21,14 +21,16 @@
 //!    applies 25.1, 25.2, 25.3 and 26.8.1–26.8.4. The [`verdict::Verdict`] names the loser
 //!    (the side that must vary), the deciding clause and both patterns.
 //!
-//! The rule book is a parameter: [`verdict::RuleSet::Cxa2011`] (default) or
-//! [`verdict::RuleSet::Axf`], the Asian rules as Fairy-Stockfish/pyffish apply them; all their
-//! differences sit in one table, [`verdict::PROFILES`].
+//! The rule book is a parameter: [`rule_set::RuleSet::Cxa2011`] (default) or
+//! [`rule_set::RuleSet::Axf`], the Asian rules as Fairy-Stockfish/pyffish apply them; all their
+//! differences sit in one table, [`rule_set::PROFILES`].
 //!
 //! # Where each step lives
 //!
 //! - [`nature`], [`verdict`]: the vocabulary, the per-side patterns and the verdict table for
-//!   both rule sets, the repetition-count gate and the natural limit (board-independent).
+//!   both rule sets and the repetition-count gate; [`ruling`]: outcomes and the clauses they
+//!   cite; [`rule_set`]: the two rule books as one table; [`limit`]: the natural limit (all
+//!   board-independent).
 //!   `CASES.md` spells out, for every case of `tests/data/repetition_cases.json`, the natures
 //!   the classifier must produce and the ruling that follows; `spec_tests.rs` replays them.
 //! - [`mod@classify`]: step 3 on the board — what one move is (将, 杀 by a short series of
@@ -96,21 +98,24 @@
 pub mod classify;
 pub mod cycle;
 pub mod fast;
+pub mod limit;
 pub mod nature;
 pub mod referee;
+pub mod rule_set;
+pub mod ruling;
 pub mod verdict;
 
 #[cfg(test)]
 mod spec_tests;
 
 pub use cycle::{Count, Repetition, Replay, ReplayError};
+pub use limit::{natural_limit, natural_limit_with, LimitStatus, PlyRecord};
 pub use nature::{
-    ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, NatureClass, PieceId, PieceKind,
-    Protection, Side,
+    ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, NatureClass, PieceId, Protection,
 };
 pub use referee::{judge as judge_game, judge_with, Judgement, MoveReport, RefereeOptions};
+pub use rule_set::{CheckScope, LimitRule, Profile, RuleSet, UnknownRuleSet, PROFILES};
+pub use ruling::{Clause, Outcome};
 pub use verdict::{
-    adjudicate, classify, judge, natural_limit, natural_limit_with, ChaseSummary, CheckScope,
-    Clause, Coverage, LimitRule, LimitStatus, Outcome, Pattern, PlyRecord, Profile, RuleSet,
-    Verdict, PROFILES, RULING_OCCURRENCE,
+    adjudicate, classify, judge, ChaseSummary, Coverage, Pattern, Verdict, RULING_OCCURRENCE,
 };

@@ -2,7 +2,8 @@
 //!
 //! These types are the contract between the board-dependent classifier (which looks at a
 //! position and a move) and the verdict table in [`super::verdict`] (which looks only at
-//! these descriptions). Nothing here knows about squares or move generation.
+//! these descriptions). Nothing here knows about squares or move generation; sides and piece
+//! kinds are the board's [`Color`](crate::board::Color) and [`PieceKind`] (art. 1.2 names the same seven kinds).
 //!
 //! A move may have several natures at once (a check that also chases, an exchange offer that
 //! also chases). The classifier reports all of them in a [`MoveNatures`]; article 26.4 then
@@ -10,43 +11,7 @@
 
 use std::fmt;
 
-/// The two sides. Red moves first (art. 2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    Red,
-    Black,
-}
-
-impl Side {
-    /// The other side.
-    pub const fn opponent(self) -> Side {
-        match self {
-            Side::Red => Side::Black,
-            Side::Black => Side::Red,
-        }
-    }
-}
-
-/// Piece kinds, named as in art. 1.2. Kept here (not borrowed from the board core) so the
-/// rules layer builds on its own; the classifier maps board pieces onto these.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PieceKind {
-    King,
-    Advisor,
-    Elephant,
-    Horse,
-    Rook,
-    Cannon,
-    Pawn,
-}
-
-impl PieceKind {
-    /// Rook, horse and cannon are the "strong pieces" (强子, art. 1.2); the chase and exchange
-    /// rules (26.5, 26.6) compare strong against weak.
-    pub const fn is_strong(self) -> bool {
-        matches!(self, PieceKind::Rook | PieceKind::Horse | PieceKind::Cannon)
-    }
-}
+use crate::board::PieceKind;
 
 /// A stable identity for one piece over the whole cycle: it follows the piece as it moves, so
 /// "the same piece was chased on every move" can be tested (the AXF reading of 长捉). The
@@ -377,16 +342,5 @@ mod tests {
         assert!(Protection::Unprotected.counts_as_unprotected());
         assert!(Protection::FalseRoot.counts_as_unprotected());
         assert!(Protection::Underprotected.counts_as_unprotected());
-    }
-
-    #[test]
-    fn strong_pieces_1_2() {
-        assert!(PieceKind::Rook.is_strong());
-        assert!(PieceKind::Horse.is_strong());
-        assert!(PieceKind::Cannon.is_strong());
-        assert!(!PieceKind::Advisor.is_strong());
-        assert!(!PieceKind::Elephant.is_strong());
-        assert!(!PieceKind::Pawn.is_strong());
-        assert_eq!(Side::Red.opponent(), Side::Black);
     }
 }

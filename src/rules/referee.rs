@@ -8,14 +8,14 @@
 //!
 //! Input is user input: every failure is an [`Err`], never a panic.
 
-use super::classify::{classify_move, side_of, IdBoard, Options};
+use super::classify::{classify_move, IdBoard, Options};
 use super::cycle::{Count, Repetition, Replay, ReplayError};
-use super::nature::Side;
-use super::nature::{ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, PieceKind, Protection};
-use super::verdict::{
-    self, natural_limit, Clause, LimitStatus, Outcome, PlyRecord, RuleSet, Verdict,
-};
-use crate::board::{Move, Square};
+use super::limit::{natural_limit, LimitStatus, PlyRecord};
+use super::nature::{ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, Protection};
+use super::rule_set::RuleSet;
+use super::ruling::{Clause, Outcome};
+use super::verdict::{self, Verdict};
+use crate::board::{Color, Move, Square};
 use std::fmt::Write as _;
 
 /// How the referee works, beyond the rule set.
@@ -49,7 +49,7 @@ pub const NINE_ROUNDS_PLIES: usize = 18;
 pub struct MoveReport {
     /// 1-based ply.
     pub ply: usize,
-    pub side: Side,
+    pub side: Color,
     pub mv: Move,
     pub capture: bool,
     pub natures: MoveNatures,
@@ -121,7 +121,7 @@ pub fn judge_with<S: AsRef<str>>(
         let c = classify_move(&mut pos, m, &ids, &opts.classifier);
         reports.push(MoveReport {
             ply: j + 1,
-            side: side_of(game.movers[j]),
+            side: game.movers[j],
             mv: m,
             capture: game.captures[j],
             natures: c.natures,
@@ -137,7 +137,7 @@ pub fn judge_with<S: AsRef<str>>(
     let carried = game.start.halfmove_clock();
     let records: Vec<PlyRecord> = (0..n)
         .map(|j| PlyRecord {
-            side: side_of(game.movers[j]),
+            side: game.movers[j],
             capture: game.captures[j],
             check: game.checks[j],
         })
@@ -161,9 +161,9 @@ pub fn judge_with<S: AsRef<str>>(
         // 4.1.1 / 4.1.2: no legal move loses, in check or not; it comes before everything.
         if !legal_after[ply] {
             let loser = if ply == 0 {
-                side_of(game.start.side_to_move())
+                game.start.side_to_move()
             } else {
-                side_of(game.movers[ply - 1]).opponent()
+                game.movers[ply - 1].flip()
             };
             judgement.outcome = Outcome::loses(loser);
             judgement.clause = Some(if in_check_after[ply] {
@@ -234,7 +234,7 @@ fn nine_rounds(
     if last.iter().any(|r| r.capture) {
         return None;
     }
-    let cycles = |side: Side| {
+    let cycles = |side: Color| {
         let mine: Vec<Move> = last
             .iter()
             .filter(|r| r.side == side)
@@ -249,7 +249,7 @@ fn nine_rounds(
                 .all(|m| mine.iter().filter(|n| n.to() == m.to()).count() >= 2)
     };
     let v = rule_on(moves, window.clone(), rules);
-    let ruled = match (cycles(Side::Red), cycles(Side::Black)) {
+    let ruled = match (cycles(Color::Red), cycles(Color::Black)) {
         (true, true) => v.outcome != Outcome::None,
         (true, false) => v.outcome == Outcome::RedLoses,
         (false, true) => v.outcome == Outcome::BlackLoses,
@@ -275,14 +275,14 @@ impl Judgement {
 /// Rules on the moves `period`, each side's moves in playing order.
 fn rule_on(moves: &[MoveReport], period: std::ops::Range<usize>, rules: RuleSet) -> Verdict {
     let period = moves.get(period).unwrap_or_default();
-    let side = |s: Side| -> Vec<MoveNatures> {
+    let side = |s: Color| -> Vec<MoveNatures> {
         period
             .iter()
             .filter(|r| r.side == s)
             .map(|r| r.natures.clone())
             .collect()
     };
-    verdict::judge(rules, &side(Side::Red), &side(Side::Black))
+    verdict::judge(rules, &side(Color::Red), &side(Color::Black))
 }
 
 /// The word for an outcome in the referee's output: `none` when there is no ruling.
@@ -292,33 +292,6 @@ pub fn outcome_word(o: Outcome) -> &'static str {
         Outcome::BlackLoses => "black_loses",
         Outcome::Draw => "draw",
         Outcome::None => "none",
-    }
-}
-
-/// The rule set's name on the command line.
-pub fn rules_name(r: RuleSet) -> &'static str {
-    match r {
-        RuleSet::Cxa2011 => "cxa2011",
-        RuleSet::Axf => "axf",
-    }
-}
-
-fn side_word(s: Side) -> &'static str {
-    match s {
-        Side::Red => "red",
-        Side::Black => "black",
-    }
-}
-
-fn kind_word(k: PieceKind) -> &'static str {
-    match k {
-        PieceKind::King => "king",
-        PieceKind::Advisor => "advisor",
-        PieceKind::Elephant => "elephant",
-        PieceKind::Horse => "horse",
-        PieceKind::Rook => "rook",
-        PieceKind::Cannon => "cannon",
-        PieceKind::Pawn => "pawn",
     }
 }
 
@@ -369,7 +342,7 @@ fn class_word(n: &MoveNatures) -> &'static str {
 
 /// `rook@e3:protected`, with `:joint` and the lone chaser when they apply.
 fn target_text(t: &ChaseTarget, sq: Option<&Square>) -> String {
-    let mut s = kind_word(t.kind).to_owned();
+    let mut s = t.kind.name().to_owned();
     if let Some(sq) = sq {
         let _ = write!(s, "@{sq}");
     }
@@ -431,7 +404,7 @@ impl Judgement {
                 out,
                 "{} {} {} {} {}{}{}",
                 r.ply,
-                side_word(r.side),
+                r.side.name(),
                 r.mv,
                 class_word(&r.natures),
                 natures_text(r),
@@ -451,7 +424,7 @@ impl Judgement {
             outcome_word(self.outcome),
             opt_str(self.clause.map(Clause::number)),
             opt_str(self.basis.map(Clause::number)),
-            rules_name(self.rules),
+            self.rules.name(),
             self.ruled_at.map_or("null".to_owned(), |p| p.to_string()),
             self.nine_rounds,
         );
@@ -491,7 +464,7 @@ impl Judgement {
                 o,
                 "{{\"ply\":{},\"side\":\"{}\",\"move\":\"{}\",\"capture\":{},\"in_cycle\":{},\"class\":\"{}\",\"natures\":[",
                 r.ply,
-                side_word(r.side),
+                r.side.name(),
                 r.mv,
                 r.capture,
                 r.in_cycle,
@@ -521,7 +494,7 @@ impl Judgement {
                             let _ = write!(
                                 o,
                                 "{{\"piece\":\"{}\",\"square\":{},\"id\":{},\"protection\":\"{}\",\"joint\":{},\"by\":\"{}\",\"by_checks\":{},\"by_exchange\":{}}}",
-                                kind_word(t.kind),
+                                t.kind.name(),
                                 sq,
                                 t.piece.0,
                                 protection_word(t.protection),

@@ -2,10 +2,12 @@
 //! the natures written there, run through the verdict table, give the rulings written there.
 //! Parsing is deliberately small (no serde): the JSON is read by its `"key": "value"` lines.
 
-use super::nature::{
-    ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, PieceId, PieceKind, Protection, Side,
-};
-use super::verdict::{adjudicate, natural_limit, Outcome, PlyRecord, RuleSet, Verdict};
+use super::limit::{natural_limit, PlyRecord};
+use super::nature::{ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, PieceId, Protection};
+use super::rule_set::RuleSet;
+use super::ruling::Outcome;
+use super::verdict::{adjudicate, Verdict};
+use crate::board::{Color, PieceKind};
 
 const JSON: &str = include_str!("../../tests/data/repetition_cases.json");
 const CASES: &str = include_str!("CASES.md");
@@ -186,7 +188,7 @@ fn side_natures(cell: &str, rules: RuleSet) -> Result<Vec<MoveNatures>, String> 
 /// interleaved from red.
 fn limit_record(red: &str, black: &str) -> Result<(u32, Vec<PlyRecord>), String> {
     let mut carry = 0;
-    let mut plies = |cell: &str, side: Side| -> Result<Vec<PlyRecord>, String> {
+    let mut plies = |cell: &str, side: Color| -> Result<Vec<PlyRecord>, String> {
         let mut out = Vec::new();
         for token in cell.split_whitespace() {
             if let Some(n) = token.strip_prefix("carry=") {
@@ -202,8 +204,8 @@ fn limit_record(red: &str, black: &str) -> Result<(u32, Vec<PlyRecord>), String>
         }
         Ok(out)
     };
-    let red = plies(red, Side::Red)?;
-    let black = plies(black, Side::Black)?;
+    let red = plies(red, Color::Red)?;
+    let black = plies(black, Color::Black)?;
     let mut record = Vec::new();
     for i in 0..red.len().max(black.len()) {
         record.extend(red.get(i));

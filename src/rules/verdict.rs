@@ -1,5 +1,6 @@
-//! From the natures of one repeated cycle to a ruling (棋例 23.5, 24.9–24.14, 25, 26.8), and
-//! the natural move limit (4.2.4, 22.2).
+//! From the natures of one repeated cycle to a ruling (棋例 23.5, 24.9–24.14, 25, 26.8). The
+//! natural move limit is [`super::limit`]; the protocol's draw-and-resign policy, which is no
+//! ruling, is `protocol::draw_resign`.
 //!
 //! Two steps, both pure:
 //! 1. [`classify`] sums up one side's moves over the cycle as a [`Pattern`]: 长将, 长杀, 长捉,
@@ -8,129 +9,15 @@
 //!    (25.2, 25.3), then the both-forbidden cases of 26.8.1–26.8.4.
 //!
 //! Where the Asian rules as Fairy-Stockfish/pyffish apply them ([`RuleSet::Axf`]) differ from
-//! the 2011 Chinese text ([`RuleSet::Cxa2011`]), the difference is one row of [`PROFILES`];
+//! the 2011 Chinese text ([`RuleSet::Cxa2011`]), the difference is one row of [`PROFILES`](super::rule_set::PROFILES);
 //! the code below reads the row and has no rule-set branches of its own.
 
 use std::fmt;
 
-use super::nature::{ChaseTarget, MoveNatures, NatureClass, PieceId, Side};
-
-/// Which rule book the referee follows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum RuleSet {
-    /// The Chinese Xiangqi Association rules, 2011 edition (the seeds; Jiangjun's default).
-    #[default]
-    Cxa2011,
-    /// The Asian (AXF) rules as Fairy-Stockfish/pyffish 0.0.90 judge them (repetition.md §2):
-    /// check outranks chase, a chase must hit the same piece on every move, no 杀, no 26.8
-    /// special cases, 50-move limit under UCI.
-    Axf,
-}
-
-/// How many plies without capture end the game, and how checks are discounted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LimitRule {
-    /// Plies without a capture that make a draw (4.2.4: 60 rounds = 120 plies).
-    pub plies: u32,
-    /// Checks that count towards the limit; each further check removes its round (2 plies).
-    pub counted_checks: u32,
-    /// Whose checks are discounted.
-    pub scope: CheckScope,
-}
-
-/// Whose checks beyond [`LimitRule::counted_checks`] are discounted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CheckScope {
-    /// 22.2: "审核回合时，提出方'将军'最多只计10着" — only the claimant's checks are capped.
-    /// Without a named claimant the limit holds when either side's claim would be upheld.
-    Claimant,
-    /// Fairy-Stockfish: the side with more checks in the window is capped.
-    BusiestSide,
-}
-
-impl LimitRule {
-    /// 4.2.4 and 22.2: 60 rounds without a capture; the claimant's checks count for at most
-    /// 10 moves.
-    pub const CXA2011: LimitRule = LimitRule {
-        plies: 120,
-        counted_checks: 10,
-        scope: CheckScope::Claimant,
-    };
-
-    /// Fairy-Stockfish under UCI (pyffish): 50 moves, checks beyond the 10th of the busier
-    /// side discounted (it uses 60 moves only under UCCI).
-    pub const PYFFISH: LimitRule = LimitRule {
-        plies: 100,
-        counted_checks: 10,
-        scope: CheckScope::BusiestSide,
-    };
-
-    /// The same rule with a different number of rounds: 4.2.4 lets organisers lower the
-    /// limit by level of play ("可根据比赛等级酌减").
-    pub const fn with_rounds(mut self, rounds: u32) -> LimitRule {
-        self.plies = rounds.saturating_mul(2);
-        self
-    }
-}
-
-/// Everything on which the rule sets disagree. One row per rule set in [`PROFILES`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Profile {
-    /// 杀 is a nature (24.2, 24.10); when false a mate threat is judged as idle.
-    pub mate_threats: bool,
-    /// A checking move's chases still count towards 长捉. When false the move is judged by
-    /// its heaviest nature, the check (26.4).
-    pub chase_on_check: bool,
-    /// 长捉 needs one piece chased on every move. When false any piece(s) will do:
-    /// "连续追捉一子或数子" (24.11).
-    pub same_piece: bool,
-    /// 一将一杀, 一将一捉, 一杀一捉 and the like are forbidden (24.13).
-    pub mixed_forbidden: bool,
-    /// When both sides are forbidden, 26.8.1–26.8.3 pick the side that must vary; when false
-    /// it is always a draw.
-    pub tiebreaks: bool,
-    /// The natural move limit.
-    pub limit: LimitRule,
-}
-
-/// The rule-set table. Row order matches [`RuleSet::profile`].
-///
-/// | field             | Cxa2011                | Axf (pyffish)                         |
-/// |-------------------|------------------------|---------------------------------------|
-/// | `mate_threats`    | yes (24.2, 24.10)      | no: FSF has no mate-threat detection  |
-/// | `chase_on_check`  | no: heaviest wins 26.4 | yes: FSF ANDs chase sets over checks  |
-/// | `same_piece`      | no: 一子或数子 24.11   | yes: chase bits follow one piece      |
-/// | `mixed_forbidden` | yes (24.13)            | no: a plain check breaks the chase    |
-/// | `tiebreaks`       | 26.8.1–26.8.3          | none: both forbidden is a draw        |
-/// | `limit`           | 120 plies, claimant    | 100 plies, busier side                |
-pub static PROFILES: [Profile; 2] = [
-    Profile {
-        mate_threats: true,
-        chase_on_check: false,
-        same_piece: false,
-        mixed_forbidden: true,
-        tiebreaks: true,
-        limit: LimitRule::CXA2011,
-    },
-    Profile {
-        mate_threats: false,
-        chase_on_check: true,
-        same_piece: true,
-        mixed_forbidden: false,
-        tiebreaks: false,
-        limit: LimitRule::PYFFISH,
-    },
-];
-
-impl RuleSet {
-    /// This rule set's row of [`PROFILES`].
-    pub fn profile(self) -> &'static Profile {
-        match self {
-            RuleSet::Cxa2011 => &PROFILES[0],
-            RuleSet::Axf => &PROFILES[1],
-        }
-    }
-}
+use super::nature::{ChaseTarget, MoveNatures, NatureClass, PieceId};
+use super::rule_set::{Profile, RuleSet};
+use super::ruling::{Clause, Outcome};
+use crate::board::Color;
 
 /// Which of a side's chasing moves hit a class of target (a rook, an unprotected piece), and
 /// how. 26.8.2/26.8.3 set a side that chases alone against one that chases jointly.
@@ -300,103 +187,6 @@ impl Pattern {
     }
 }
 
-/// Article numbers that a ruling cites.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Clause {
-    /// Checkmated: the side to move, in check, has no legal move and loses.
-    Art4_1_1,
-    /// 困毙: the side to move has no legal move (not in check) and loses.
-    Art4_1_2,
-    /// 60 rounds without a capture: draw.
-    Art4_2_4,
-    /// The claimant's checks count for at most 10 moves.
-    Art22_2,
-    /// A repeated position needs both sides cycling.
-    Art23_1,
-    /// Fewer than three repetitions: no ruling.
-    Art23_3,
-    /// 长将.
-    Art24_9,
-    /// 长杀.
-    Art24_10,
-    /// 长捉.
-    Art24_11,
-    /// Forbidden moves, including the mixed cycles.
-    Art24_13,
-    /// Allowed moves.
-    Art24_14,
-    /// One-sided perpetual check is never allowed.
-    Art25_1,
-    /// Both allowed: draw.
-    Art25_2,
-    /// Forbidden against allowed: the forbidden side varies.
-    Art25_3,
-    /// Both forbidden: the listed side varies.
-    Art26_8_1,
-    /// Chasing a rook alone against a joint chase of a rook: the first varies.
-    Art26_8_2,
-    /// Chasing an unprotected piece alone against a joint chase of one: the first varies.
-    Art26_8_3,
-    /// Both forbidden, no special case: draw.
-    Art26_8_4,
-}
-
-impl Clause {
-    /// The article number as printed in the rules, e.g. "26.8.1".
-    pub const fn number(self) -> &'static str {
-        match self {
-            Clause::Art4_1_1 => "4.1.1",
-            Clause::Art4_1_2 => "4.1.2",
-            Clause::Art4_2_4 => "4.2.4",
-            Clause::Art22_2 => "22.2",
-            Clause::Art23_1 => "23.1",
-            Clause::Art23_3 => "23.3",
-            Clause::Art24_9 => "24.9",
-            Clause::Art24_10 => "24.10",
-            Clause::Art24_11 => "24.11",
-            Clause::Art24_13 => "24.13",
-            Clause::Art24_14 => "24.14",
-            Clause::Art25_1 => "25.1",
-            Clause::Art25_2 => "25.2",
-            Clause::Art25_3 => "25.3",
-            Clause::Art26_8_1 => "26.8.1",
-            Clause::Art26_8_2 => "26.8.2",
-            Clause::Art26_8_3 => "26.8.3",
-            Clause::Art26_8_4 => "26.8.4",
-        }
-    }
-}
-
-/// The result of a ruling. "Loses" means the side must vary and loses if it does not
-/// (23.5.2.2), or loses at once for one-sided perpetual check (23.5.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    RedLoses,
-    BlackLoses,
-    Draw,
-    /// No ruling (not repeated often enough, or no limit reached).
-    None,
-}
-
-impl Outcome {
-    /// The outcome in which `side` loses.
-    pub const fn loses(side: Side) -> Outcome {
-        match side {
-            Side::Red => Outcome::RedLoses,
-            Side::Black => Outcome::BlackLoses,
-        }
-    }
-
-    /// The side that loses, if any.
-    pub const fn loser(self) -> Option<Side> {
-        match self {
-            Outcome::RedLoses => Some(Side::Red),
-            Outcome::BlackLoses => Some(Side::Black),
-            Outcome::Draw | Outcome::None => None,
-        }
-    }
-}
-
 /// A ruling on one repeated cycle, with the clause that decides it and both sides' patterns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Verdict {
@@ -409,7 +199,7 @@ pub struct Verdict {
 
 impl Verdict {
     /// The side that must vary (or has lost), if any.
-    pub fn must_vary(&self) -> Option<Side> {
+    pub fn must_vary(&self) -> Option<Color> {
         self.outcome.loser()
     }
 
@@ -425,10 +215,10 @@ impl Verdict {
     }
 
     /// The pattern of `side`.
-    pub fn pattern(&self, side: Side) -> &Pattern {
+    pub fn pattern(&self, side: Color) -> &Pattern {
         match side {
-            Side::Red => &self.red,
-            Side::Black => &self.black,
+            Color::Red => &self.red,
+            Color::Black => &self.black,
         }
     }
 }
@@ -606,145 +396,14 @@ fn alone_against_joint(
     red: &Pattern,
     black: &Pattern,
     coverage: fn(&ChaseSummary) -> Coverage,
-) -> Option<Side> {
+) -> Option<Color> {
     let (Pattern::PerpetualChase(r), Pattern::PerpetualChase(b)) = (red, black) else {
         return None;
     };
     match (coverage(r), coverage(b)) {
-        (Coverage::Single, Coverage::Joint) => Some(Side::Red),
-        (Coverage::Joint, Coverage::Single) => Some(Side::Black),
+        (Coverage::Single, Coverage::Joint) => Some(Color::Red),
+        (Coverage::Joint, Coverage::Single) => Some(Color::Black),
         _ => None,
-    }
-}
-
-/// What the natural-limit check needs to know about one ply.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PlyRecord {
-    /// The side that made the move.
-    pub side: Side,
-    /// The move captured (resets the count, 4.2.4).
-    pub capture: bool,
-    /// The move gave check (22.2).
-    pub check: bool,
-}
-
-impl PlyRecord {
-    /// A move without capture or check.
-    pub const fn quiet(side: Side) -> Self {
-        PlyRecord {
-            side,
-            capture: false,
-            check: false,
-        }
-    }
-
-    /// A checking move without capture.
-    pub const fn check(side: Side) -> Self {
-        PlyRecord {
-            side,
-            capture: false,
-            check: true,
-        }
-    }
-
-    /// A capture.
-    pub const fn capture(side: Side) -> Self {
-        PlyRecord {
-            side,
-            capture: true,
-            check: false,
-        }
-    }
-}
-
-/// The natural-limit count behind a ruling.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LimitStatus {
-    /// [`Outcome::Draw`] once the limit is reached, else [`Outcome::None`].
-    pub outcome: Outcome,
-    /// 4.2.4, or 22.2 when discounted checks are what keeps the count short.
-    pub clause: Clause,
-    /// Plies since the last capture.
-    pub window: u32,
-    /// Plies discounted for checks beyond the allowance (two per check: its round).
-    pub excluded: u32,
-    /// `window - excluded`.
-    pub counted: u32,
-    /// Plies needed.
-    pub needed: u32,
-}
-
-/// The natural limit under `rules`' default [`LimitRule`]. `carried` is the number of plies
-/// without capture before `history` starts (a FEN's half-move clock; their checks are
-/// unknown and not discounted); `history` is the game's plies, oldest first. `claimant` is
-/// the side asking for the draw (22.2), or `None` for an automatic referee. Mate on the board
-/// takes precedence (4.1.1); the caller checks that first.
-pub fn natural_limit(
-    rules: RuleSet,
-    carried: u32,
-    history: &[PlyRecord],
-    claimant: Option<Side>,
-) -> LimitStatus {
-    natural_limit_with(rules.profile().limit, carried, history, claimant)
-}
-
-/// [`natural_limit`] under an explicit [`LimitRule`] (e.g. a lowered limit, 4.2.4).
-pub fn natural_limit_with(
-    rule: LimitRule,
-    carried: u32,
-    history: &[PlyRecord],
-    claimant: Option<Side>,
-) -> LimitStatus {
-    let (plies, carried) = match history.iter().rposition(|p| p.capture) {
-        Some(i) => (history.get(i + 1..).unwrap_or_default(), 0),
-        None => (history, carried),
-    };
-    let checks = |side: Side| {
-        let n = plies.iter().filter(|p| p.side == side && p.check).count();
-        u32::try_from(n).unwrap_or(u32::MAX)
-    };
-    let excess = |side: Side| checks(side).saturating_sub(rule.counted_checks);
-    let (red, black) = (excess(Side::Red), excess(Side::Black));
-    let discounted = match (rule.scope, claimant) {
-        (CheckScope::Claimant, Some(side)) => excess(side),
-        // Either side may claim; the claim that counts most is upheld.
-        (CheckScope::Claimant, None) => red.min(black),
-        (CheckScope::BusiestSide, _) => red.max(black),
-    };
-    let window = carried.saturating_add(u32::try_from(plies.len()).unwrap_or(u32::MAX));
-    let excluded = discounted.saturating_mul(2).min(window);
-    let counted = window.saturating_sub(excluded);
-    let (outcome, clause) = if counted >= rule.plies {
-        (Outcome::Draw, Clause::Art4_2_4)
-    } else if excluded > 0 && window >= rule.plies {
-        (Outcome::None, Clause::Art22_2)
-    } else {
-        (Outcome::None, Clause::Art4_2_4)
-    };
-    LimitStatus {
-        outcome,
-        clause,
-        window,
-        excluded,
-        counted,
-        needed: rule.plies,
-    }
-}
-
-impl fmt::Display for Clause {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.number())
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Outcome::RedLoses => "red_loses",
-            Outcome::BlackLoses => "black_loses",
-            Outcome::Draw => "draw",
-            Outcome::None => "no_verdict_yet",
-        })
     }
 }
 
@@ -766,8 +425,9 @@ impl fmt::Display for Verdict {
 
 #[cfg(test)]
 mod tests {
-    use super::super::nature::{Chaser, IdleKind, Nature, PieceKind, Protection};
+    use super::super::nature::{Chaser, IdleKind, Nature, Protection};
     use super::*;
+    use crate::board::PieceKind;
 
     const CXA: RuleSet = RuleSet::Cxa2011;
     const AXF: RuleSet = RuleSet::Axf;
@@ -1180,120 +840,11 @@ mod tests {
     }
 
     #[test]
-    fn the_table_is_the_only_difference() {
-        assert_eq!(RuleSet::default(), CXA);
-        let (c, a) = (CXA.profile(), AXF.profile());
-        assert!(c.mate_threats && !a.mate_threats);
-        assert!(!c.chase_on_check && a.chase_on_check);
-        assert!(!c.same_piece && a.same_piece);
-        assert!(c.mixed_forbidden && !a.mixed_forbidden);
-        assert!(c.tiebreaks && !a.tiebreaks);
-        assert_eq!(c.limit, LimitRule::CXA2011);
-        assert_eq!(a.limit, LimitRule::PYFFISH);
-    }
-
-    #[test]
     fn verdict_prints_its_clauses() {
         let v = judge(CXA, &[k(), z(&[loose(1)])], &[x(), x()]);
         assert_eq!(
             v.to_string(),
             "red_loses by 25.3: red 一将一捉 (24.13), black 允许着法 (24.14)"
         );
-    }
-
-    // ---- natural limit ----------------------------------------------------------------
-
-    /// `n` plies alternating red/black from red, all quiet.
-    fn quiet(n: usize) -> Vec<PlyRecord> {
-        (0..n)
-            .map(|i| PlyRecord::quiet(if i % 2 == 0 { Side::Red } else { Side::Black }))
-            .collect()
-    }
-
-    #[test]
-    fn sixty_rounds_without_capture_draw_4_2_4() {
-        let s = natural_limit(CXA, 0, &quiet(120), None);
-        assert_eq!((s.outcome, s.clause), (Outcome::Draw, Clause::Art4_2_4));
-        assert_eq!((s.window, s.counted, s.needed), (120, 120, 120));
-        assert_eq!(
-            natural_limit(CXA, 0, &quiet(119), None).outcome,
-            Outcome::None
-        );
-        // A FEN clock carries plies in (own_natural_limit_120_plies: 118 + 2).
-        assert_eq!(
-            natural_limit(CXA, 118, &quiet(2), None).outcome,
-            Outcome::Draw
-        );
-        // pyffish draws at 100 plies.
-        assert_eq!(
-            natural_limit(AXF, 0, &quiet(100), None).outcome,
-            Outcome::Draw
-        );
-        assert_eq!(
-            natural_limit(AXF, 0, &quiet(99), None).outcome,
-            Outcome::None
-        );
-        // Organisers may lower the limit.
-        let forty = LimitRule::CXA2011.with_rounds(40);
-        assert_eq!(
-            natural_limit_with(forty, 0, &quiet(80), None).outcome,
-            Outcome::Draw
-        );
-    }
-
-    #[test]
-    fn a_capture_restarts_the_count_4_2_4() {
-        let mut h = quiet(130);
-        h[10] = PlyRecord::capture(Side::Red);
-        let s = natural_limit(CXA, 500, &h, None);
-        assert_eq!((s.window, s.outcome), (119, Outcome::None));
-        h.push(PlyRecord::quiet(Side::Black));
-        assert_eq!(natural_limit(CXA, 500, &h, None).outcome, Outcome::Draw);
-        // A capture on the last ply leaves an empty window.
-        let h = [PlyRecord::quiet(Side::Red), PlyRecord::capture(Side::Black)];
-        assert_eq!(natural_limit(CXA, 500, &h, None).window, 0);
-    }
-
-    #[test]
-    fn claimants_checks_count_for_ten_moves_22_2() {
-        // 120 plies; red checks on 12 of its moves.
-        let mut h = quiet(120);
-        for i in 0..12 {
-            h[4 * i] = PlyRecord::check(Side::Red);
-        }
-        // Red's claim: two checks beyond the tenth cost their two rounds.
-        let s = natural_limit(CXA, 0, &h, Some(Side::Red));
-        assert_eq!((s.outcome, s.clause), (Outcome::None, Clause::Art22_2));
-        assert_eq!((s.excluded, s.counted), (4, 116));
-        // Black's claim: red's checks are not black's.
-        assert_eq!(
-            natural_limit(CXA, 0, &h, Some(Side::Black)).outcome,
-            Outcome::Draw
-        );
-        // Automatic referee: black could claim, so it is a draw.
-        assert_eq!(natural_limit(CXA, 0, &h, None).outcome, Outcome::Draw);
-        // Ten checks are free.
-        let mut h = quiet(120);
-        for i in 0..10 {
-            h[4 * i] = PlyRecord::check(Side::Red);
-        }
-        assert_eq!(
-            natural_limit(CXA, 0, &h, Some(Side::Red)).outcome,
-            Outcome::Draw
-        );
-    }
-
-    #[test]
-    fn pyffish_discounts_the_busier_side() {
-        let mut h = quiet(102);
-        for i in 0..11 {
-            h[2 * i + 1] = PlyRecord::check(Side::Black);
-        }
-        // Black's 11th check removes one round: 102 - 2 = 100, still a draw.
-        let s = natural_limit(AXF, 0, &h, Some(Side::Red));
-        assert_eq!((s.excluded, s.counted, s.outcome), (2, 100, Outcome::Draw));
-        h[43] = PlyRecord::check(Side::Black);
-        let s = natural_limit(AXF, 0, &h, None);
-        assert_eq!((s.excluded, s.outcome), (4, Outcome::None));
     }
 }

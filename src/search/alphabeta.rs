@@ -120,9 +120,10 @@ pub struct Info {
     pub pv: Vec<Move>,
 }
 
-/// The search result.
+/// What one search found: the move to play and its score. (A rule ruling on a game is
+/// [`crate::rules::Outcome`]; this is not that.)
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub struct SearchResult {
     pub best: Option<Move>,
     pub ponder: Option<Move>,
     pub score: i32,
@@ -269,10 +270,10 @@ impl Worker {
 
     /// Runs iterative deepening until a limit or the stop flag; `on_info` gets one report per
     /// completed iteration (main thread only).
-    pub fn run(&mut self, mut on_info: impl FnMut(&Info)) -> Outcome {
+    pub fn run(&mut self, mut on_info: impl FnMut(&Info)) -> SearchResult {
         let n_root = self.root_moves.len();
         if n_root == 0 {
-            return Outcome {
+            return SearchResult {
                 best: None,
                 ponder: None,
                 score: -MATE,
@@ -370,7 +371,7 @@ impl Worker {
             .get(1)
             .copied()
             .or_else(|| self.ponder_from_tt(best.mv));
-        Outcome {
+        SearchResult {
             best: Some(best.mv),
             ponder,
             score: best.score,
@@ -1122,12 +1123,12 @@ mod eval_cache_tests {
 #[cfg(test)]
 mod network_tests {
     use super::*;
-    use crate::search::bench::POSITIONS;
     use crate::search::nnue::FloatNetwork;
+    use crate::search::BENCH_POSITIONS;
 
     /// A node-limited one-thread search of `fen`, checking the network at every node if
     /// `verify`; returns the outcome and the worker.
-    fn search(fen: &str, limits: &Limits, verify: bool) -> (Outcome, Worker) {
+    fn search(fen: &str, limits: &Limits, verify: bool) -> (SearchResult, Worker) {
         let pos = Position::from_fen(fen).unwrap();
         let tt = Arc::new(TranspositionTable::new(1));
         let shared = Arc::new(Shared::new(tt, limits, false));
@@ -1150,7 +1151,7 @@ mod network_tests {
             ..with_net.clone()
         };
         let mut differs = 0;
-        for fen in POSITIONS.iter().take(8) {
+        for fen in BENCH_POSITIONS.iter().take(8) {
             let (a, wa) = search(fen, &with_net, true);
             // Every node (search and quiescence, after moves and null moves) was checked.
             assert_eq!(wa.network_checks, wa.nodes(), "{fen}");
@@ -1184,8 +1185,8 @@ mod network_tests {
             network: None,
             ..limits.clone()
         };
-        let (a, wa) = search(POSITIONS[1], &limits, true);
-        let (b, wb) = search(POSITIONS[1], &without, true);
+        let (a, wa) = search(BENCH_POSITIONS[1], &limits, true);
+        let (b, wb) = search(BENCH_POSITIONS[1], &without, true);
         assert_eq!(wa.network_checks, 0);
         assert_eq!((a.best, a.score, wa.nodes()), (b.best, b.score, wb.nodes()));
     }

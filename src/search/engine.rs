@@ -2,13 +2,14 @@
 //!
 //! It owns the game (a [`Position`] whose history holds every move since the set-up position,
 //! which the repetition rules need), the banned root moves, the transposition table, the
-//! thread settings and the network the front end loaded (the search layer reads no files). `go` starts the search on a background thread and returns at once, so the
+//! thread settings and the network and book the front end loaded (the search layer reads no
+//! files). `go` starts the search on a background thread and returns at once, so the
 //! protocol loop keeps reading commands (`stop`, `ponderhit`, `isready`) while it thinks; the
 //! result comes back through the `report` callback, exactly once per `go`. When the opening
 //! book has a usable move, `go` answers from it at once (reporting one `Book`, then `Done`)
 //! on the caller's thread.
 
-use super::alphabeta::{Info, Limits, Outcome, Shared, Worker};
+use super::alphabeta::{Info, Limits, SearchResult, Shared, Worker};
 use super::eval;
 use super::levels::{Level, Style};
 use super::nnue::Network;
@@ -17,6 +18,8 @@ use super::tt::{self, TranspositionTable, TtEntry};
 use crate::board::{FenError, Move, MoveError, Position};
 use crate::book::{self, Book, BookMove, Randomness};
 use crate::rules::RuleSet;
+use rand::rngs::StdRng;
+use rand::SeedableRng;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -41,7 +44,7 @@ pub enum Report {
         chosen: Move,
     },
     /// The final result; always the last report of a `go`.
-    Done(Outcome),
+    Done(SearchResult),
 }
 
 /// Why `set_position` did not take the whole input.
@@ -101,10 +104,13 @@ pub struct Engine {
     banned: Vec<Move>,
     running: Option<Running>,
     use_book: bool,
-    /// The book in use; `None` until first needed (then the default book, if one is found).
+    /// The book the front end handed over ([`Engine::set_book`]); the search layer reads no
+    /// files, so there is no book until one is given.
     book: Option<Arc<Book>>,
-    book_loaded: bool,
     randomness: Randomness,
+    /// Draws the book choices; seeded from the system by default, or by
+    /// [`Engine::set_book_seed`] so that a seed reproduces a game.
+    book_rng: StdRng,
     /// Repetition rules applied by the search and the book filter.
     rules: RuleSet,
     /// UCCI `pruning`, `knowledge` and `style`, handed to every search.
@@ -136,8 +142,8 @@ impl Engine {
             running: None,
             use_book: true,
             book: None,
-            book_loaded: false,
             randomness: Randomness::None,
+            book_rng: StdRng::from_entropy(),
             rules: RuleSet::Cxa2011,
             pruning: Level::Large,
             knowledge: Level::Large,
@@ -207,34 +213,21 @@ impl Engine {
         self.randomness = r;
     }
 
-    /// Loads a book file (`bookfiles`; our format or ElephantEye's BOOK.DAT). An empty path
-    /// means "no book". On error the previous book stays and the message says why.
-    pub fn set_book_file(&mut self, path: &str) -> Result<String, String> {
-        let path = path.trim();
-        if path.is_empty() {
-            self.book = None;
-            self.book_loaded = true;
-            return Ok("no book".into());
-        }
-        let b = Book::load(std::path::Path::new(path)).map_err(|e| format!("{path}: {e}"))?;
-        let msg = format!(
-            "book {path}: {} positions, {} moves",
-            b.positions(),
-            b.len()
-        );
-        self.book = Some(Arc::new(b));
-        self.book_loaded = true;
-        Ok(msg)
+    /// Seeds the book's random choices: the same seed, book and moves give the same choices.
+    pub fn set_book_seed(&mut self, seed: u64) {
+        self.book_rng = StdRng::seed_from_u64(seed);
+    }
+
+    /// Uses `book` from now on (`None`: no book). The front end finds and loads the file
+    /// (`bookfiles`, or the default book) and hands it over.
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book;
     }
 
     /// The book moves usable here: legal, not banned, not repeating a position.
     pub fn book_moves(&mut self) -> Vec<BookMove> {
         if !self.use_book {
             return Vec::new();
-        }
-        if !self.book_loaded {
-            self.book = book::load_default().map(Arc::new);
-            self.book_loaded = true;
         }
         let Some(b) = &self.book else {
             return Vec::new();
@@ -256,7 +249,7 @@ impl Engine {
     /// Plays from the book if it can: reports the candidates and the choice.
     fn try_book(&mut self, report: &mut impl FnMut(Report)) -> bool {
         let moves = self.book_moves();
-        let Some(choice) = book::choose(&moves, self.randomness, &mut rand::thread_rng()) else {
+        let Some(choice) = book::choose(&moves, self.randomness, &mut self.book_rng) else {
             return false;
         };
         let weights = eval::weights_for(self.knowledge);
@@ -288,7 +281,7 @@ impl Engine {
             .book
             .as_ref()
             .and_then(|b| b.probe(&after).first().map(|r| r.mv));
-        report(Report::Done(Outcome {
+        report(Report::Done(SearchResult {
             best: Some(choice.mv),
             ponder,
             score,
@@ -514,7 +507,7 @@ impl Engine {
         &mut self,
         mut limits: Limits,
         mut on_info: impl FnMut(&Info),
-    ) -> Outcome {
+    ) -> SearchResult {
         self.fill(&mut limits);
         self.stop();
         self.wait();
@@ -545,7 +538,7 @@ fn search_threads(
     limits: &Limits,
     threads: usize,
     report: &mut impl FnMut(Report),
-) -> Outcome {
+) -> SearchResult {
     std::thread::scope(|s| {
         for id in 1..threads {
             let mut w = Worker::new(pos.clone(), banned, id, shared.clone(), limits.clone());
@@ -560,4 +553,57 @@ fn search_threads(
         shared.stop.store(true, Ordering::Relaxed);
         outcome
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::{canonical_key, Entry};
+
+    /// An engine at the start position with a book of six equally weighted first moves.
+    fn engine_with_book(seed: u64) -> Engine {
+        let pos = Position::startpos();
+        let (key, mirrored) = canonical_key(&pos);
+        let entries = ["b2e2", "h2e2", "c3c4", "g3g4", "b0c2", "h0g2"]
+            .iter()
+            .map(|text| {
+                let m = pos.parse_move(text).unwrap();
+                let stored = if mirrored { m.mirror_file() } else { m };
+                Entry {
+                    key,
+                    mv: stored.to_u16(),
+                    weight: 10,
+                    score: 0,
+                }
+            })
+            .collect();
+        let mut e = Engine::new();
+        e.set_book(Some(Arc::new(Book::from_entries(entries))));
+        e.set_randomness(Randomness::Huge);
+        e.set_book_seed(seed);
+        e
+    }
+
+    fn choices(e: &mut Engine) -> Vec<Move> {
+        (0..24)
+            .map(|_| {
+                let mut chosen = None;
+                assert!(e.try_book(&mut |r| {
+                    if let Report::Book { chosen: m, .. } = r {
+                        chosen = Some(m);
+                    }
+                }));
+                chosen.unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_book_seed_reproduces_the_choices() {
+        let a = choices(&mut engine_with_book(7));
+        assert_eq!(a, choices(&mut engine_with_book(7)));
+        assert_ne!(a, choices(&mut engine_with_book(8)));
+        // The choices do vary: more than one of the six moves comes up.
+        assert!(a.iter().any(|&m| m != a[0]), "{a:?}");
+    }
 }

@@ -12,7 +12,6 @@
 
 use super::score::{rule_loss_in, rule_win_in};
 use crate::board::Position;
-use crate::rules::classify::side_of;
 use crate::rules::fast::judge_cycle;
 use crate::rules::RuleSet;
 
@@ -52,7 +51,7 @@ pub fn score_with(pos: &Position, ply: usize, rules: RuleSet) -> Option<i32> {
 /// Scores the cycle of the last `len` moves: a rule loss or win `ply` plies from the root
 /// ([`rule_loss_in`], [`rule_win_in`]), anything else a draw.
 fn judge(pos: &Position, len: usize, ply: usize, rules: RuleSet) -> i32 {
-    let us = side_of(pos.side_to_move());
+    let us = pos.side_to_move();
     match judge_cycle(pos, len, rules).loser() {
         Some(loser) if loser == us => rule_loss_in(ply),
         Some(_) => rule_win_in(ply),

@@ -57,7 +57,7 @@ pub use format::{
 pub use shuffle::ShuffledReader;
 
 use crate::board::{Color, Move, Position};
-use crate::rules::{self, PlyRecord, RuleSet, Side};
+use crate::rules::{self, PlyRecord, RuleSet};
 use crate::search::alphabeta::Limits;
 use crate::search::engine::Engine;
 use crate::search::score;
@@ -274,13 +274,6 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-fn side(c: Color) -> Side {
-    match c {
-        Color::Red => Side::Red,
-        Color::Black => Side::Black,
-    }
-}
-
 /// A game in progress: the position and what the rules and the engine need about it.
 struct Game {
     /// The set-up position (`None`: the start position); generated games always start
@@ -306,7 +299,7 @@ impl Game {
 
     fn play(&mut self, m: Move) {
         self.plies.push(PlyRecord {
-            side: side(self.pos.side_to_move()),
+            side: self.pos.side_to_move(),
             capture: self.pos.piece_at(m.to()).is_some(),
             check: self.pos.gives_check(m),
         });

@@ -55,7 +55,7 @@ pub struct CommonArgs {
     #[arg(long, value_enum, default_value = "iccs")]
     pub pgn_notation: PgnNotation,
     /// Rule book for repetition verdicts: cxa2011 or axf.
-    #[arg(long, value_name = "RULES", value_parser = rule_set)]
+    #[arg(long, value_name = "RULES", value_parser = |s: &str| s.parse::<RuleSet>())]
     pub rules: Option<RuleSet>,
     /// Moves per side without capture (default: the rule book's, 60 or 50; 0 = off).
     #[arg(long, value_name = "MOVES")]
@@ -134,15 +134,6 @@ pub struct TournamentArgs {
     pub scoring: Scoring,
     #[command(flatten)]
     pub common: CommonArgs,
-}
-
-/// `--rules`: the spellings the match manager has always accepted.
-fn rule_set(r: &str) -> Result<RuleSet, String> {
-    match r.to_ascii_lowercase().as_str() {
-        "cxa2011" | "cxa" | "chinese" => Ok(RuleSet::Cxa2011),
-        "axf" | "asian" => Ok(RuleSet::Axf),
-        _ => Err(format!("'{r}' is not cxa2011 or axf")),
-    }
 }
 
 /// A positive number of seconds.

@@ -16,7 +16,7 @@ use super::openings::Opening;
 use super::ranking::GameOutcome;
 use super::repetition_referee::Referee;
 use crate::board::{Color, Move, Position};
-use crate::rules::{self, LimitRule, PlyRecord, RuleSet, Side};
+use crate::rules::{self, LimitRule, PlyRecord, RuleSet};
 use std::fmt;
 use std::time::Duration;
 
@@ -209,13 +209,6 @@ fn side_name(c: Color) -> &'static str {
     }
 }
 
-fn rules_side(c: Color) -> Side {
-    match c {
-        Color::Red => Side::Red,
-        Color::Black => Side::Black,
-    }
-}
-
 /// The last `n` entries all satisfy `f` (and there are at least `n`).
 fn last_n(v: &[Option<i32>], n: u32, f: impl Fn(i32) -> bool) -> bool {
     let n = n as usize;
@@ -233,7 +226,7 @@ struct Track {
 
 impl Track {
     fn play(&mut self, pos: &mut Position, m: Move) {
-        let side = rules_side(pos.side_to_move());
+        let side = pos.side_to_move();
         let capture = pos.piece_at(m.to()).is_some();
         pos.make_move(m);
         self.moves.push(m);

@@ -2,7 +2,7 @@
 //! the closing summary (match statistics, terminations, time use).
 
 use super::crosstable::Crosstable;
-use super::engine_process::{Notation, Protocol};
+use super::engine_process::Protocol;
 use super::game::Termination;
 use super::manager::{CommonOptions, MatchOptions};
 use super::ranking::{GameOutcome, ScoredGame, Standing, System};
@@ -10,6 +10,7 @@ use super::runner::{EngineInfo, FinishedGame};
 use super::stats::{elo_estimate, los, SprtDecision, SprtResult, Wdl};
 use crate::board::pgn::{write_pgn, Game, GameResult};
 use crate::board::Position;
+use crate::board::RankOrigin;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::Duration;
@@ -41,8 +42,8 @@ pub(super) fn describe(info: &EngineInfo) -> String {
         Protocol::Uci => "UCI",
     };
     let ranks = match info.notation {
-        Notation::Iccs => "ranks 0-9",
-        Notation::RanksFromOne => "ranks 1-10",
+        RankOrigin::Zero => "ranks 0-9",
+        RankOrigin::One => "ranks 1-10",
     };
     match &info.id_name {
         Some(id) => format!("{proto}, {ranks}, id \"{id}\""),

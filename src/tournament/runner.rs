@@ -105,7 +105,7 @@ pub struct RunSettings {
 #[derive(Debug, Clone)]
 pub struct EngineInfo {
     pub protocol: super::engine_process::Protocol,
-    pub notation: super::engine_process::Notation,
+    pub notation: crate::board::RankOrigin,
     pub id_name: Option<String>,
 }
 

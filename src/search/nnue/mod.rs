@@ -24,6 +24,9 @@ pub mod accumulator;
 pub mod features;
 pub mod float;
 pub mod network;
+// The crate's one exception to `#![deny(unsafe_code)]`: calling the AVX2 build of a loop is
+// `unsafe` (see the module's doc for why each call is sound).
+#[allow(unsafe_code)]
 pub mod simd;
 
 #[cfg(test)]

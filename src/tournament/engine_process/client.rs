@@ -3,7 +3,8 @@
 
 use super::child_io::{spawn_reader, Event, IoLog};
 use super::spec::{EngineSpec, Protocol, ProtocolChoice};
-use crate::board::{Color, Move, Position, Square};
+use crate::board::rank_origin::{format_move, ranks1_to_ranks0};
+use crate::board::{Color, Move, Position, RankOrigin};
 use crate::tournament::clock::Clock;
 use std::io::Write;
 use std::path::PathBuf;
@@ -12,19 +13,10 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// How squares are written in moves exchanged with the engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Notation {
-    /// ICCS: ranks 0–9 from Red's side (UCCI, Pikafish, UCI-Cyclone).
-    Iccs,
-    /// Ranks 1–10 (Fairy-Stockfish in generic UCI with `UCI_Variant xiangqi`).
-    RanksFromOne,
-}
-
 /// The rank origin a UCI engine's `option` lines imply: the default of a rank option (a name
 /// with "rank" in it, like Jiangjun's `Rank Origin`, whose default is 0 or 1), else ranks 1–10
 /// when it offers `UCI_Variant`, else 0–9. `options` pairs lower-case names with whole lines.
-pub fn uci_notation(options: &[(String, String)]) -> Notation {
+pub fn uci_notation(options: &[(String, String)]) -> RankOrigin {
     for (name, line) in options {
         if !name.contains("rank") {
             continue;
@@ -32,25 +24,26 @@ pub fn uci_notation(options: &[(String, String)]) -> Notation {
         let toks: Vec<&str> = line.split_whitespace().collect();
         let default = toks.windows(2).find(|w| w[0] == "default").map(|w| w[1]);
         match default {
-            Some("0") => return Notation::Iccs,
-            Some("1") => return Notation::RanksFromOne,
+            Some("0") => return RankOrigin::Zero,
+            Some("1") => return RankOrigin::One,
             _ => {}
         }
     }
     if options.iter().any(|(n, _)| n == "uci_variant") {
-        Notation::RanksFromOne
+        RankOrigin::One
     } else {
-        Notation::Iccs
+        RankOrigin::Zero
     }
 }
 
 /// What one answer says about the rank origin: `Some(n)` when `raw` is a legal move in `pos`
 /// under origin `n` and under no other; `None` when it is legal under both or neither.
-pub fn origin_of_move(pos: &Position, raw: &str) -> Option<Notation> {
-    let legal = |n: Notation| move_from_engine(raw, n).is_some_and(|t| pos.parse_move(&t).is_ok());
-    match (legal(Notation::Iccs), legal(Notation::RanksFromOne)) {
-        (true, false) => Some(Notation::Iccs),
-        (false, true) => Some(Notation::RanksFromOne),
+pub fn origin_of_move(pos: &Position, raw: &str) -> Option<RankOrigin> {
+    let legal =
+        |n: RankOrigin| move_from_engine(raw, n).is_some_and(|t| pos.parse_move(&t).is_ok());
+    match (legal(RankOrigin::Zero), legal(RankOrigin::One)) {
+        (true, false) => Some(RankOrigin::Zero),
+        (false, true) => Some(RankOrigin::One),
         _ => None,
     }
 }
@@ -183,7 +176,7 @@ pub struct EngineProcess {
     rx: Receiver<Event>,
     eof: bool,
     protocol: Protocol,
-    notation: Notation,
+    notation: RankOrigin,
     /// The rank origin is settled: forced by the spec, UCCI, or confirmed by a move.
     notation_checked: bool,
     millisec: bool,
@@ -195,57 +188,24 @@ pub struct EngineProcess {
 }
 
 /// Converts an engine's move text to ICCS; `None` if it is not a move in `notation`.
-pub fn move_from_engine(text: &str, notation: Notation) -> Option<String> {
+pub fn move_from_engine(text: &str, notation: RankOrigin) -> Option<String> {
     let t = text.trim().to_ascii_lowercase().replace('-', "");
     let b = t.as_bytes();
     let file = |c: u8| (b'a'..=b'i').contains(&c);
     match notation {
-        Notation::Iccs => {
-            if b.len() == 4
-                && file(b[0])
-                && b[1].is_ascii_digit()
-                && file(b[2])
-                && b[3].is_ascii_digit()
-            {
-                Some(t)
-            } else {
-                None
-            }
-        }
-        Notation::RanksFromOne => {
-            // a1..i10: file letter then 1 or 2 digits, twice.
-            let mut squares = Vec::new();
-            let mut i = 0;
-            while i < b.len() {
-                if !file(b[i]) {
-                    return None;
-                }
-                let start = i + 1;
-                let mut j = start;
-                while j < b.len() && b[j].is_ascii_digit() && j - start < 2 {
-                    j += 1;
-                }
-                let rank: u32 = t.get(start..j)?.parse().ok()?;
-                if !(1..=10).contains(&rank) {
-                    return None;
-                }
-                squares.push(format!("{}{}", b[i] as char, rank - 1));
-                i = j;
-            }
-            (squares.len() == 2).then(|| squares.concat())
-        }
+        RankOrigin::Zero => (b.len() == 4
+            && file(b[0])
+            && b[1].is_ascii_digit()
+            && file(b[2])
+            && b[3].is_ascii_digit())
+        .then_some(t),
+        RankOrigin::One => ranks1_to_ranks0(&t),
     }
 }
 
-/// Writes a move in the engine's notation.
-pub fn move_to_engine(m: Move, notation: Notation) -> String {
-    match notation {
-        Notation::Iccs => m.to_string(),
-        Notation::RanksFromOne => {
-            let sq = |s: Square| format!("{}{}", (b'a' + s.file()) as char, s.rank() + 1);
-            format!("{}{}", sq(m.from()), sq(m.to()))
-        }
-    }
+/// Writes a move in the engine's notation (the board's rank-origin codec).
+pub fn move_to_engine(m: Move, notation: RankOrigin) -> String {
+    format_move(m, notation)
 }
 
 /// Reads the score and depth of an `info` line.
@@ -286,7 +246,7 @@ fn parse_info(line: &str, score: &mut Option<Score>, depth: &mut Option<u32>) {
 }
 
 /// Reads a `bestmove` line.
-fn parse_bestmove(line: &str, notation: Notation) -> Reply {
+fn parse_bestmove(line: &str, notation: RankOrigin) -> Reply {
     let toks: Vec<&str> = line.split_whitespace().collect();
     let Some(raw) = toks.get(1) else {
         return Reply::NoMove;
@@ -436,7 +396,7 @@ impl EngineProcess {
             rx,
             eof: false,
             protocol,
-            notation: Notation::Iccs,
+            notation: RankOrigin::Zero,
             notation_checked: protocol == Protocol::Ucci || spec.notation.is_some(),
             millisec: protocol == Protocol::Uci,
             has_isready: true,
@@ -500,7 +460,7 @@ impl EngineProcess {
         let offered = |n: &str| options.iter().find(|(k, _)| k == n).map(|(_, l)| l.clone());
         match protocol {
             Protocol::Ucci => {
-                e.notation = spec.notation.unwrap_or(Notation::Iccs);
+                e.notation = spec.notation.unwrap_or(RankOrigin::Zero);
                 if offered("usemillisec").is_some() {
                     e.send("setoption usemillisec true");
                     e.millisec = true;
@@ -571,7 +531,7 @@ impl EngineProcess {
     }
 
     /// The move notation in use.
-    pub fn notation(&self) -> Notation {
+    pub fn notation(&self) -> RankOrigin {
         self.notation
     }
 
@@ -720,7 +680,7 @@ impl EngineProcess {
                 if let Some(log) = &self.log {
                     let line = format!(
                         "<runner: '{raw}' is legal only with ranks from {}; switching>",
-                        u8::from(n == Notation::RanksFromOne)
+                        u8::from(n == RankOrigin::One)
                     );
                     log.write(&self.tag, "=", &line);
                 }
@@ -844,30 +804,30 @@ mod tests {
     #[test]
     fn notations() {
         assert_eq!(
-            move_from_engine("h2e2", Notation::Iccs).as_deref(),
+            move_from_engine("h2e2", RankOrigin::Zero).as_deref(),
             Some("h2e2")
         );
         assert_eq!(
-            move_from_engine("H2-E2", Notation::Iccs).as_deref(),
+            move_from_engine("H2-E2", RankOrigin::Zero).as_deref(),
             Some("h2e2")
         );
         assert_eq!(
-            move_from_engine("h3e3", Notation::RanksFromOne).as_deref(),
+            move_from_engine("h3e3", RankOrigin::One).as_deref(),
             Some("h2e2")
         );
         assert_eq!(
-            move_from_engine("h10g8", Notation::RanksFromOne).as_deref(),
+            move_from_engine("h10g8", RankOrigin::One).as_deref(),
             Some("h9g7")
         );
         for bad in ["", "h0e0", "h11e1", "z1a1", "h3", "h3e3e3", "ééé"] {
-            assert_eq!(move_from_engine(bad, Notation::RanksFromOne), None, "{bad}");
+            assert_eq!(move_from_engine(bad, RankOrigin::One), None, "{bad}");
         }
         for bad in ["", "h10g8", "j2e2", "h2e"] {
-            assert_eq!(move_from_engine(bad, Notation::Iccs), None, "{bad}");
+            assert_eq!(move_from_engine(bad, RankOrigin::Zero), None, "{bad}");
         }
         let m: Move = "h9g7".parse().unwrap();
-        assert_eq!(move_to_engine(m, Notation::RanksFromOne), "h10g8");
-        assert_eq!(move_to_engine(m, Notation::Iccs), "h9g7");
+        assert_eq!(move_to_engine(m, RankOrigin::One), "h10g8");
+        assert_eq!(move_to_engine(m, RankOrigin::Zero), "h9g7");
     }
 
     #[test]
@@ -889,29 +849,23 @@ mod tests {
         // Jiangjun: UCI_Variant and a rank option with default 0.
         assert_eq!(
             uci_notation(&[variant.clone(), rank0.clone()]),
-            Notation::Iccs
+            RankOrigin::Zero
         );
-        assert_eq!(uci_notation(&[rank1, hash.clone()]), Notation::RanksFromOne);
+        assert_eq!(uci_notation(&[rank1, hash.clone()]), RankOrigin::One);
         // Fairy-Stockfish: UCI_Variant only. Pikafish: neither.
-        assert_eq!(
-            uci_notation(&[variant, hash.clone()]),
-            Notation::RanksFromOne
-        );
-        assert_eq!(uci_notation(&[hash]), Notation::Iccs);
-        assert_eq!(uci_notation(&[]), Notation::Iccs);
+        assert_eq!(uci_notation(&[variant, hash.clone()]), RankOrigin::One);
+        assert_eq!(uci_notation(&[hash]), RankOrigin::Zero);
+        assert_eq!(uci_notation(&[]), RankOrigin::Zero);
 
         let start = Position::startpos();
-        assert_eq!(origin_of_move(&start, "h2e2"), Some(Notation::Iccs));
-        assert_eq!(origin_of_move(&start, "h3e3"), Some(Notation::RanksFromOne));
+        assert_eq!(origin_of_move(&start, "h2e2"), Some(RankOrigin::Zero));
+        assert_eq!(origin_of_move(&start, "h3e3"), Some(RankOrigin::One));
         assert_eq!(origin_of_move(&start, "h10g8"), None);
         assert_eq!(origin_of_move(&start, "zz"), None);
         let mut black = start.clone();
         black.play("h2e2").unwrap();
-        assert_eq!(
-            origin_of_move(&black, "h10g8"),
-            Some(Notation::RanksFromOne)
-        );
-        assert_eq!(origin_of_move(&black, "h9g7"), Some(Notation::Iccs));
+        assert_eq!(origin_of_move(&black, "h10g8"), Some(RankOrigin::One));
+        assert_eq!(origin_of_move(&black, "h9g7"), Some(RankOrigin::Zero));
         // Legal both ways (rooks on a1 and a2 can both step to the b-file): no verdict.
         let both = Position::from_fen("3k5/9/9/9/9/9/9/R8/R8/4K4 w - - 0 1").unwrap();
         assert_eq!(origin_of_move(&both, "a2b2"), None);
@@ -935,13 +889,13 @@ mod tests {
         );
         assert_eq!((s, d), (Some(Score::Mate(-3)), Some(9)));
         assert!(Score::Mate(-3).value() < Score::Cp(-30000).value());
-        assert_eq!(parse_bestmove("bestmove", Notation::Iccs), Reply::NoMove);
+        assert_eq!(parse_bestmove("bestmove", RankOrigin::Zero), Reply::NoMove);
         assert_eq!(
-            parse_bestmove("bestmove (none)", Notation::Iccs),
+            parse_bestmove("bestmove (none)", RankOrigin::Zero),
             Reply::NoMove
         );
         assert_eq!(
-            parse_bestmove("bestmove h2e2 ponder h9g7 draw", Notation::Iccs),
+            parse_bestmove("bestmove h2e2 ponder h9g7 draw", RankOrigin::Zero),
             Reply::Move {
                 raw: "h2e2".into(),
                 mv: Some("h2e2".into()),
@@ -950,7 +904,7 @@ mod tests {
             }
         );
         assert!(matches!(
-            parse_bestmove("bestmove zz99 resign", Notation::Iccs),
+            parse_bestmove("bestmove zz99 resign", RankOrigin::Zero),
             Reply::Move {
                 mv: None,
                 resigns: true,

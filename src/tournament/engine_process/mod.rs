@@ -30,6 +30,6 @@ pub mod spec;
 pub use child_io::IoLog;
 pub use client::{
     go_command, move_from_engine, move_to_engine, origin_of_move, uci_notation, EngineError,
-    EngineProcess, GoLimits, Notation, Reply, Score, Thought, Timeouts,
+    EngineProcess, GoLimits, Reply, Score, Thought, Timeouts,
 };
 pub use spec::{EngineSpec, Protocol, ProtocolChoice};

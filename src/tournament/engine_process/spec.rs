@@ -1,6 +1,6 @@
 //! `--engine` specifications: how to start one engine and which protocol to speak.
 
-use super::Notation;
+use crate::board::RankOrigin;
 use std::path::PathBuf;
 
 /// The protocol spoken with an engine.
@@ -33,7 +33,7 @@ pub struct EngineSpec {
     /// Protocol to speak.
     pub protocol: ProtocolChoice,
     /// Move notation; `None` picks it from the handshake.
-    pub notation: Option<Notation>,
+    pub notation: Option<RankOrigin>,
     /// Options sent after the handshake, in order.
     pub options: Vec<(String, String)>,
 }
@@ -93,8 +93,8 @@ impl EngineSpec {
                 }
                 "ranks" => {
                     spec.notation = match value.as_str() {
-                        "0" => Some(Notation::Iccs),
-                        "1" => Some(Notation::RanksFromOne),
+                        "0" => Some(RankOrigin::Zero),
+                        "1" => Some(RankOrigin::One),
                         "auto" => None,
                         _ => return Err(format!("ranks '{value}' is not 0, 1 or auto")),
                     }

@@ -15,8 +15,8 @@
 //! table per worker thread, cleared before each position so that a rebuild with the same
 //! binary gives the same book.
 
-use super::{canonical_key, Entry};
 use crate::board::{Move, Position};
+use crate::book::{canonical_key, Entry};
 use crate::search::alphabeta::Limits;
 use crate::search::engine::Engine;
 use rayon::prelude::*;
@@ -269,7 +269,7 @@ mod tests {
             seeds: parse_seeds("h2e2 h9g7 # central cannon v screen horse\n\n"),
         };
         let entries = build(&cfg, |_| {}).unwrap();
-        let book = super::super::Book::from_entries(entries);
+        let book = crate::book::Book::from_entries(entries);
         assert!(book.positions() >= 4);
         // The seed line is in the book.
         let mut pos = Position::startpos();
@@ -303,11 +303,12 @@ mod tests {
         };
         let mut a = build(&cfg, |_| {}).unwrap();
         let mut b = build(&cfg, |_| {}).unwrap();
-        super::super::sort_entries(&mut a);
-        super::super::sort_entries(&mut b);
+        let order = |e: &Entry| (e.key, std::cmp::Reverse(e.weight), e.mv);
+        a.sort_by_key(order);
+        b.sort_by_key(order);
         assert_eq!(a, b);
-        let a = super::super::Book::from_entries(a);
-        let thin = super::super::Book::from_entries(
+        let a = crate::book::Book::from_entries(a);
+        let thin = crate::book::Book::from_entries(
             build(
                 &Config {
                     side_cost: 4,

@@ -8,8 +8,11 @@
 //! 1-based, and a 4-character token that is illegal 0-based may be a legal 1-based move. The
 //! session resolves a move *list* as a whole (a GUI uses one convention throughout), keeping
 //! whichever reading applies more moves legally.
+//!
+//! This is the one rank-origin codec: the protocol reads and prints GUI moves with it, and
+//! (unlike [`super::notation`], the notations people write) it only renumbers ranks.
 
-use crate::board::{Move, Position};
+use super::{Move, Position};
 
 /// Which rank numbering the GUI uses for moves we print (and, when set to `One`, read).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

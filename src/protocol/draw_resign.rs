@@ -1,4 +1,6 @@
-//! When `bestmove` carries `draw` or `resign` (UCCI only; ucci.md §5.6, §8).
+//! The draw-and-resign policy: when `bestmove` carries `draw` or `resign` (UCCI only; ucci.md
+//! §5.6, §8). (The repetition rulings of the rules are [`crate::rules::verdict`]; this is the
+//! engine's own choice to offer, accept or give up.)
 //!
 //! A wrong `resign` loses a game outright and a wrong `draw` acceptance throws away a win, so
 //! the policy is conservative and uses only facts the search has proven or repeated:
@@ -75,7 +77,7 @@ pub struct Facts {
 
 /// Streaks across the searches of one game.
 #[derive(Clone, Debug, Default)]
-pub struct Verdicts {
+pub struct DrawResign {
     lost: u32,
     mated: u32,
     level: u32,
@@ -83,10 +85,10 @@ pub struct Verdicts {
     since_offer: Option<u32>,
 }
 
-impl Verdicts {
+impl DrawResign {
     /// Forgets the game (new game).
     pub fn reset(&mut self) {
-        *self = Verdicts::default();
+        *self = DrawResign::default();
     }
 
     /// Records a finished search and decides the suffix of its `bestmove`.
@@ -163,7 +165,7 @@ mod tests {
 
     #[test]
     fn resign_needs_a_streak() {
-        let mut v = Verdicts::default();
+        let mut v = DrawResign::default();
         for _ in 1..RESIGN_STREAK {
             assert_eq!(v.decide(&facts(-2000, 10), true, true), Suffix::None);
         }
@@ -178,7 +180,7 @@ mod tests {
         v.decide(&facts(0, 10), true, true);
         assert_eq!(v.decide(&facts(-2000, 10), true, true), Suffix::None);
         // Shallow searches do not count.
-        let mut v = Verdicts::default();
+        let mut v = DrawResign::default();
         for _ in 0..10 {
             assert_eq!(v.decide(&facts(-5000, 3), true, true), Suffix::None);
         }
@@ -186,7 +188,7 @@ mod tests {
 
     #[test]
     fn resign_on_repeated_mate() {
-        let mut v = Verdicts::default();
+        let mut v = DrawResign::default();
         let mated = mated_in(6);
         assert_eq!(v.decide(&facts(mated, 9), true, true), Suffix::None);
         assert_eq!(v.decide(&facts(mated, 9), true, true), Suffix::Resign);
@@ -200,7 +202,7 @@ mod tests {
 
     #[test]
     fn draws() {
-        let mut v = Verdicts::default();
+        let mut v = DrawResign::default();
         let mut f = facts(5, 6);
         f.offered = true;
         assert_eq!(v.decide(&f, true, true), Suffix::Draw);
@@ -214,7 +216,7 @@ mod tests {
         assert_eq!(v.decide(&f, true, true), Suffix::Draw);
 
         // Our own offer: a long level streak in a quiet game, then a pause.
-        let mut v = Verdicts::default();
+        let mut v = DrawResign::default();
         let mut f = facts(0, 10);
         f.quiet_plies = 40;
         for _ in 1..OFFER_STREAK {
@@ -231,7 +233,7 @@ mod tests {
     fn accepts(score: i32, depth: i32) -> bool {
         let mut f = facts(score, depth);
         f.offered = true;
-        Verdicts::default().decide(&f, true, true) == Suffix::Draw
+        DrawResign::default().decide(&f, true, true) == Suffix::Draw
     }
 
     #[test]
@@ -253,7 +255,7 @@ mod tests {
             assert!(!accepts(score, 20), "{score}");
         }
         // A losing side accepts rather than resigns.
-        let mut v = Verdicts::default();
+        let mut v = DrawResign::default();
         let mut f = facts(-5000, 10);
         for _ in 0..RESIGN_STREAK {
             v.decide(&f, true, true);

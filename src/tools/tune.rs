@@ -14,8 +14,8 @@
 //! again around it. A round that does not lower the real error ends the tuning. All passes over
 //! the samples run in parallel (rayon).
 
-use super::eval::{evaluate_with, table_index, Weights};
 use crate::board::{Color, PieceKind, Position};
+use crate::search::eval::{evaluate_with, table_index, Weights};
 use rayon::prelude::*;
 
 /// One training position.

@@ -6,12 +6,12 @@
 //! Output, one position per line: `<FEN> | <result>` with the result from Red's side
 //! (`1.0` Red won, `0.5` draw, `0.0` Black won).
 
-use super::alphabeta::Limits;
-use super::engine::Engine;
-use super::repetition;
-use super::score::is_decisive;
 use crate::board::{Color, Position};
 use crate::rules::RuleSet;
+use crate::search::alphabeta::Limits;
+use crate::search::engine::Engine;
+use crate::search::repetition;
+use crate::search::score::is_decisive;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
