@@ -13,11 +13,14 @@ use crate::board::xqf::{self, XqfError};
 use crate::board::Position;
 use crate::rules::{judge_with, Outcome, RefereeOptions, RuleSet};
 use anyhow::{Context, Result};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+#[cfg(test)]
+use clap::Parser;
+use clap::{Args, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
-/// `jiangjun pgn ...` as clap parses it on its own (until the lead wires [`PgnArgs`] into the
-/// top-level command line).
+/// `jiangjun pgn ...` parsed on its own, for the unit tests (the binary parses [`PgnArgs`] as
+/// a subcommand of `crate::cli::Cli`).
+#[cfg(test)]
 #[derive(Parser, Debug)]
 #[command(name = "jiangjun pgn", about = "Game records: convert, check, judge")]
 struct PgnCli {
@@ -81,9 +84,9 @@ pub struct CheckArgs {
 pub struct JudgeArgs {
     #[command(flatten)]
     pub input: Input,
-    /// The rule set: the 2011 Chinese rules or the AXF rules.
-    #[arg(long, value_enum, default_value = "cxa2011")]
-    pub rules: RulesArg,
+    /// The rule set: cxa2011 (the 2011 Chinese rules) or axf, as `RuleSet` spells them.
+    #[arg(long, value_name = "R", default_value = "cxa2011", value_parser = |s: &str| s.parse::<RuleSet>())]
+    pub rules: RuleSet,
     /// One JSON object per game, one per line.
     #[arg(long)]
     pub json: bool,
@@ -111,12 +114,6 @@ pub enum EncodingArg {
     Big5,
 }
 
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RulesArg {
-    Cxa2011,
-    Axf,
-}
-
 impl EncodingArg {
     fn encoding(self) -> TextEncoding {
         match self {
@@ -124,23 +121,6 @@ impl EncodingArg {
             EncodingArg::Gb18030 => TextEncoding::Gb18030,
             EncodingArg::Gbk => TextEncoding::Gbk,
             EncodingArg::Big5 => TextEncoding::Big5,
-        }
-    }
-}
-
-/// `jiangjun pgn` with its arguments (after `pgn`): parses them and runs. Help exits 0, bad
-/// usage 2 with clap's message on stderr.
-pub fn main(args: &[String]) -> i32 {
-    let argv = std::iter::once("jiangjun pgn".to_string()).chain(args.iter().cloned());
-    match PgnCli::try_parse_from(argv) {
-        Ok(cli) => run(&cli.args),
-        Err(e) => {
-            let _ = e.print();
-            if e.use_stderr() {
-                2
-            } else {
-                0
-            }
         }
     }
 }
@@ -330,10 +310,7 @@ fn agreement(outcome: Outcome, recorded: GameResult) -> &'static str {
 fn judge(a: &JudgeArgs) -> Result<i32> {
     let records = read_input(&a.input)?;
     print_warnings(&a.input.path, &records.warnings);
-    let rules = match a.rules {
-        RulesArg::Cxa2011 => RuleSet::Cxa2011,
-        RulesArg::Axf => RuleSet::Axf,
-    };
+    let rules = a.rules;
     let mut failures = 0;
     for (i, g) in records.games.iter().enumerate() {
         let n = i + 1;
@@ -375,6 +352,11 @@ fn judge(a: &JudgeArgs) -> Result<i32> {
         }
     }
     Ok(if failures > 0 { 1 } else { 0 })
+}
+
+/// A JSON string literal (serde_json escapes it; writing a `&str` cannot fail).
+fn json_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -420,7 +402,7 @@ mod tests {
         .expect("parses");
         match a.command {
             PgnCommand::Judge(j) => {
-                assert_eq!(j.rules, RulesArg::Axf);
+                assert_eq!(j.rules, RuleSet::Axf);
                 assert!(j.json);
                 assert_eq!(j.input.encoding, Some(EncodingArg::Big5));
             }
@@ -450,9 +432,4 @@ mod tests {
             "unrecorded"
         );
     }
-}
-
-/// A JSON string literal (serde_json escapes it; writing a `&str` cannot fail).
-fn json_str(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_default()
 }

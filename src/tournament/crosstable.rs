@@ -5,7 +5,7 @@
 //! the line's entrant scored in each game against that opponent, in playing order, so every
 //! line's cells add up to its points.
 
-use super::ranking::{Criterion, GameResult, Scoring, Standing, System};
+use super::ranking::{Criterion, ScoredGame, Scoring, Standing, System};
 use std::fmt::Write;
 
 /// Per-pair game points, `cells[a][b]` = what entrant `a+1` scored against `b+1`, per game.
@@ -16,7 +16,7 @@ pub struct Crosstable {
 
 impl Crosstable {
     /// Builds the table for entrants `1..=entrants`; games naming other entrants are skipped.
-    pub fn new(entrants: usize, games: &[GameResult], scoring: &Scoring) -> Crosstable {
+    pub fn new(entrants: usize, games: &[ScoredGame], scoring: &Scoring) -> Crosstable {
         let mut cells = vec![vec![Vec::new(); entrants]; entrants];
         for g in games {
             let (r, b) = (g.red as usize, g.black as usize);
@@ -204,15 +204,15 @@ pub fn render(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::ranking::{standings, Outcome};
+    use crate::tournament::ranking::{standings, GameOutcome};
 
     #[test]
     fn rows_add_up_to_standings() {
         let games = vec![
-            GameResult::new(1, 2, Outcome::RedWin),
-            GameResult::new(3, 1, Outcome::Draw),
-            GameResult::new(2, 3, Outcome::BlackWin),
-            GameResult::new(2, 1, Outcome::Draw),
+            ScoredGame::new(1, 2, GameOutcome::RedWin),
+            ScoredGame::new(3, 1, GameOutcome::Draw),
+            ScoredGame::new(2, 3, GameOutcome::BlackWin),
+            ScoredGame::new(2, 1, GameOutcome::Draw),
         ];
         let s = Scoring::STANDARD;
         let t = Crosstable::new(3, &games, &s);

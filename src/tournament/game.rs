@@ -13,8 +13,8 @@
 use super::clock::{Clock, TimeControl};
 use super::engine_process::{EngineProcess, GoLimits, Protocol, Reply};
 use super::openings::Opening;
-use super::ranking::Outcome;
-use super::referee::Referee;
+use super::ranking::GameOutcome;
+use super::repetition_referee::Referee;
 use crate::board::{Color, Move, Position};
 use crate::rules::{self, LimitRule, PlyRecord, RuleSet};
 use std::fmt;
@@ -146,7 +146,7 @@ pub struct GameRecord {
     pub opening: Opening,
     /// Every move from `opening.fen`, the opening's moves first.
     pub moves: Vec<Move>,
-    pub outcome: Outcome,
+    pub outcome: GameOutcome,
     pub termination: Termination,
     /// Human-readable reason ("Black is checkmated", "Red lost on time ...").
     pub reason: String,
@@ -158,9 +158,9 @@ impl GameRecord {
     /// PGN result text.
     pub fn result_text(&self) -> &'static str {
         match self.outcome {
-            Outcome::RedWin => "1-0",
-            Outcome::BlackWin => "0-1",
-            Outcome::Draw => "1/2-1/2",
+            GameOutcome::RedWin => "1-0",
+            GameOutcome::BlackWin => "0-1",
+            GameOutcome::Draw => "1/2-1/2",
         }
     }
 
@@ -170,7 +170,7 @@ impl GameRecord {
         GameRecord {
             opening: opening.clone(),
             moves,
-            outcome: Outcome::Draw,
+            outcome: GameOutcome::Draw,
             termination: Termination::Aborted,
             reason,
             stats: [SideStats::default(); 2],
@@ -195,10 +195,10 @@ impl GameRecord {
     }
 }
 
-fn win_for(c: Color) -> Outcome {
+fn win_for(c: Color) -> GameOutcome {
     match c {
-        Color::Red => Outcome::RedWin,
-        Color::Black => Outcome::BlackWin,
+        Color::Red => GameOutcome::RedWin,
+        Color::Black => GameOutcome::BlackWin,
     }
 }
 
@@ -242,7 +242,7 @@ impl Track {
 }
 
 struct Ending {
-    outcome: Outcome,
+    outcome: GameOutcome,
     termination: Termination,
     reason: String,
 }
@@ -257,7 +257,7 @@ fn loss(loser: Color, termination: Termination, reason: String) -> Ending {
 
 fn draw(termination: Termination, reason: impl Into<String>) -> Ending {
     Ending {
-        outcome: Outcome::Draw,
+        outcome: GameOutcome::Draw,
         termination,
         reason: reason.into(),
     }

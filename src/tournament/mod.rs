@@ -21,44 +21,48 @@
 //! their games; it uses the board core for legality and [`crate::rules`]
 //! for the natural limit, and never the search or protocol modules:
 //!
-//! * [`engine_process`]: starting UCCI/UCI engines (protocol detection,
-//!   options, usemillisec, Fairy-Stockfish's 1-based ranks), one timed
-//!   search at a time, surviving garbage, crashes and hangs.
+//! * [`engine_process`]: `--engine` specs, child-process I/O, and the
+//!   UCCI/UCI client (protocol detection, options, usemillisec,
+//!   Fairy-Stockfish's 1-based ranks), one timed search at a time,
+//!   surviving garbage, crashes and hangs.
 //! * [`clock`]: time controls of article 6 (6.1 base + increment, 6.2
 //!   moves in time, 6.3 sudden death) plus move time, depth and nodes.
 //! * [`game`]: one game from an opening to a result under articles 4.1 and
-//!   4.2, with the repetition ruling delegated to a [`referee::Referee`].
-//! * [`openings`], [`pgn`]: opening suites and a minimal PGN writer.
+//!   4.2, with the repetition ruling delegated to a [`repetition_referee::Referee`].
+//! * [`openings`]: opening suites (games are written by [`crate::board::pgn`]).
 //! * [`runner`]: match and round-robin schedules played on worker threads.
-//! * [`crosstable`], [`command`]: the tables and the two subcommands.
+//! * [`crosstable`]: the tables of a round robin.
+//! * [`arguments`], [`manager`], [`report`]: the two subcommands' arguments, their run loop,
+//!   and what they print.
 //!
 //! Entrants are numbered from 1, as in the printed tables. Bad input (an
 //! empty field, unknown entrants, invalid test parameters) is reported as
 //! an error value, never a panic.
 //!
 //! ```
-//! use jiangjun::tournament::{round_robin, standings, GameResult, Outcome, Scoring, System};
+//! use jiangjun::tournament::{round_robin, standings, ScoredGame, GameOutcome, Scoring, System};
 //!
 //! let rounds = round_robin(5).unwrap(); // 5 rounds, one bye each
-//! let games: Vec<GameResult> = rounds
+//! let games: Vec<ScoredGame> = rounds
 //!     .iter()
 //!     .flat_map(|r| r.pairings.iter())
-//!     .map(|p| GameResult::new(p.red, p.black, Outcome::Draw))
+//!     .map(|p| ScoredGame::new(p.red, p.black, GameOutcome::Draw))
 //!     .collect();
 //! let table = standings(5, &games, &Scoring::STANDARD, System::SingleGame).unwrap();
 //! assert!(table.iter().all(|s| s.rank == 1 && s.points == 4));
 //! ```
 
+pub mod arguments;
 pub mod clock;
-pub mod command;
 pub mod crosstable;
 pub mod engine_process;
 pub mod game;
+pub mod manager;
 pub mod openings;
 pub mod pairing;
-pub mod pgn;
 pub mod ranking;
-pub mod referee;
+pub mod repetition_referee;
+pub mod report;
 pub mod runner;
 pub mod stats;
 
@@ -66,7 +70,7 @@ pub use pairing::{
     double_round_robin, multi_round_robin, round_robin, Pairing, PairingError, Round,
 };
 pub use ranking::{
-    standings, Criterion, GameResult, Outcome, RankingError, Scoring, Standing, System,
+    standings, Criterion, GameOutcome, RankingError, ScoredGame, Scoring, Standing, System,
 };
 pub use stats::{
     elo_estimate, elo_from_score, los, normalized_elo, score_from_elo, EloEstimate, EloModel, Sprt,

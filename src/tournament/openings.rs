@@ -10,6 +10,7 @@
 //! number instead of giving engines impossible positions.
 
 use crate::board::{Move, Position, START_FEN};
+use anyhow::Context;
 
 /// One opening: a start position and moves played before the engines take over.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -104,9 +105,11 @@ pub fn parse_openings(text: &str) -> Result<Vec<Opening>, String> {
 }
 
 /// Reads a suite from a file.
-pub fn load_openings(path: &std::path::Path) -> Result<Vec<Opening>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    parse_openings(&text).map_err(|e| format!("{}: {e}", path.display()))
+pub fn load_openings(path: &std::path::Path) -> anyhow::Result<Vec<Opening>> {
+    let text = std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
+    parse_openings(&text)
+        .map_err(anyhow::Error::msg)
+        .with_context(|| path.display().to_string())
 }
 
 #[cfg(test)]

@@ -26,9 +26,10 @@ use std::fmt;
 /// Largest field accepted, matching the pairing module's bound.
 pub const MAX_ENTRANTS: u32 = super::pairing::MAX_ENTRANTS;
 
-/// Result of one game from the board's point of view.
+/// Who won one game, as the ranking scores it (named apart from `board::pgn::GameResult`, the
+/// PGN token, and `rules::Outcome`, a referee's ruling).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
+pub enum GameOutcome {
     /// Red won.
     RedWin,
     /// Drawn.
@@ -37,28 +38,28 @@ pub enum Outcome {
     BlackWin,
 }
 
-/// One finished game: entrant numbers are 1-based.
+/// One finished game as the standings score it: entrant numbers are 1-based.
 ///
 /// Fouls ("犯规", 2011 rules article 8) are recorded per game because 14.1
 /// and 14.2 use their total as a tie-break.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct GameResult {
+pub struct ScoredGame {
     /// Entrant playing Red.
     pub red: u32,
     /// Entrant playing Black.
     pub black: u32,
     /// How the game ended.
-    pub outcome: Outcome,
+    pub outcome: GameOutcome,
     /// Fouls called against Red in this game.
     pub red_fouls: u32,
     /// Fouls called against Black in this game.
     pub black_fouls: u32,
 }
 
-impl GameResult {
+impl ScoredGame {
     /// A game without fouls.
-    pub fn new(red: u32, black: u32, outcome: Outcome) -> Self {
-        GameResult {
+    pub fn new(red: u32, black: u32, outcome: GameOutcome) -> Self {
+        ScoredGame {
             red,
             black,
             outcome,
@@ -69,7 +70,7 @@ impl GameResult {
 
     /// The same game with fouls recorded for each side.
     pub fn with_fouls(self, red_fouls: u32, black_fouls: u32) -> Self {
-        GameResult {
+        ScoredGame {
             red_fouls,
             black_fouls,
             ..self
@@ -118,12 +119,12 @@ impl Scoring {
     };
 
     /// Points one side earns from `outcome`.
-    pub fn points(&self, outcome: Outcome, as_red: bool) -> u32 {
+    pub fn points(&self, outcome: GameOutcome, as_red: bool) -> u32 {
         match (outcome, as_red) {
-            (Outcome::Draw, true) => self.red_draw,
-            (Outcome::Draw, false) => self.black_draw,
-            (Outcome::RedWin, true) | (Outcome::BlackWin, false) => self.win,
-            (Outcome::RedWin, false) | (Outcome::BlackWin, true) => self.loss,
+            (GameOutcome::Draw, true) => self.red_draw,
+            (GameOutcome::Draw, false) => self.black_draw,
+            (GameOutcome::RedWin, true) | (GameOutcome::BlackWin, false) => self.win,
+            (GameOutcome::RedWin, false) | (GameOutcome::BlackWin, true) => self.loss,
         }
     }
 }
@@ -307,7 +308,7 @@ struct Tally {
 
 /// Everything the ordering needs, indexed by entrant number minus one.
 struct Table<'a> {
-    games: &'a [GameResult],
+    games: &'a [ScoredGame],
     tallies: Vec<Tally>,
     /// Game points each side earned against the other, keyed by the
     /// (lower, higher) entrant pair: the matches of 14.2.
@@ -330,7 +331,7 @@ fn index(entrant: u32) -> usize {
 }
 
 impl<'a> Table<'a> {
-    fn new(entrants: u32, games: &'a [GameResult], scoring: &Scoring, system: System) -> Self {
+    fn new(entrants: u32, games: &'a [ScoredGame], scoring: &Scoring, system: System) -> Self {
         let mut tallies = vec![Tally::default(); entrants as usize];
         let mut matches: BTreeMap<(u32, u32), (u64, u64)> = BTreeMap::new();
         for g in games {
@@ -350,9 +351,9 @@ impl<'a> Table<'a> {
                     t.games_as_black = t.games_as_black.saturating_add(1);
                 }
                 match (g.outcome, as_red) {
-                    (Outcome::Draw, _) => t.draws = t.draws.saturating_add(1),
-                    (Outcome::RedWin, true) => t.wins = t.wins.saturating_add(1),
-                    (Outcome::BlackWin, false) => {
+                    (GameOutcome::Draw, _) => t.draws = t.draws.saturating_add(1),
+                    (GameOutcome::RedWin, true) => t.wins = t.wins.saturating_add(1),
+                    (GameOutcome::BlackWin, false) => {
                         t.wins = t.wins.saturating_add(1);
                         t.wins_as_black = t.wins_as_black.saturating_add(1);
                     }
@@ -375,9 +376,9 @@ impl<'a> Table<'a> {
         let final_points = |entrant: u32| points.get(index(entrant)).copied().unwrap_or(0);
         for g in games {
             let (red_gain, black_gain) = match g.outcome {
-                Outcome::RedWin => (final_points(g.black).saturating_mul(2), 0),
-                Outcome::BlackWin => (0, final_points(g.red).saturating_mul(2)),
-                Outcome::Draw => (final_points(g.black), final_points(g.red)),
+                GameOutcome::RedWin => (final_points(g.black).saturating_mul(2), 0),
+                GameOutcome::BlackWin => (0, final_points(g.red).saturating_mul(2)),
+                GameOutcome::Draw => (final_points(g.black), final_points(g.red)),
             };
             if let Some(t) = tallies.get_mut(index(g.red)) {
                 t.small_points_x2 = t.small_points_x2.saturating_add(red_gain);
@@ -464,9 +465,9 @@ impl<'a> Table<'a> {
                 for g in self.games {
                     if in_level(g.red) && in_level(g.black) {
                         match g.outcome {
-                            Outcome::RedWin => add(g.red, 2),
-                            Outcome::BlackWin => add(g.black, 2),
-                            Outcome::Draw => {
+                            GameOutcome::RedWin => add(g.red, 2),
+                            GameOutcome::BlackWin => add(g.black, 2),
+                            GameOutcome::Draw => {
                                 add(g.red, 1);
                                 add(g.black, 1);
                             }
@@ -561,7 +562,7 @@ impl<'a> Table<'a> {
 /// absent); every entrant gets a line, even without games.
 pub fn standings(
     entrants: u32,
-    games: &[GameResult],
+    games: &[ScoredGame],
     scoring: &Scoring,
     system: System,
 ) -> Result<Vec<Standing>, RankingError> {
@@ -623,18 +624,18 @@ pub fn standings(
 #[cfg(test)]
 mod tests {
     use super::Criterion::*;
-    use super::Outcome::{BlackWin, Draw, RedWin};
+    use super::GameOutcome::{BlackWin, Draw, RedWin};
     use super::*;
 
-    fn g(red: u32, black: u32, outcome: Outcome) -> GameResult {
-        GameResult::new(red, black, outcome)
+    fn g(red: u32, black: u32, outcome: GameOutcome) -> ScoredGame {
+        ScoredGame::new(red, black, outcome)
     }
 
-    fn single(entrants: u32, games: &[GameResult]) -> Vec<Standing> {
+    fn single(entrants: u32, games: &[ScoredGame]) -> Vec<Standing> {
         standings(entrants, games, &Scoring::STANDARD, System::SingleGame).unwrap()
     }
 
-    fn multi(entrants: u32, games: &[GameResult]) -> Vec<Standing> {
+    fn multi(entrants: u32, games: &[ScoredGame]) -> Vec<Standing> {
         standings(entrants, games, &Scoring::STANDARD, System::MultiGame).unwrap()
     }
 
@@ -681,7 +682,7 @@ mod tests {
 
     /// Four entrants on the printed 3-or-4 table (seed 001 lines 37-40):
     /// 1-4 0:1, 2-3 draw, 4-3 0:1, 1-2 draw, 2-4 draw, 3-1 0:1.
-    fn level_four() -> Vec<GameResult> {
+    fn level_four() -> Vec<ScoredGame> {
         vec![
             g(1, 4, BlackWin),
             g(2, 3, Draw),
@@ -1087,7 +1088,7 @@ mod tests {
         };
         for entrants in 2..=25 {
             for (cycles, system) in [(1, System::SingleGame), (2, System::MultiGame)] {
-                let games: Vec<GameResult> = multi_round_robin(entrants, cycles)
+                let games: Vec<ScoredGame> = multi_round_robin(entrants, cycles)
                     .unwrap()
                     .iter()
                     .flat_map(|r| r.pairings.clone())
@@ -1126,7 +1127,7 @@ mod tests {
             red_draw: u32::MAX,
             black_draw: u32::MAX,
         };
-        let games: Vec<GameResult> = (0..50)
+        let games: Vec<ScoredGame> = (0..50)
             .map(|_| g(1, 2, RedWin).with_fouls(u32::MAX, u32::MAX))
             .collect();
         for system in [System::SingleGame, System::MultiGame] {

@@ -10,8 +10,9 @@ use super::engine_process::{EngineError, EngineProcess, EngineSpec, IoLog, Timeo
 use super::game::{play_game, GameConfig, GameRecord, Termination};
 use super::openings::Opening;
 use super::pairing::{multi_round_robin, PairingError};
-use super::referee::Referee;
+use super::repetition_referee::Referee;
 use crate::board::Color;
+use anyhow::Context;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -104,7 +105,7 @@ pub struct RunSettings {
 #[derive(Debug, Clone)]
 pub struct EngineInfo {
     pub protocol: super::engine_process::Protocol,
-    pub notation: super::engine_process::Notation,
+    pub notation: crate::board::RankOrigin,
     pub id_name: Option<String>,
 }
 
@@ -113,11 +114,11 @@ pub struct EngineInfo {
 pub fn probe_engines(
     engines: &[EngineSpec],
     settings: &RunSettings,
-) -> Result<Vec<EngineInfo>, String> {
+) -> anyhow::Result<Vec<EngineInfo>> {
     let mut out = Vec::new();
     for spec in engines {
         let e = EngineProcess::start(spec, settings.timeouts, settings.log.clone(), &spec.name)
-            .map_err(|err| format!("engine {}: {err}", spec.name))?;
+            .with_context(|| format!("engine {}", spec.name))?;
         out.push(EngineInfo {
             protocol: e.protocol(),
             notation: e.notation(),

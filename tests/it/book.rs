@@ -290,8 +290,8 @@ fn book_lines_make_a_legal_opening_suite() {
     }
     // Bad numbers are refused with a message naming the option.
     for (plies, message) in [
-        ("many", "--plies 'many' is not a valid number"),
-        ("201", "--plies must be at most 200"),
+        ("many", "'--plies <N>': 'many' is not a valid number"),
+        ("201", "'--plies <N>': must be from 0 to 200"),
     ] {
         let (code, _, err) = run(&["book", "lines", "--plies", plies]);
         assert_ne!(code, 0);

@@ -140,12 +140,18 @@ fn bad_arguments_exit_2_with_a_message() {
     let out = temp("never.bin");
     let o = out.to_string_lossy().into_owned();
     for (args, says) in [
-        (vec!["--games", "5"], "--out is required"),
+        (
+            vec!["--games", "5"],
+            "required arguments were not provided:\n  --out",
+        ),
         (
             vec!["--out", &o, "--games", "x"],
-            "--games 'x' is not a valid number",
+            "'--games <N>': 'x' is not a valid number",
         ),
-        (vec!["--out", &o, "--games", "0"], "--games must be from 1"),
+        (
+            vec!["--out", &o, "--games", "0"],
+            "'--games <N>': must be from 1",
+        ),
         (
             vec!["--out", &o, "--shard", "3/2"],
             "--shard '3/2' must be I/N",
@@ -153,19 +159,19 @@ fn bad_arguments_exit_2_with_a_message() {
         (vec!["--out", &o, "--shard", "1"], "--shard '1' must be I/N"),
         (
             vec!["--out", &o, "--nodes", "10", "--depth", "3"],
-            "not both",
+            "cannot be used with",
         ),
         (
             vec!["--out", &o, "--depth", "99"],
-            "--depth must be from 1 to 30",
+            "'--depth <N>': must be from 1 to 30",
         ),
         (
             vec!["--out", &o, "--threads", "0"],
-            "--threads must be from 1",
+            "'--threads <T>': must be from 1",
         ),
         (
             vec!["--out", &o, "--nodes", "-5"],
-            "--nodes '-5' is not a valid number",
+            "invalid value '-5' for '--nodes <N>'",
         ),
         (
             vec!["--out", &o, "--openings", "/nonexistent/lines.txt"],
@@ -176,7 +182,10 @@ fn bad_arguments_exit_2_with_a_message() {
             vec!["--out", &o, "--frobnicate"],
             "unexpected argument '--frobnicate'",
         ),
-        (vec!["--out", &o, "--seed"], "--seed needs a value"),
+        (
+            vec!["--out", &o, "--seed"],
+            "a value is required for '--seed <S>'",
+        ),
         (vec!["--out", "/nonexistent/dir/out.bin"], "cannot create"),
     ] {
         let mut all = vec!["datagen"];

@@ -56,11 +56,14 @@ fn selfplay_data_feeds_the_tuner() {
 fn bad_tuner_settings_are_refused_before_reading_data() {
     // The data file does not exist: the number is what must be reported.
     for (args, says) in [
-        (vec!["--rounds", "x"], "--rounds 'x' is not a valid number"),
-        (vec!["--l2", "NaN"], "--l2 must be a number >= 0"),
+        (
+            vec!["--rounds", "x"],
+            "invalid value 'x' for '--rounds <N>'",
+        ),
+        (vec!["--l2", "NaN"], "'--l2 <X>': must be a number >= 0"),
         (
             vec!["--l2-tables", "-1"],
-            "--l2-tables must be a number >= 0",
+            "'--l2-tables <X>': must be a number >= 0",
         ),
     ] {
         let mut all = vec!["tune", "--data", "/nonexistent/data.txt"];

@@ -182,3 +182,54 @@ fn rank_origin_is_corrected_by_the_first_move() {
     );
     let _ = std::fs::remove_file(&log);
 }
+
+/// Issue 17 §1: `--pgn-notation chinese` writes the games through `board::pgn`'s writer, and
+/// `board::pgn::parse_pgn` reads them back to the moves played. The same match (same seeds,
+/// one game at a time) written in ICCS is the reference.
+#[test]
+fn chinese_notation_pgn_reads_back_to_the_same_moves() {
+    use jiangjun::board::pgn::parse_pgn;
+    let mut games_by_notation = Vec::new();
+    for notation in ["iccs", "chinese"] {
+        let pgn = std::env::temp_dir().join(format!(
+            "jiangjun-notation-{notation}-{}.pgn",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_file(&pgn);
+        let mut args: Vec<String> = vec!["match".into()];
+        args.extend(engine("alpha", 11));
+        args.extend(engine("beta", 12));
+        for a in ["--games", "2", "--tc", "depth=1", "--max-plies", "60"] {
+            args.push(a.into());
+        }
+        args.extend(["--pgn-notation".into(), notation.into()]);
+        args.extend(["--pgn".into(), pgn.to_string_lossy().into_owned()]);
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{out}\n{err}");
+        let text = std::fs::read_to_string(&pgn).unwrap();
+        let _ = std::fs::remove_file(&pgn);
+        let games = parse_pgn(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(games.len(), 2, "{text}");
+        for g in &games {
+            let format = if notation == "iccs" {
+                "ICCS"
+            } else {
+                "Chinese"
+            };
+            assert_eq!(g.tag("Format"), Some(format), "{text}");
+            assert_eq!(g.tag("PlyCount"), Some(g.moves.len().to_string().as_str()));
+            assert!(!g.moves.is_empty(), "{text}");
+        }
+        if notation == "chinese" {
+            assert!(text.contains('平') || text.contains('进') || text.contains('退'));
+        }
+        games_by_notation.push(games);
+    }
+    let moves = |i: usize| -> Vec<Vec<String>> {
+        games_by_notation[i]
+            .iter()
+            .map(|g| g.moves.iter().map(|m| m.to_string()).collect())
+            .collect()
+    };
+    assert_eq!(moves(0), moves(1));
+}

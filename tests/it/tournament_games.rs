@@ -3,13 +3,13 @@
 
 use jiangjun::board::{Position, START_FEN};
 use jiangjun::tournament::clock::TimeControl;
-use jiangjun::tournament::command::{
-    run_match, run_tournament, CommonOptions, MatchOptions, TournamentOptions,
-};
 use jiangjun::tournament::engine_process::EngineSpec;
 use jiangjun::tournament::game::Termination;
+use jiangjun::tournament::manager::{
+    run_match, run_tournament, CommonOptions, MatchOptions, TournamentOptions,
+};
 use jiangjun::tournament::openings::load_openings;
-use jiangjun::tournament::{Outcome, Scoring, System};
+use jiangjun::tournament::{GameOutcome, Scoring, System};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -163,9 +163,9 @@ fn four_game_match_between_random_engines() {
         .games
         .iter()
         .filter(|g| match g.record.outcome {
-            Outcome::RedWin => g.game.red == 0,
-            Outcome::BlackWin => g.game.black == 0,
-            Outcome::Draw => false,
+            GameOutcome::RedWin => g.game.red == 0,
+            GameOutcome::BlackWin => g.game.black == 0,
+            GameOutcome::Draw => false,
         })
         .count() as u64;
     assert_eq!(wins_a, report.wdl.wins);
@@ -191,9 +191,9 @@ fn one_sided(bad: &str, tc: &str, games: u32) -> Vec<jiangjun::tournament::runne
 
 fn bad_engine_lost(g: &jiangjun::tournament::runner::FinishedGame) -> bool {
     match g.record.outcome {
-        Outcome::RedWin => g.game.black == 0,
-        Outcome::BlackWin => g.game.red == 0,
-        Outcome::Draw => false,
+        GameOutcome::RedWin => g.game.black == 0,
+        GameOutcome::BlackWin => g.game.red == 0,
+        GameOutcome::Draw => false,
     }
 }
 
@@ -308,7 +308,7 @@ fn robin(
     n: usize,
     cycles: u32,
     concurrency: usize,
-) -> jiangjun::tournament::command::TournamentReport {
+) -> jiangjun::tournament::report::TournamentReport {
     let engines = (0..n)
         .map(|i| spec(&format!("r{}", i + 1), &format!("--seed {}", 11 + i)))
         .collect();
@@ -328,7 +328,7 @@ fn robin(
     report
 }
 
-fn check_consistency(r: &jiangjun::tournament::command::TournamentReport, n: usize) {
+fn check_consistency(r: &jiangjun::tournament::report::TournamentReport, n: usize) {
     for s in &r.standings {
         let e = s.entrant as usize;
         assert_eq!(r.crosstable.row_points(e), s.points, "row sum = points");
@@ -339,8 +339,8 @@ fn check_consistency(r: &jiangjun::tournament::command::TournamentReport, n: usi
                 continue;
             }
             match (g.outcome, red) {
-                (Outcome::Draw, _) => d += 1,
-                (Outcome::RedWin, true) | (Outcome::BlackWin, false) => w += 1,
+                (GameOutcome::Draw, _) => d += 1,
+                (GameOutcome::RedWin, true) | (GameOutcome::BlackWin, false) => w += 1,
                 _ => l += 1,
             }
         }
@@ -431,7 +431,7 @@ fn repetition_goes_to_the_referee() {
         "{}",
         g.record.reason
     );
-    assert_eq!(g.record.outcome, Outcome::Draw);
+    assert_eq!(g.record.outcome, GameOutcome::Draw);
     // A plugged-in referee decides instead: here it rules against Red.
     let g = kings_only(|c| {
         c.referee = std::sync::Arc::new(
@@ -441,14 +441,14 @@ fn repetition_goes_to_the_referee() {
                     pos.make_move(m);
                 }
                 assert!(pos.occurrences() >= 3);
-                jiangjun::tournament::referee::Ruling {
+                jiangjun::tournament::repetition_referee::Ruling {
                     outcome: jiangjun::rules::Outcome::RedLoses,
                     reason: "test ruling".into(),
                 }
             },
         );
     });
-    assert_eq!(g.record.outcome, Outcome::BlackWin);
+    assert_eq!(g.record.outcome, GameOutcome::BlackWin);
     assert_eq!(g.record.reason, "test ruling");
 }
 
@@ -458,7 +458,7 @@ fn natural_limit_and_dead_material() {
     let g = kings_only(|c| {
         c.referee = std::sync::Arc::new(
             |_: &str, _: &[jiangjun::board::Move], _: jiangjun::rules::RuleSet| {
-                jiangjun::tournament::referee::Ruling {
+                jiangjun::tournament::repetition_referee::Ruling {
                     outcome: jiangjun::rules::Outcome::None,
                     reason: String::new(),
                 }
@@ -497,7 +497,9 @@ fn a_panicking_referee_costs_one_game_not_the_match() {
         |_: &str,
          _: &[jiangjun::board::Move],
          _: jiangjun::rules::RuleSet|
-         -> jiangjun::tournament::referee::Ruling { panic!("test referee gives up") },
+         -> jiangjun::tournament::repetition_referee::Ruling {
+            panic!("test referee gives up")
+        },
     );
     let opts = MatchOptions {
         common: c,
@@ -514,7 +516,7 @@ fn a_panicking_referee_costs_one_game_not_the_match() {
                 "{}",
                 g.record.reason
             );
-            assert_eq!(g.record.outcome, Outcome::Draw);
+            assert_eq!(g.record.outcome, GameOutcome::Draw);
         } else {
             // Only the natural limit can end a bare-kings game without the referee.
             assert_eq!(

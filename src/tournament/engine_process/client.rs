@@ -1,72 +1,22 @@
-//! Engines as child processes: starting them, the UCCI/UCI handshake, options, and one
-//! search at a time under a deadline.
-//!
-//! Engine output is untrusted: lines may be garbage, not UTF-8, endless, or never come.
-//! A reader thread turns stdout into time-stamped lines (bounded in length and in number
-//! queued), so a search is timed by when `bestmove` arrived, not when it was read, and a hung
-//! engine can always be abandoned. Nothing an engine prints can panic the runner.
-//!
-//! Protocols (see docs/ucci.md): UCCI engines get `setoption usemillisec true` when they
-//! announce that option (else clock values go in whole seconds), `setoption newgame`, and
-//! `go time .. increment|movestogo .. opptime ..`. UCI engines get `ucinewgame` and
-//! `go wtime .. btime ..` (w = Red). A UCI engine that offers `UCI_Variant` is switched to
-//! `xiangqi`.
-//!
-//! Rank origin under UCI (unless `ranks=` forces one): an engine that announces a rank option
-//! (Jiangjun's `Rank Origin`, default 0) is taken at its default; otherwise one that offers
-//! `UCI_Variant` is a multi-variant engine (Fairy-Stockfish) speaking ranks 1–10 (`h3e3`), and
-//! one without it (Pikafish, UCI-Cyclone) uses ranks 0–9 like UCCI. The guess is checked on
-//! the engine's first moves: a `bestmove` that is illegal under the guessed origin and legal
-//! under the other switches the origin for good, and that move is read under it; a move legal
-//! under exactly the guessed origin confirms it. (An engine that misread the moves we sent
-//! before its first answer is not rescued by this; the announcement covers that case.)
+//! The UCCI/UCI client: the handshake, options, the rank origin of a UCI engine's moves,
+//! `go` lines under a clock, and reading `info`/`bestmove` answers.
 
-use super::clock::Clock;
-use crate::board::{Color, Move, Position, Square};
-use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use super::child_io::{spawn_reader, Event, IoLog};
+use super::spec::{EngineSpec, Protocol, ProtocolChoice};
+use crate::board::rank_origin::{format_move, ranks1_to_ranks0};
+use crate::board::{Color, Move, Position, RankOrigin};
+use crate::tournament::clock::Clock;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, TryRecvError};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
 use std::thread;
 use std::time::{Duration, Instant};
-
-/// Longest engine line kept; the rest of a longer line is dropped (only the first words of
-/// a line matter to the runner).
-const MAX_LINE: usize = 16 * 1024;
-/// Lines queued before the reader blocks (and with it an engine that floods its output), so
-/// a flooding engine costs at most `QUEUE * MAX_LINE` bytes.
-const QUEUE: usize = 1024;
-
-/// The protocol spoken with an engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Protocol {
-    Ucci,
-    Uci,
-}
-
-/// What the user asked for: a protocol, or detection (UCCI first, then UCI).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ProtocolChoice {
-    Auto,
-    Ucci,
-    Uci,
-}
-
-/// How squares are written in moves exchanged with the engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Notation {
-    /// ICCS: ranks 0–9 from Red's side (UCCI, Pikafish, UCI-Cyclone).
-    Iccs,
-    /// Ranks 1–10 (Fairy-Stockfish in generic UCI with `UCI_Variant xiangqi`).
-    RanksFromOne,
-}
 
 /// The rank origin a UCI engine's `option` lines imply: the default of a rank option (a name
 /// with "rank" in it, like Jiangjun's `Rank Origin`, whose default is 0 or 1), else ranks 1–10
 /// when it offers `UCI_Variant`, else 0–9. `options` pairs lower-case names with whole lines.
-pub fn uci_notation(options: &[(String, String)]) -> Notation {
+pub fn uci_notation(options: &[(String, String)]) -> RankOrigin {
     for (name, line) in options {
         if !name.contains("rank") {
             continue;
@@ -74,129 +24,27 @@ pub fn uci_notation(options: &[(String, String)]) -> Notation {
         let toks: Vec<&str> = line.split_whitespace().collect();
         let default = toks.windows(2).find(|w| w[0] == "default").map(|w| w[1]);
         match default {
-            Some("0") => return Notation::Iccs,
-            Some("1") => return Notation::RanksFromOne,
+            Some("0") => return RankOrigin::Zero,
+            Some("1") => return RankOrigin::One,
             _ => {}
         }
     }
     if options.iter().any(|(n, _)| n == "uci_variant") {
-        Notation::RanksFromOne
+        RankOrigin::One
     } else {
-        Notation::Iccs
+        RankOrigin::Zero
     }
 }
 
 /// What one answer says about the rank origin: `Some(n)` when `raw` is a legal move in `pos`
 /// under origin `n` and under no other; `None` when it is legal under both or neither.
-pub fn origin_of_move(pos: &Position, raw: &str) -> Option<Notation> {
-    let legal = |n: Notation| move_from_engine(raw, n).is_some_and(|t| pos.parse_move(&t).is_ok());
-    match (legal(Notation::Iccs), legal(Notation::RanksFromOne)) {
-        (true, false) => Some(Notation::Iccs),
-        (false, true) => Some(Notation::RanksFromOne),
+pub fn origin_of_move(pos: &Position, raw: &str) -> Option<RankOrigin> {
+    let legal =
+        |n: RankOrigin| move_from_engine(raw, n).is_some_and(|t| pos.parse_move(&t).is_ok());
+    match (legal(RankOrigin::Zero), legal(RankOrigin::One)) {
+        (true, false) => Some(RankOrigin::Zero),
+        (false, true) => Some(RankOrigin::One),
         _ => None,
-    }
-}
-
-/// How to start one engine, from `--engine key=value,...`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EngineSpec {
-    /// Display name (PGN tags, tables).
-    pub name: String,
-    /// Program to run.
-    pub command: PathBuf,
-    /// Its arguments.
-    pub args: Vec<String>,
-    /// Working directory; by default the program's own folder (engines look for books and
-    /// networks there, and XQWizard does the same).
-    pub dir: Option<PathBuf>,
-    /// Protocol to speak.
-    pub protocol: ProtocolChoice,
-    /// Move notation; `None` picks it from the handshake.
-    pub notation: Option<Notation>,
-    /// Options sent after the handshake, in order.
-    pub options: Vec<(String, String)>,
-}
-
-impl EngineSpec {
-    /// Parses `cmd=PATH,name=N,proto=auto|ucci|uci,ranks=0|1,dir=D,arg=A,option.NAME=VALUE`.
-    /// A first item without `=` is the command. `\,` puts a comma into a value.
-    pub fn parse(text: &str) -> Result<EngineSpec, String> {
-        let mut items = Vec::new();
-        let mut cur = String::new();
-        let mut chars = text.chars().peekable();
-        while let Some(c) = chars.next() {
-            match c {
-                '\\' if chars.peek() == Some(&',') => {
-                    cur.push(',');
-                    chars.next();
-                }
-                ',' => items.push(std::mem::take(&mut cur)),
-                c => cur.push(c),
-            }
-        }
-        items.push(cur);
-        let mut spec = EngineSpec {
-            name: String::new(),
-            command: PathBuf::new(),
-            args: Vec::new(),
-            dir: None,
-            protocol: ProtocolChoice::Auto,
-            notation: None,
-            options: Vec::new(),
-        };
-        for (i, item) in items.iter().enumerate() {
-            let item = item.trim();
-            if item.is_empty() {
-                continue;
-            }
-            let Some((key, value)) = item.split_once('=') else {
-                if i == 0 {
-                    spec.command = PathBuf::from(item);
-                    continue;
-                }
-                return Err(format!("engine item '{item}' is not key=value"));
-            };
-            let value = value.to_string();
-            match key.trim() {
-                "cmd" => spec.command = PathBuf::from(value),
-                "name" => spec.name = value,
-                "arg" => spec.args.push(value),
-                "dir" => spec.dir = Some(PathBuf::from(value)),
-                "proto" => {
-                    spec.protocol = match value.to_ascii_lowercase().as_str() {
-                        "auto" => ProtocolChoice::Auto,
-                        "ucci" => ProtocolChoice::Ucci,
-                        "uci" => ProtocolChoice::Uci,
-                        _ => return Err(format!("proto '{value}' is not auto, ucci or uci")),
-                    }
-                }
-                "ranks" => {
-                    spec.notation = match value.as_str() {
-                        "0" => Some(Notation::Iccs),
-                        "1" => Some(Notation::RanksFromOne),
-                        "auto" => None,
-                        _ => return Err(format!("ranks '{value}' is not 0, 1 or auto")),
-                    }
-                }
-                k => match k.strip_prefix("option.") {
-                    Some(name) if !name.trim().is_empty() => {
-                        spec.options.push((name.trim().to_string(), value))
-                    }
-                    _ => return Err(format!("unknown engine key '{k}'")),
-                },
-            }
-        }
-        if spec.command.as_os_str().is_empty() {
-            return Err(format!("engine '{text}' has no cmd="));
-        }
-        if spec.name.is_empty() {
-            spec.name = spec
-                .command
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "engine".into());
-        }
-        Ok(spec)
     }
 }
 
@@ -223,35 +71,6 @@ impl Default for Timeouts {
             ready: Duration::from_secs(10),
             stop_grace: Duration::from_millis(500),
             quit: Duration::from_secs(1),
-        }
-    }
-}
-
-/// A shared log of every line exchanged with engines (`--log`).
-#[derive(Clone)]
-pub struct IoLog {
-    out: Arc<Mutex<BufWriter<File>>>,
-    start: Instant,
-}
-
-impl IoLog {
-    /// Appends to `path`.
-    pub fn create(path: &std::path::Path) -> std::io::Result<IoLog> {
-        let f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)?;
-        Ok(IoLog {
-            out: Arc::new(Mutex::new(BufWriter::new(f))),
-            start: Instant::now(),
-        })
-    }
-
-    fn write(&self, tag: &str, dir: &str, line: &str) {
-        let t = self.start.elapsed().as_secs_f64();
-        if let Ok(mut out) = self.out.lock() {
-            let _ = writeln!(out, "{t:10.3} {tag} {dir} {line}");
-            let _ = out.flush();
         }
     }
 }
@@ -284,11 +103,6 @@ impl std::fmt::Display for EngineError {
 }
 
 impl std::error::Error for EngineError {}
-
-enum Event {
-    Line(Instant, String),
-    Eof(Instant),
-}
 
 /// A score from an `info` line, from the engine's (side to move's) point of view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -362,7 +176,7 @@ pub struct EngineProcess {
     rx: Receiver<Event>,
     eof: bool,
     protocol: Protocol,
-    notation: Notation,
+    notation: RankOrigin,
     /// The rank origin is settled: forced by the spec, UCCI, or confirmed by a move.
     notation_checked: bool,
     millisec: bool,
@@ -373,110 +187,25 @@ pub struct EngineProcess {
     timeouts: Timeouts,
 }
 
-/// Reads one line of at most `MAX_LINE` bytes (dropping the excess); `Ok(false)` at EOF.
-fn read_line_bounded(r: &mut impl BufRead, out: &mut Vec<u8>) -> std::io::Result<bool> {
-    out.clear();
-    let mut any = false;
-    loop {
-        let buf = match r.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            return Ok(any);
-        }
-        any = true;
-        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], Some(i + 1)),
-            None => (buf, None),
-        };
-        let room = MAX_LINE.saturating_sub(out.len());
-        out.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let used = done.unwrap_or(buf.len());
-        r.consume(used);
-        if done.is_some() {
-            return Ok(true);
-        }
-    }
-}
-
-fn spawn_reader(out: impl Read + Send + 'static) -> Receiver<Event> {
-    let (tx, rx) = sync_channel(QUEUE);
-    thread::spawn(move || {
-        let mut r = BufReader::new(out);
-        let mut buf = Vec::new();
-        loop {
-            match read_line_bounded(&mut r, &mut buf) {
-                Ok(true) => {
-                    let line = String::from_utf8_lossy(&buf);
-                    let line = line.trim_end_matches(['\r', '\n']).to_string();
-                    if tx.send(Event::Line(Instant::now(), line)).is_err() {
-                        return;
-                    }
-                }
-                Ok(false) | Err(_) => {
-                    let _ = tx.send(Event::Eof(Instant::now()));
-                    return;
-                }
-            }
-        }
-    });
-    rx
-}
-
 /// Converts an engine's move text to ICCS; `None` if it is not a move in `notation`.
-pub fn move_from_engine(text: &str, notation: Notation) -> Option<String> {
+pub fn move_from_engine(text: &str, notation: RankOrigin) -> Option<String> {
     let t = text.trim().to_ascii_lowercase().replace('-', "");
     let b = t.as_bytes();
     let file = |c: u8| (b'a'..=b'i').contains(&c);
     match notation {
-        Notation::Iccs => {
-            if b.len() == 4
-                && file(b[0])
-                && b[1].is_ascii_digit()
-                && file(b[2])
-                && b[3].is_ascii_digit()
-            {
-                Some(t)
-            } else {
-                None
-            }
-        }
-        Notation::RanksFromOne => {
-            // a1..i10: file letter then 1 or 2 digits, twice.
-            let mut squares = Vec::new();
-            let mut i = 0;
-            while i < b.len() {
-                if !file(b[i]) {
-                    return None;
-                }
-                let start = i + 1;
-                let mut j = start;
-                while j < b.len() && b[j].is_ascii_digit() && j - start < 2 {
-                    j += 1;
-                }
-                let rank: u32 = t.get(start..j)?.parse().ok()?;
-                if !(1..=10).contains(&rank) {
-                    return None;
-                }
-                squares.push(format!("{}{}", b[i] as char, rank - 1));
-                i = j;
-            }
-            (squares.len() == 2).then(|| squares.concat())
-        }
+        RankOrigin::Zero => (b.len() == 4
+            && file(b[0])
+            && b[1].is_ascii_digit()
+            && file(b[2])
+            && b[3].is_ascii_digit())
+        .then_some(t),
+        RankOrigin::One => ranks1_to_ranks0(&t),
     }
 }
 
-/// Writes a move in the engine's notation.
-pub fn move_to_engine(m: Move, notation: Notation) -> String {
-    match notation {
-        Notation::Iccs => m.to_string(),
-        Notation::RanksFromOne => {
-            let sq = |s: Square| format!("{}{}", (b'a' + s.file()) as char, s.rank() + 1);
-            format!("{}{}", sq(m.from()), sq(m.to()))
-        }
-    }
+/// Writes a move in the engine's notation (the board's rank-origin codec).
+pub fn move_to_engine(m: Move, notation: RankOrigin) -> String {
+    format_move(m, notation)
 }
 
 /// Reads the score and depth of an `info` line.
@@ -517,7 +246,7 @@ fn parse_info(line: &str, score: &mut Option<Score>, depth: &mut Option<u32>) {
 }
 
 /// Reads a `bestmove` line.
-fn parse_bestmove(line: &str, notation: Notation) -> Reply {
+fn parse_bestmove(line: &str, notation: RankOrigin) -> Reply {
     let toks: Vec<&str> = line.split_whitespace().collect();
     let Some(raw) = toks.get(1) else {
         return Reply::NoMove;
@@ -667,7 +396,7 @@ impl EngineProcess {
             rx,
             eof: false,
             protocol,
-            notation: Notation::Iccs,
+            notation: RankOrigin::Zero,
             notation_checked: protocol == Protocol::Ucci || spec.notation.is_some(),
             millisec: protocol == Protocol::Uci,
             has_isready: true,
@@ -731,7 +460,7 @@ impl EngineProcess {
         let offered = |n: &str| options.iter().find(|(k, _)| k == n).map(|(_, l)| l.clone());
         match protocol {
             Protocol::Ucci => {
-                e.notation = spec.notation.unwrap_or(Notation::Iccs);
+                e.notation = spec.notation.unwrap_or(RankOrigin::Zero);
                 if offered("usemillisec").is_some() {
                     e.send("setoption usemillisec true");
                     e.millisec = true;
@@ -802,7 +531,7 @@ impl EngineProcess {
     }
 
     /// The move notation in use.
-    pub fn notation(&self) -> Notation {
+    pub fn notation(&self) -> RankOrigin {
         self.notation
     }
 
@@ -951,7 +680,7 @@ impl EngineProcess {
                 if let Some(log) = &self.log {
                     let line = format!(
                         "<runner: '{raw}' is legal only with ranks from {}; switching>",
-                        u8::from(n == Notation::RanksFromOne)
+                        u8::from(n == RankOrigin::One)
                     );
                     log.write(&self.tag, "=", &line);
                 }
@@ -1073,65 +802,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn spec_syntax() {
-        let s = EngineSpec::parse(
-            "cmd=/opt/eleeye,name=ee,proto=ucci,option.usebook=false,arg=-x,option.Move Overhead=30",
-        )
-        .unwrap();
-        assert_eq!(s.command, PathBuf::from("/opt/eleeye"));
-        assert_eq!(s.name, "ee");
-        assert_eq!(s.protocol, ProtocolChoice::Ucci);
-        assert_eq!(s.args, vec!["-x"]);
-        assert_eq!(
-            s.options,
-            vec![
-                ("usebook".to_string(), "false".to_string()),
-                ("Move Overhead".to_string(), "30".to_string())
-            ]
-        );
-        let s = EngineSpec::parse("/usr/bin/fsf").unwrap();
-        assert_eq!(s.name, "fsf");
-        assert_eq!(s.protocol, ProtocolChoice::Auto);
-        let s = EngineSpec::parse("cmd=x,option.bookfiles=a\\,b").unwrap();
-        assert_eq!(s.options[0].1, "a,b");
-        for bad in [
-            "",
-            "name=x",
-            "cmd=x,proto=xboard",
-            "cmd=x,colour=red",
-            "cmd=x,ranks=2",
-        ] {
-            assert!(EngineSpec::parse(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
     fn notations() {
         assert_eq!(
-            move_from_engine("h2e2", Notation::Iccs).as_deref(),
+            move_from_engine("h2e2", RankOrigin::Zero).as_deref(),
             Some("h2e2")
         );
         assert_eq!(
-            move_from_engine("H2-E2", Notation::Iccs).as_deref(),
+            move_from_engine("H2-E2", RankOrigin::Zero).as_deref(),
             Some("h2e2")
         );
         assert_eq!(
-            move_from_engine("h3e3", Notation::RanksFromOne).as_deref(),
+            move_from_engine("h3e3", RankOrigin::One).as_deref(),
             Some("h2e2")
         );
         assert_eq!(
-            move_from_engine("h10g8", Notation::RanksFromOne).as_deref(),
+            move_from_engine("h10g8", RankOrigin::One).as_deref(),
             Some("h9g7")
         );
         for bad in ["", "h0e0", "h11e1", "z1a1", "h3", "h3e3e3", "ééé"] {
-            assert_eq!(move_from_engine(bad, Notation::RanksFromOne), None, "{bad}");
+            assert_eq!(move_from_engine(bad, RankOrigin::One), None, "{bad}");
         }
         for bad in ["", "h10g8", "j2e2", "h2e"] {
-            assert_eq!(move_from_engine(bad, Notation::Iccs), None, "{bad}");
+            assert_eq!(move_from_engine(bad, RankOrigin::Zero), None, "{bad}");
         }
         let m: Move = "h9g7".parse().unwrap();
-        assert_eq!(move_to_engine(m, Notation::RanksFromOne), "h10g8");
-        assert_eq!(move_to_engine(m, Notation::Iccs), "h9g7");
+        assert_eq!(move_to_engine(m, RankOrigin::One), "h10g8");
+        assert_eq!(move_to_engine(m, RankOrigin::Zero), "h9g7");
     }
 
     #[test]
@@ -1153,29 +849,23 @@ mod tests {
         // Jiangjun: UCI_Variant and a rank option with default 0.
         assert_eq!(
             uci_notation(&[variant.clone(), rank0.clone()]),
-            Notation::Iccs
+            RankOrigin::Zero
         );
-        assert_eq!(uci_notation(&[rank1, hash.clone()]), Notation::RanksFromOne);
+        assert_eq!(uci_notation(&[rank1, hash.clone()]), RankOrigin::One);
         // Fairy-Stockfish: UCI_Variant only. Pikafish: neither.
-        assert_eq!(
-            uci_notation(&[variant, hash.clone()]),
-            Notation::RanksFromOne
-        );
-        assert_eq!(uci_notation(&[hash]), Notation::Iccs);
-        assert_eq!(uci_notation(&[]), Notation::Iccs);
+        assert_eq!(uci_notation(&[variant, hash.clone()]), RankOrigin::One);
+        assert_eq!(uci_notation(&[hash]), RankOrigin::Zero);
+        assert_eq!(uci_notation(&[]), RankOrigin::Zero);
 
         let start = Position::startpos();
-        assert_eq!(origin_of_move(&start, "h2e2"), Some(Notation::Iccs));
-        assert_eq!(origin_of_move(&start, "h3e3"), Some(Notation::RanksFromOne));
+        assert_eq!(origin_of_move(&start, "h2e2"), Some(RankOrigin::Zero));
+        assert_eq!(origin_of_move(&start, "h3e3"), Some(RankOrigin::One));
         assert_eq!(origin_of_move(&start, "h10g8"), None);
         assert_eq!(origin_of_move(&start, "zz"), None);
         let mut black = start.clone();
         black.play("h2e2").unwrap();
-        assert_eq!(
-            origin_of_move(&black, "h10g8"),
-            Some(Notation::RanksFromOne)
-        );
-        assert_eq!(origin_of_move(&black, "h9g7"), Some(Notation::Iccs));
+        assert_eq!(origin_of_move(&black, "h10g8"), Some(RankOrigin::One));
+        assert_eq!(origin_of_move(&black, "h9g7"), Some(RankOrigin::Zero));
         // Legal both ways (rooks on a1 and a2 can both step to the b-file): no verdict.
         let both = Position::from_fen("3k5/9/9/9/9/9/9/R8/R8/4K4 w - - 0 1").unwrap();
         assert_eq!(origin_of_move(&both, "a2b2"), None);
@@ -1199,13 +889,13 @@ mod tests {
         );
         assert_eq!((s, d), (Some(Score::Mate(-3)), Some(9)));
         assert!(Score::Mate(-3).value() < Score::Cp(-30000).value());
-        assert_eq!(parse_bestmove("bestmove", Notation::Iccs), Reply::NoMove);
+        assert_eq!(parse_bestmove("bestmove", RankOrigin::Zero), Reply::NoMove);
         assert_eq!(
-            parse_bestmove("bestmove (none)", Notation::Iccs),
+            parse_bestmove("bestmove (none)", RankOrigin::Zero),
             Reply::NoMove
         );
         assert_eq!(
-            parse_bestmove("bestmove h2e2 ponder h9g7 draw", Notation::Iccs),
+            parse_bestmove("bestmove h2e2 ponder h9g7 draw", RankOrigin::Zero),
             Reply::Move {
                 raw: "h2e2".into(),
                 mv: Some("h2e2".into()),
@@ -1214,7 +904,7 @@ mod tests {
             }
         );
         assert!(matches!(
-            parse_bestmove("bestmove zz99 resign", Notation::Iccs),
+            parse_bestmove("bestmove zz99 resign", RankOrigin::Zero),
             Reply::Move {
                 mv: None,
                 resigns: true,
@@ -1225,7 +915,7 @@ mod tests {
 
     #[test]
     fn go_lines() {
-        use super::super::clock::TimeControl;
+        use crate::tournament::clock::TimeControl;
         let tc = TimeControl::parse("60+1").unwrap();
         let (mut red, black) = (Clock::new(&tc), Clock::new(&tc));
         red.charge(Duration::from_millis(2500), Duration::ZERO)
@@ -1281,17 +971,5 @@ mod tests {
             go_command(Protocol::Uci, true, &GoLimits::Depth(5), Color::Red, false),
             "go depth 5"
         );
-    }
-
-    #[test]
-    fn bounded_lines() {
-        let long = "x".repeat(MAX_LINE * 2) + "\nok\n";
-        let mut r = BufReader::with_capacity(100, long.as_bytes());
-        let mut buf = Vec::new();
-        assert!(read_line_bounded(&mut r, &mut buf).unwrap());
-        assert_eq!(buf.len(), MAX_LINE);
-        assert!(read_line_bounded(&mut r, &mut buf).unwrap());
-        assert_eq!(buf, b"ok");
-        assert!(!read_line_bounded(&mut r, &mut buf).unwrap());
     }
 }

@@ -1,4 +1,5 @@
-//! The repetition referee as a plug-in.
+//! The repetition referee of the match manager, as a plug-in (named apart from
+//! [`crate::rules::referee`], the judge it asks by default).
 //!
 //! When a position occurs for the third time (the ruling point of 2011 rules 23, see
 //! [`crate::rules::RULING_OCCURRENCE`]) the game runner asks a [`Referee`] what the repetition

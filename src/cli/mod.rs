@@ -1,0 +1,238 @@
+//! Command-line subcommands, parsed by clap (derive). `main.rs` only forwards its arguments
+//! here; each subcommand's arguments are a `clap::Args` struct in its own module with a
+//! `run(args) -> anyhow::Result<i32>` entry. The exit status is 0 on success and 2 on bad
+//! usage or input (the error and the subcommand's usage on stderr); nothing reachable from the
+//! command line panics. Without arguments `jiangjun` is the engine: [`run_protocol`].
+
+pub mod bench;
+pub mod book;
+pub mod datagen;
+pub mod judge;
+pub mod perft;
+pub mod selfplay;
+pub mod train;
+pub mod tune;
+pub mod value;
+
+use clap::{CommandFactory, FromArgMatches};
+
+/// Every subcommand; the variant's name, in kebab case, is the word on the command line.
+#[derive(clap::Subcommand, Debug)]
+pub enum Command {
+    Perft(perft::PerftArgs),
+    Bench(bench::BenchArgs),
+    Judge(judge::JudgeArgs),
+    Book(book::BookArgs),
+    Selfplay(selfplay::SelfplayArgs),
+    Datagen(datagen::DatagenArgs),
+    Train(train::TrainArgs),
+    Tune(tune::TuneArgs),
+    Pgn(crate::tools::records::PgnArgs),
+    Match(crate::tournament::arguments::MatchArgs),
+    Tournament(crate::tournament::arguments::TournamentArgs),
+}
+
+/// The whole command line. Help and unknown subcommands are answered before clap sees the
+/// arguments (see [`run`]), so that the usage printed is [`USAGE`]'s.
+#[derive(clap::Parser, Debug)]
+#[command(name = "jiangjun", disable_help_subcommand = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+impl Command {
+    /// Runs the subcommand; its exit status, or the error to report with the usage.
+    pub fn run(self) -> anyhow::Result<i32> {
+        match self {
+            Command::Perft(a) => perft::run(a),
+            Command::Bench(a) => bench::run(a),
+            Command::Judge(a) => judge::run(a),
+            Command::Book(a) => book::run(a),
+            Command::Selfplay(a) => selfplay::run(a),
+            Command::Datagen(a) => datagen::run(a),
+            Command::Train(a) => train::run(a),
+            Command::Tune(a) => tune::run(a),
+            Command::Pgn(a) => Ok(crate::tools::records::run(&a)),
+            Command::Match(a) => crate::tournament::manager::match_main(a),
+            Command::Tournament(a) => crate::tournament::manager::tournament_main(a),
+        }
+    }
+}
+
+/// Usage text for `jiangjun help`.
+pub const USAGE: &str = "\
+usage:
+  jiangjun                         speak UCCI/UCI on stdin/stdout (chosen by the first command)
+  jiangjun help [SUBCOMMAND]       this text, or one subcommand's usage (also SUBCOMMAND --help)
+  jiangjun perft <depth> [--fen \"<FEN>\"] [--divide]
+                                   count the leaf nodes of the legal-move tree
+  jiangjun bench [depth]           search fixed positions; last line: <nodes> nodes <nps> nps
+  jiangjun bench [depth] --evalfile F | --random-network SEED
+                                   the bench with the hand-written evaluation, then with the
+                                   network; last line: the ratio of their nodes per second
+  jiangjun judge [--fen \"<FEN>\"] --moves \"<m1 m2 ...>\" [--rules cxa2011|axf] [--strict] [--nine-rounds] [--json]
+                                   rule on a game's repetitions (2011 rules 23-26) and limits;
+                                   first line: verdict <red_loses|black_loses|draw|none> <clause>
+  jiangjun book build [--out F] [--seeds F] [--depth N] [--plies N] [--positions N] [--margin CP] [--side-cost N]
+                                   grow the opening book by the engine's own analysis
+  jiangjun book probe [--book F] [--fen \"<FEN>\"] [--moves \"m1 m2 ..\"]
+                                   list the book moves of a position (our format or BOOK.DAT)
+  jiangjun book lines [--book F] [--plies N] [--min-plies N]
+                                   every book line from the start (default 8 plies, leaves
+                                   from 4): an opening suite for `jiangjun match --openings`
+  jiangjun selfplay --out F [--games N] [--nodes N] [--seed S] [--openings F]
+                                   self-play positions with results, for tuning
+  jiangjun datagen --out F [--games N] [--nodes N | --depth N] [--seed S] [--random-plies K]
+                  [--openings F] [--shard I/N] [--threads T] [--max-plies N] [--score-limit CP]
+                                   self-play training data for the neural evaluation (binary
+                                   records, see README); shards of one seed concatenate
+  jiangjun train --data F[,F...] --out NET [--epochs N] [--batch N] [--lr X]
+                  [--schedule cosine|step|constant] [--lr-floor X] [--lr-step E] [--lr-gamma X]
+                  [--weight-decay X] [--lambda X] [--scale CP] [--val-every K] [--buffer N]
+                  [--seed S] [--threads T] [--checkpoint-dir D]
+                                   train the neural evaluation on datagen files; writes the
+                                   quantized network to NET after every epoch
+  jiangjun tune --data F[,F...] [--out F] [--init F] [--rounds N] [--steps N] [--l2 X]
+                  [--l2-tables X] [--validate F[,F...]] [--all]
+                                   Texel-tune the evaluation weights on self-play data; reads
+                                   and writes the format of src/search/eval/weights.json
+  jiangjun pgn convert IN [-o OUT] --to chinese|wxf|iccs [--script simplified|traditional]
+                  [--encoding utf-8|gb18030|gbk|big5] [--verbose]
+                                   rewrite PGN (any notation or encoding) or XQF games as PGN
+  jiangjun pgn check IN [--encoding E] [--verbose]
+                                   replay every game; name the first bad move of each (exit 1)
+  jiangjun pgn judge IN [--rules cxa2011|axf] [--json] [--encoding E]
+                                   the referee's ruling on each game against its result
+  jiangjun match --engine SPEC --engine SPEC [options]
+                                   two-engine match (see `jiangjun match --help`)
+  jiangjun tournament --engine SPEC ... [options]
+                                   round robin (see `jiangjun tournament --help`)";
+
+/// The usage of one subcommand: for `match` and `tournament` their own text, for the others
+/// their entry in [`USAGE`] (the line naming it and the lines indented under it), so a new
+/// subcommand gets its `--help` from the line it adds there.
+pub fn usage_of(sub: &str) -> Option<String> {
+    if sub == "match" || sub == "tournament" {
+        return Some(crate::tournament::arguments::USAGE.to_string());
+    }
+    let head = format!("  jiangjun {sub}");
+    let mut lines = Vec::new();
+    let mut inside = false;
+    for line in USAGE.lines() {
+        if line.starts_with("  jiangjun") {
+            inside = line == head || line.starts_with(&format!("{head} "));
+        }
+        if inside {
+            lines.push(line);
+        }
+    }
+    (!lines.is_empty()).then(|| format!("usage:\n{}", lines.join("\n")))
+}
+
+/// Does the argument list ask for help?
+fn wants_help(args: &[String]) -> bool {
+    args.iter().any(|a| a == "--help" || a == "-h")
+}
+
+/// The clap command with the project's conventions on every subcommand, nested ones too:
+/// negative numbers are values, a repeated option keeps its last value (as `--x a --x b`
+/// always did), and the usage shown is [`USAGE`]'s entry.
+fn command() -> clap::Command {
+    fn conventions(cmd: clap::Command, usage: Option<&str>) -> clap::Command {
+        let cmd = cmd.allow_negative_numbers(true).args_override_self(true);
+        let cmd = match usage {
+            Some(u) => cmd
+                .override_usage(u.to_string())
+                .help_template("{usage}\n\n{all-args}"),
+            None => cmd.help_template("usage: {usage}\n\n{all-args}"),
+        };
+        cmd.mut_subcommands(|sub| conventions(sub, usage))
+    }
+    let cmd = Cli::command();
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    names.into_iter().fold(cmd, |cmd, name| {
+        let usage = usage_of(&name);
+        cmd.mut_subcommand(&name, |sub| conventions(sub, usage.as_deref()))
+    })
+}
+
+/// The help of one subcommand: its usage, then clap's list of its arguments.
+fn help_of(sub: &str) -> Option<String> {
+    let mut cmd = command();
+    let sub = cmd.find_subcommand_mut(sub)?;
+    Some(sub.render_help().to_string().trim_end().to_string())
+}
+
+/// Runs the subcommand in `args` (without the program name). `None` means: no subcommand,
+/// run the protocol loop.
+pub fn run(args: &[String]) -> Option<i32> {
+    let first = args.first()?;
+    // `jiangjun <sub> --help` (anywhere among its arguments) and `jiangjun help <sub>`.
+    let help_for = match first.as_str() {
+        "help" | "--help" | "-h" => args.get(1).map(String::as_str),
+        sub if wants_help(&args[1..]) => Some(sub),
+        _ => None,
+    };
+    if let Some(sub) = help_for {
+        return Some(match help_of(sub) {
+            Some(help) => print_out(&help),
+            None => {
+                eprintln!("jiangjun: unknown subcommand '{sub}'\n{USAGE}");
+                2
+            }
+        });
+    }
+    if matches!(first.as_str(), "help" | "--help" | "-h") {
+        return Some(print_out(USAGE));
+    }
+    if command().find_subcommand(first).is_none() {
+        eprintln!("jiangjun: unknown subcommand '{first}'\n{USAGE}");
+        return Some(2);
+    }
+    let argv = std::iter::once("jiangjun").chain(args.iter().map(String::as_str));
+    let parsed = command()
+        .try_get_matches_from(argv)
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
+        Ok(cli) => cli,
+        Err(e) => return Some(usage_error(first, &clap_message(&e))),
+    };
+    Some(match cli.command.run() {
+        Ok(code) => code,
+        Err(e) => usage_error(first, &format!("{e:#}")),
+    })
+}
+
+/// Prints help on stdout; exit status 0 even when the reader has gone (`| head`), which
+/// `println!` would turn into a panic.
+fn print_out(text: &str) -> i32 {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout(), "{text}");
+    0
+}
+
+/// The first paragraph of a clap error, without its `error: ` prefix: clap's own text goes
+/// on with a `Usage:` line that [`usage_error`] replaces by ours.
+fn clap_message(e: &clap::Error) -> String {
+    let text = e.to_string();
+    let first = text.split("\n\n").next().unwrap_or(&text);
+    first.trim_start_matches("error: ").trim().to_string()
+}
+
+/// A bad command line: the error and the subcommand's usage on stderr, exit status 2.
+fn usage_error(name: &str, error: &str) -> i32 {
+    let usage = usage_of(name).unwrap_or_else(|| USAGE.to_string());
+    eprintln!("jiangjun {name}: {error}\n{usage}");
+    2
+}
+
+/// The protocol loop on stdin/stdout (UCCI or UCI, chosen by the first command); returns the
+/// exit status. Prints nothing before the first command and nothing to stderr, because GUIs
+/// merge stderr into the engine's output (ucci.md §1).
+pub fn run_protocol() -> i32 {
+    crate::protocol::stdio::run()
+}

@@ -1,0 +1,158 @@
+//! `jiangjun train`: trains the neural evaluation on datagen files. Every argument, and that
+//! NET can be written, is checked before training starts.
+
+use super::value::{number, number_in};
+use crate::tools::train::{self, Config, Schedule};
+use anyhow::Context;
+
+/// The learning-rate schedules of `--schedule`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScheduleKind {
+    /// Half a cosine from the base rate down to `--lr-floor` × base.
+    Cosine,
+    /// The rate times `--lr-gamma` every `--lr-step` epochs.
+    Step,
+    /// The base rate throughout.
+    Constant,
+}
+
+/// `jiangjun train --data F[,F...] --out NET [options]`.
+#[derive(clap::Args, Debug)]
+pub struct TrainArgs {
+    /// Data files (datagen format), separated by commas.
+    #[arg(long, value_name = "F[,F...]")]
+    pub data: String,
+    /// The network written after every epoch.
+    #[arg(long, value_name = "NET")]
+    pub out: std::path::PathBuf,
+    #[arg(long, value_name = "N", value_parser = number_in(1u32..=100_000))]
+    pub epochs: Option<u32>,
+    /// Positions per optimiser step.
+    #[arg(long, value_name = "N", value_parser = number_in(1usize..=1 << 24))]
+    pub batch: Option<usize>,
+    /// Base learning rate.
+    #[arg(long, value_name = "X", value_parser = number_in(1e-9f32..=10.0))]
+    pub lr: Option<f32>,
+    #[arg(long, value_enum, default_value = "cosine")]
+    pub schedule: ScheduleKind,
+    /// The cosine schedule's last rate, as a fraction of the base.
+    #[arg(long, value_name = "X", default_value_t = 0.05, value_parser = number_in(0.0f32..=1.0))]
+    pub lr_floor: f32,
+    /// The step schedule's epochs per step.
+    #[arg(long, value_name = "E", default_value_t = 4, value_parser = number_in(1u32..=1_000_000))]
+    pub lr_step: u32,
+    /// The step schedule's factor per step.
+    #[arg(long, value_name = "X", default_value_t = 0.3, value_parser = number_in(1e-6f32..=1.0))]
+    pub lr_gamma: f32,
+    /// AdamW's decoupled weight decay (per unit of learning rate).
+    #[arg(long, value_name = "X", value_parser = number_in(0.0f32..=10.0))]
+    pub weight_decay: Option<f32>,
+    /// Weight of the game result in the target.
+    #[arg(long, value_name = "X", value_parser = number_in(0.0f32..=1.0))]
+    pub lambda: Option<f32>,
+    /// Centipawns per unit of the sigmoid's argument.
+    #[arg(long, value_name = "CP", value_parser = number_in(1.0f32..=100_000.0))]
+    pub scale: Option<f32>,
+    /// One record in K (by hash) is held out for validation; 0 holds out none.
+    #[arg(long, value_name = "K", value_parser = number_in(0u32..=1_000_000))]
+    pub val_every: Option<u32>,
+    /// Records in the shuffle buffer.
+    #[arg(long, value_name = "N", value_parser = number_in(1usize..=1 << 28))]
+    pub buffer: Option<usize>,
+    #[arg(long, value_name = "S", value_parser = number::<u64>)]
+    pub seed: Option<u64>,
+    #[arg(long, value_name = "T", value_parser = number_in(1usize..=256))]
+    pub threads: Option<usize>,
+    /// Also keep every epoch's network here (`epoch-N.jjnn`).
+    #[arg(long, value_name = "D")]
+    pub checkpoint_dir: Option<String>,
+}
+
+pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
+    let d = Config::default();
+    let schedule = match args.schedule {
+        ScheduleKind::Cosine => Schedule::Cosine {
+            floor: args.lr_floor,
+        },
+        ScheduleKind::Step => Schedule::Step {
+            every: args.lr_step,
+            gamma: args.lr_gamma,
+        },
+        ScheduleKind::Constant => Schedule::Constant,
+    };
+    let cfg = Config {
+        data: args
+            .data
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .map(Into::into)
+            .collect(),
+        epochs: args.epochs.unwrap_or(d.epochs),
+        batch: args.batch.unwrap_or(d.batch),
+        lr: args.lr.unwrap_or(d.lr),
+        schedule,
+        weight_decay: args.weight_decay.unwrap_or(d.weight_decay),
+        lambda: args.lambda.unwrap_or(d.lambda),
+        scale: args.scale.unwrap_or(d.scale),
+        val_every: args.val_every.unwrap_or(d.val_every),
+        buffer: args.buffer.unwrap_or(d.buffer),
+        seed: args.seed.unwrap_or(d.seed),
+        threads: args.threads.unwrap_or(d.threads),
+    };
+    anyhow::ensure!(!cfg.data.is_empty(), "--data names no file");
+    anyhow::ensure!(
+        cfg.val_every != 1,
+        "--val-every 1 would hold out every record (0 holds out none)"
+    );
+    let out = args.out;
+    let checkpoints = args.checkpoint_dir;
+    std::fs::File::create(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    if let Some(dir) = &checkpoints {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {dir}"))?;
+    }
+    eprintln!(
+        "train: {} file(s), {} epochs, batch {}, lr {} ({:?}), weight decay {}, lambda {}, scale {}, 1 in {} held out, seed {}, {} threads",
+        cfg.data.len(), cfg.epochs, cfg.batch, cfg.lr, cfg.schedule, cfg.weight_decay,
+        cfg.lambda, cfg.scale, cfg.val_every, cfg.seed, cfg.threads
+    );
+    let fmt_loss = |l: Option<f64>| l.map_or("-".to_string(), |l| format!("{l:.6}"));
+    let mut written = false;
+    let result = train::train(&cfg, |r, net| {
+        if r.epoch == 0 {
+            eprintln!("train: epoch 0: val loss {}", fmt_loss(r.val_loss));
+            return Ok(());
+        }
+        eprintln!(
+            "train: epoch {}/{}: train loss {}, val loss {}, lr {:.3e}, {} positions, {:.0} positions/s, elapsed {:.1}s",
+            r.epoch, r.epochs, fmt_loss(r.train_loss), fmt_loss(r.val_loss), r.lr, r.positions,
+            r.positions as f64 / r.seconds.max(1e-9), r.elapsed
+        );
+        let bytes = net.quantize().to_bytes();
+        if let Some(dir) = &checkpoints {
+            let p = std::path::Path::new(dir).join(format!("epoch-{}.jjnn", r.epoch));
+            std::fs::write(&p, &bytes)
+                .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", p.display())))?;
+        }
+        // Written aside and renamed, so NET is always a whole network.
+        let tmp = out.with_extension("partial");
+        std::fs::write(&tmp, &bytes)
+            .and_then(|()| std::fs::rename(&tmp, &out))
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", out.display())))?;
+        written = true;
+        Ok(())
+    });
+    let (_, summary) = result.map_err(|e| {
+        if !written {
+            // Only the empty file made to check that NET can be written.
+            let _ = std::fs::remove_file(&out);
+        }
+        anyhow::Error::from(e)
+    })?;
+    println!(
+        "wrote {}: {} epochs over {} training positions ({} held out, {} not legal positions skipped), val loss {} -> {}, train loss {}, {:.1}s",
+        out.display(), summary.epochs, summary.train_positions, summary.val_positions,
+        summary.invalid, fmt_loss(summary.initial_val_loss), fmt_loss(summary.last.val_loss),
+        fmt_loss(summary.last.train_loss), summary.seconds
+    );
+    Ok(0)
+}

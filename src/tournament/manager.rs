@@ -1,0 +1,342 @@
+//! The match manager's run loop behind `jiangjun match` and `jiangjun tournament`: engines
+//! probed, games played on worker threads with a progress line as each finishes, PGN
+//! appended, then the summary of [`report`](super::report).
+
+use super::arguments::{MatchArgs, TournamentArgs};
+use super::clock::TimeControl;
+use super::crosstable::{self, Crosstable};
+use super::engine_process::{EngineSpec, Timeouts};
+use super::game::GameConfig;
+use super::openings::Opening;
+use super::pairing::multi_round_robin;
+use super::ranking::{standings, GameOutcome, ScoredGame, Scoring, System};
+use super::repetition_referee::{Referee, RulesReferee};
+use super::report::{
+    self, describe, engine_time_lines, pgn_for, terminations, MatchReport, TournamentReport,
+};
+use super::runner::{match_schedule, probe_engines, round_robin_schedule, run_games, RunSettings};
+use super::stats::{Sprt, SprtDecision, Wdl};
+use crate::board::pgn::MoveFormat;
+use anyhow::Context;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Options shared by matches and tournaments.
+#[derive(Clone)]
+pub struct CommonOptions {
+    pub engines: Vec<EngineSpec>,
+    pub openings: Vec<Opening>,
+    /// Where the openings came from, for the header line.
+    pub openings_source: String,
+    pub settings: RunSettings,
+    pub pgn: Option<PathBuf>,
+    /// The move notation of the PGN written.
+    pub pgn_format: MoveFormat,
+    pub event: String,
+    pub site: String,
+    /// Repetition judge: the 2011 rules (or AXF, by `--rules`).
+    pub referee: Arc<dyn Referee>,
+}
+
+impl CommonOptions {
+    /// Defaults for `engines` under `tc`.
+    pub fn new(engines: Vec<EngineSpec>, tc: TimeControl) -> CommonOptions {
+        CommonOptions {
+            engines,
+            openings: vec![Opening::startpos()],
+            openings_source: "start position".into(),
+            settings: RunSettings {
+                game: GameConfig::new(tc),
+                timeouts: Timeouts::default(),
+                concurrency: 1,
+                log: None,
+            },
+            pgn: None,
+            pgn_format: MoveFormat::Iccs,
+            event: String::new(),
+            site: "?".into(),
+            referee: Arc::new(RulesReferee),
+        }
+    }
+}
+
+/// A two-engine match.
+#[derive(Clone)]
+pub struct MatchOptions {
+    pub common: CommonOptions,
+    pub games: u32,
+    pub sprt: Option<Sprt>,
+}
+
+/// A round robin.
+#[derive(Clone)]
+pub struct TournamentOptions {
+    pub common: CommonOptions,
+    /// 1 = single round robin (14.1), 2 = double (14.2), ...
+    pub cycles: u32,
+    pub scoring: Scoring,
+}
+
+/// Opens the PGN file for appending.
+fn open_pgn(c: &CommonOptions) -> anyhow::Result<Option<std::fs::File>> {
+    c.pgn
+        .as_ref()
+        .map(|p| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .with_context(|| format!("--pgn {}", p.display()))
+        })
+        .transpose()
+}
+
+/// Plays a match, printing progress and the summary to `out`.
+pub fn run_match(opts: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<MatchReport> {
+    let c = &opts.common;
+    let infos = probe_engines(&c.engines, &c.settings)?;
+    let (a, b) = (&c.engines[0].name, &c.engines[1].name);
+    let _ = writeln!(
+        out,
+        "Match {a} vs {b}: {} games, tc {}, {}, concurrency {}, rules {:?}",
+        opts.games,
+        c.settings.game.tc,
+        c.openings_source,
+        c.settings.concurrency,
+        c.settings.game.rules
+    );
+    for (e, info) in c.engines.iter().zip(&infos) {
+        let _ = writeln!(out, "  {}: {}", e.name, describe(info));
+    }
+    let mut pgn_file = open_pgn(c)?;
+    let date = report::today();
+    let start = Instant::now();
+    let mut wdl = Wdl::default();
+    let mut stop: Option<SprtDecision> = None;
+    let total = opts.games;
+    let schedule = match_schedule(opts.games, c.openings.len());
+    let mut finished = 0u32;
+    let games = run_games(
+        &c.engines,
+        &c.openings,
+        schedule,
+        &c.settings,
+        Arc::clone(&c.referee),
+        |g| {
+            finished += 1;
+            let first_red = g.game.red == 0;
+            match (g.record.outcome, first_red) {
+                (GameOutcome::Draw, _) => wdl.draws += 1,
+                (GameOutcome::RedWin, true) | (GameOutcome::BlackWin, false) => wdl.wins += 1,
+                _ => wdl.losses += 1,
+            }
+            let score = wdl.score().unwrap_or(0.5) * 100.0;
+            let mut line = format!(
+                "[{finished}/{total}] game {}: {} (Red) vs {} (Black) {} {}, {} plies | {a} +{} ={} -{} {score:.1}%",
+                g.game.number,
+                c.engines[g.game.red].name,
+                c.engines[g.game.black].name,
+                g.record.result_text(),
+                g.record.reason,
+                g.record.moves.len(),
+                wdl.wins,
+                wdl.draws,
+                wdl.losses
+            );
+            let mut go_on = true;
+            if let Some(t) = opts.sprt.as_ref().and_then(|s| s.test(&wdl)) {
+                line.push_str(&format!(
+                    " LLR {:.2} [{:.2},{:.2}]",
+                    t.llr, t.lower, t.upper
+                ));
+                if t.decision != SprtDecision::Continue && stop.is_none() {
+                    stop = Some(t.decision);
+                    go_on = false;
+                }
+            }
+            let _ = writeln!(out, "{line}");
+            if let Some(f) = pgn_file.as_mut() {
+                let _ = f.write_all(pgn_for(c, g, &date).as_bytes());
+                let _ = f.flush();
+            }
+            if !go_on {
+                let _ = writeln!(out, "SPRT decided ({stop:?}): no new games are started");
+            }
+            let _ = out.flush();
+            go_on
+        },
+    );
+    let sprt = opts.sprt.as_ref().and_then(|s| s.test(&wdl));
+    let elapsed = start.elapsed();
+    report::write_match_summary(out, opts, &games, wdl, sprt, stop, elapsed);
+    if let Some(p) = &c.pgn {
+        let _ = writeln!(out, "PGN appended to {}", p.display());
+    }
+    let _ = out.flush();
+    Ok(MatchReport {
+        games,
+        wdl,
+        sprt,
+        sprt_stop: stop,
+    })
+}
+
+/// Plays a round robin, printing progress, standings and the crosstable to `out`.
+pub fn run_tournament(
+    opts: &TournamentOptions,
+    out: &mut dyn Write,
+) -> anyhow::Result<TournamentReport> {
+    let c = &opts.common;
+    let n = c.engines.len();
+    let schedule = round_robin_schedule(n, opts.cycles, c.openings.len())?;
+    let infos = probe_engines(&c.engines, &c.settings)?;
+    let system = if opts.cycles > 1 {
+        System::MultiGame
+    } else {
+        System::SingleGame
+    };
+    let total = schedule.len();
+    let rounds = schedule.iter().map(|g| g.round).max().unwrap_or(0);
+    let draw_points = if opts.scoring.red_draw == opts.scoring.black_draw {
+        opts.scoring.red_draw.to_string()
+    } else {
+        format!(
+            "{} (Red) / {} (Black)",
+            opts.scoring.red_draw, opts.scoring.black_draw
+        )
+    };
+    let _ = writeln!(
+        out,
+        "Round robin, {n} engines, {} cycle(s), {rounds} rounds, {total} games, tc {}, {}, concurrency {}",
+        opts.cycles, c.settings.game.tc, c.openings_source, c.settings.concurrency,
+    );
+    let _ = writeln!(
+        out,
+        "Scoring (13.1/13.3): win {}, draw {draw_points}, loss {}; ranking by {}",
+        opts.scoring.win,
+        opts.scoring.loss,
+        if system == System::SingleGame {
+            "14.1"
+        } else {
+            "14.2"
+        }
+    );
+    for (i, (e, info)) in c.engines.iter().zip(&infos).enumerate() {
+        let _ = writeln!(out, "  {}. {}: {}", i + 1, e.name, describe(info));
+    }
+    // The Appendix 1 table by draw number (Red first), with each round's bye.
+    if let Ok(table) = multi_round_robin(n as u32, opts.cycles) {
+        for r in &table {
+            let games: Vec<String> = r
+                .pairings
+                .iter()
+                .map(|p| format!("{}-{}", p.red, p.black))
+                .collect();
+            let bye = r.bye.map_or(String::new(), |b| format!(", bye {b}"));
+            let _ = writeln!(out, "  round {}: {}{bye}", r.number, games.join(" "));
+        }
+    }
+    let mut pgn_file = open_pgn(c)?;
+    let date = report::today();
+    let start = Instant::now();
+    let mut finished = 0usize;
+    let games = run_games(
+        &c.engines,
+        &c.openings,
+        schedule,
+        &c.settings,
+        Arc::clone(&c.referee),
+        |g| {
+            finished += 1;
+            let _ = writeln!(
+                out,
+                "[{finished}/{total}] round {} game {}: {} (Red) vs {} (Black) {} {}, {} plies",
+                g.game.round,
+                g.game.number,
+                c.engines[g.game.red].name,
+                c.engines[g.game.black].name,
+                g.record.result_text(),
+                g.record.reason,
+                g.record.moves.len()
+            );
+            if let Some(f) = pgn_file.as_mut() {
+                let _ = f.write_all(pgn_for(c, g, &date).as_bytes());
+                let _ = f.flush();
+            }
+            let _ = out.flush();
+            true
+        },
+    );
+    let results: Vec<ScoredGame> = games
+        .iter()
+        .map(|g| {
+            ScoredGame::new(
+                g.game.red as u32 + 1,
+                g.game.black as u32 + 1,
+                g.record.outcome,
+            )
+        })
+        .collect();
+    let table = standings(n as u32, &results, &opts.scoring, system)?;
+    let crosstable = Crosstable::new(n, &results, &opts.scoring);
+    let names: Vec<String> = c.engines.iter().map(|e| e.name.clone()).collect();
+    let _ = writeln!(out, "{}", "-".repeat(72));
+    let _ = writeln!(
+        out,
+        "Final standings after {} games ({:.0} s):",
+        games.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let _ = write!(
+        out,
+        "{}",
+        crosstable::render(&names, &table, &crosstable, system)
+    );
+    let _ = writeln!(out, "Terminations: {}", terminations(&games));
+    for l in engine_time_lines(c, &games) {
+        let _ = writeln!(out, "{l}");
+    }
+    if let Some(p) = &c.pgn {
+        let _ = writeln!(out, "PGN appended to {}", p.display());
+    }
+    let _ = out.flush();
+    Ok(TournamentReport {
+        games,
+        results,
+        standings: table,
+        crosstable,
+        system,
+    })
+}
+
+/// `jiangjun match ...`: exit status 0, or 1 when the engines failed; an error is a usage
+/// error (exit status 2).
+pub fn match_main(args: MatchArgs) -> anyhow::Result<i32> {
+    let opts = args.options()?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    Ok(match run_match(&opts, &mut out) {
+        Ok(_) => 0,
+        Err(e) => {
+            eprintln!("jiangjun match: {e:#}");
+            1
+        }
+    })
+}
+
+/// `jiangjun tournament ...`: exit status 0, or 1 when the engines failed; an error is a
+/// usage error (exit status 2).
+pub fn tournament_main(args: TournamentArgs) -> anyhow::Result<i32> {
+    let opts = args.options()?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    Ok(match run_tournament(&opts, &mut out) {
+        Ok(_) => 0,
+        Err(e) => {
+            eprintln!("jiangjun tournament: {e:#}");
+            1
+        }
+    })
+}

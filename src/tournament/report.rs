@@ -1,0 +1,255 @@
+//! What a match or a tournament reports: the engines' descriptions, each game as PGN, and
+//! the closing summary (match statistics, terminations, time use).
+
+use super::crosstable::Crosstable;
+use super::engine_process::Protocol;
+use super::game::Termination;
+use super::manager::{CommonOptions, MatchOptions};
+use super::ranking::{GameOutcome, ScoredGame, Standing, System};
+use super::runner::{EngineInfo, FinishedGame};
+use super::stats::{elo_estimate, los, SprtDecision, SprtResult, Wdl};
+use crate::board::pgn::{write_pgn, Game, GameResult};
+use crate::board::Position;
+use crate::board::RankOrigin;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::time::Duration;
+
+/// What a match produced.
+#[derive(Debug, Clone)]
+pub struct MatchReport {
+    pub games: Vec<FinishedGame>,
+    /// From the first engine's point of view.
+    pub wdl: Wdl,
+    pub sprt: Option<SprtResult>,
+    /// The decision that stopped the match early, if any.
+    pub sprt_stop: Option<SprtDecision>,
+}
+
+/// What a tournament produced.
+#[derive(Debug, Clone)]
+pub struct TournamentReport {
+    pub games: Vec<FinishedGame>,
+    pub results: Vec<ScoredGame>,
+    pub standings: Vec<Standing>,
+    pub crosstable: Crosstable,
+    pub system: System,
+}
+
+pub(super) fn describe(info: &EngineInfo) -> String {
+    let proto = match info.protocol {
+        Protocol::Ucci => "UCCI",
+        Protocol::Uci => "UCI",
+    };
+    let ranks = match info.notation {
+        RankOrigin::Zero => "ranks 0-9",
+        RankOrigin::One => "ranks 1-10",
+    };
+    match &info.id_name {
+        Some(id) => format!("{proto}, {ranks}, id \"{id}\""),
+        None => format!("{proto}, {ranks}"),
+    }
+}
+
+/// One finished game as PGN, written by [`write_pgn`] with moves in the match's
+/// `--pgn-notation`: the seven-tag roster first, then the start, the time control and how
+/// the game ended, and a blank line after it so that games append.
+pub(super) fn pgn_for(c: &CommonOptions, g: &FinishedGame, date: &str) -> String {
+    let r = &g.record;
+    // The opening's FEN was checked when the suite was read; a game cannot start elsewhere.
+    let Ok(start) = Position::from_fen(&r.opening.fen) else {
+        return String::new();
+    };
+    let name = |i: usize| c.engines.get(i).map_or("?".to_string(), |e| e.name.clone());
+    let mut tags: Vec<(&str, String)> = vec![
+        ("Event", c.event.clone()),
+        ("Site", c.site.clone()),
+        ("Date", date.to_string()),
+        ("Round", g.game.round.to_string()),
+        ("Red", name(g.game.red)),
+        ("Black", name(g.game.black)),
+        ("Result", r.result_text().to_string()),
+        ("Game", "Chinese Chess".into()),
+        ("FEN", r.opening.fen.clone()),
+    ];
+    if !r.opening.name.is_empty() {
+        tags.push(("Opening", r.opening.name.clone()));
+    }
+    tags.push(("TimeControl", c.settings.game.tc.to_string()));
+    tags.push(("Termination", r.reason.clone()));
+    tags.push(("PlyCount", r.moves.len().to_string()));
+    let mut game = Game::new(start);
+    game.tags = tags.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    game.moves = r.moves.clone();
+    game.result = GameResult::parse(r.result_text()).unwrap_or(GameResult::Unknown);
+    let mut text = write_pgn(&game, c.pgn_format);
+    text.push('\n');
+    text
+}
+
+/// Today's date as `YYYY.MM.DD` (UTC), without a date library.
+pub(super) fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let days = (secs / 86_400) as i64;
+    // Civil date from days since 1970-01-01 (proleptic Gregorian).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+pub(super) fn engine_time_lines(c: &CommonOptions, games: &[FinishedGame]) -> Vec<String> {
+    let n = c.engines.len();
+    let mut moves = vec![0u64; n];
+    let mut time = vec![Duration::ZERO; n];
+    let mut max = vec![Duration::ZERO; n];
+    let mut faults = vec![0u32; n];
+    for g in games {
+        for (side, idx) in [(0usize, g.game.red), (1, g.game.black)] {
+            if idx >= n {
+                continue;
+            }
+            let s = g.record.stats[side];
+            moves[idx] += u64::from(s.moves);
+            time[idx] += s.time;
+            max[idx] = max[idx].max(s.max_time);
+        }
+        if matches!(
+            g.record.termination,
+            Termination::Crash
+                | Termination::Hang
+                | Termination::IllegalMove
+                | Termination::TimeForfeit
+                | Termination::StartFailure
+        ) {
+            let loser = match g.record.outcome {
+                GameOutcome::RedWin => Some(g.game.black),
+                GameOutcome::BlackWin => Some(g.game.red),
+                GameOutcome::Draw => None,
+            };
+            if let Some(l) = loser.filter(|&l| l < n) {
+                faults[l] += 1;
+            }
+        }
+    }
+    (0..n)
+        .map(|i| {
+            let avg = (time[i].as_millis() as u64)
+                .checked_div(moves[i])
+                .unwrap_or(0);
+            format!(
+                "  {}: {} moves, avg {} ms, max {} ms, losses by crash/hang/illegal/time {}",
+                c.engines[i].name,
+                moves[i],
+                avg,
+                max[i].as_millis(),
+                faults[i]
+            )
+        })
+        .collect()
+}
+
+pub(super) fn terminations(games: &[FinishedGame]) -> String {
+    let mut counts: BTreeMap<Termination, u32> = BTreeMap::new();
+    for g in games {
+        *counts.entry(g.record.termination).or_default() += 1;
+    }
+    let v: Vec<String> = counts.iter().map(|(t, n)| format!("{t} {n}")).collect();
+    v.join(", ")
+}
+
+fn fmt_elo(x: f64) -> String {
+    if x.is_finite() {
+        // Adding 0.0 turns -0.0 into 0.0, so an even score prints as +0.0.
+        format!("{:+.1}", x + 0.0)
+    } else if x > 0.0 {
+        "+inf".into()
+    } else {
+        "-inf".into()
+    }
+}
+
+/// The closing lines of a match: result, score with Elo and LOS, the SPRT's state, colours,
+/// terminations and each engine's time use.
+pub fn write_match_summary(
+    out: &mut dyn Write,
+    opts: &MatchOptions,
+    games: &[FinishedGame],
+    wdl: Wdl,
+    sprt: Option<SprtResult>,
+    stop: Option<SprtDecision>,
+    elapsed: Duration,
+) {
+    let c = &opts.common;
+    let (a, b) = (&c.engines[0].name, &c.engines[1].name);
+    let _ = writeln!(out, "{}", "-".repeat(72));
+    let _ = writeln!(
+        out,
+        "Result {a} vs {b}: W {} D {} L {} ({} games, {:.0} s)",
+        wdl.wins,
+        wdl.draws,
+        wdl.losses,
+        wdl.games(),
+        elapsed.as_secs_f64()
+    );
+    let score = wdl
+        .score()
+        .map_or("-".into(), |s| format!("{:.1}%", s * 100.0));
+    let points = wdl.wins as f64 + wdl.draws as f64 / 2.0;
+    let elo = match elo_estimate(&wdl) {
+        Some(e) => format!(
+            "Elo {} ± {} (95%: {} .. {})",
+            fmt_elo(e.elo),
+            if e.margin().is_finite() {
+                format!("{:.1}", e.margin())
+            } else {
+                "inf".into()
+            },
+            fmt_elo(e.lower),
+            fmt_elo(e.upper)
+        ),
+        None => "Elo not defined (all games won or lost, or none)".into(),
+    };
+    let los_text = los(&wdl).map_or("-".into(), |l| format!("{:.1}%", l * 100.0));
+    let _ = writeln!(
+        out,
+        "Score {points}/{} = {score}   {elo}   LOS {los_text}",
+        wdl.games()
+    );
+    if let Some(s) = &opts.sprt {
+        let (lo, hi) = s.bounds();
+        let verdict = match stop.or(sprt.map(|t| t.decision)) {
+            Some(SprtDecision::AcceptH1) => "H1 accepted",
+            Some(SprtDecision::AcceptH0) => "H0 accepted",
+            _ => "no decision",
+        };
+        let llr = sprt.map_or("undefined".into(), |t| format!("{:.2}", t.llr));
+        let _ = writeln!(
+            out,
+            "SPRT elo0 {} elo1 {}: LLR {llr} [{lo:.2}, {hi:.2}], {verdict}",
+            s.elo0(),
+            s.elo1()
+        );
+    }
+    let (mut rw, mut d, mut bw) = (0, 0, 0);
+    for g in games {
+        match g.record.outcome {
+            GameOutcome::RedWin => rw += 1,
+            GameOutcome::Draw => d += 1,
+            GameOutcome::BlackWin => bw += 1,
+        }
+    }
+    let _ = writeln!(out, "Red wins {rw}, draws {d}, Black wins {bw}");
+    let _ = writeln!(out, "Terminations: {}", terminations(games));
+    for l in engine_time_lines(c, games) {
+        let _ = writeln!(out, "{l}");
+    }
+}
