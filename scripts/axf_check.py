@@ -50,6 +50,9 @@ into it) rather than the last period. Held to be pyffish's errors, not followed:
   threaten to win material.
 - An attacker freed from a pin (e.g. the kings' file blocked by the move): pyffish looks at
   pseudo-attacks and sees nothing new; the capture has become possible, a new threat.
+- A capture answered by mate in one: the profile keeps 24.3's "得子后不致立即被将死" (such a
+  capture wins nothing, so the attack is idle); pyffish ignores mate. Kept, not settled from
+  the AXF text: following pyffish would mean skipping the mate test when new_attack_only.
 
 Usage:
     scripts/axf_check.py [--cycles N] [--seed S] [--jobs J] [--out FILE] [--engine PATH]
