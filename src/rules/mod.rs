@@ -93,7 +93,14 @@
 //!   game, or when both sides cycle.
 //! - 捉 is judged per chased piece: winnable after the move and not before. So cutting a root
 //!   (图3 "断根捉马", including a hidden root, 24.15) is a chase, and an attack that merely
-//!   persists is not (图5). AXF as pyffish applies it counts new attacks only.
+//!   persists is not (图5). AXF as pyffish applies it counts new attacks only, with no 图5
+//!   filter: a new attack (direct, uncovered, by a piece that has just become a discoverer
+//!   against the king, or through a newly pinned root) on a winnable piece is a chase even
+//!   if the piece could be won before. AXF judges every move from the first of the counted
+//!   occurrences (and the move into it), as pyffish does; the 2011 rules, the last period.
+//!   The search's fast path judges the last period under both. `scripts/axf_check.py`
+//!   checks the AXF profile against pyffish on random cycles and lists where pyffish is
+//!   held wrong.
 
 pub mod classify;
 pub mod cycle;

@@ -178,9 +178,14 @@ pub fn judge_with<S: AsRef<str>>(
         if let Some(rep) = game.repetition_at(ply) {
             judgement.repetition = Some(rep);
             if rep.occurrences >= needed {
-                let v = rule_on(&judgement.moves, rep.period(), rules);
+                let span = if rules.profile().whole_repetition {
+                    whole_span(&game.keys, &rep, needed)
+                } else {
+                    rep.period()
+                };
+                let v = rule_on(&judgement.moves, span.clone(), rules);
                 if v.outcome != Outcome::None {
-                    judgement.rule(v, rep.period(), ply);
+                    judgement.rule(v, span, ply);
                     break;
                 }
             }
@@ -271,6 +276,28 @@ impl Judgement {
         self.verdict = Some(v);
         self.ruled_at = Some(ply);
     }
+}
+
+/// The moves from the earliest of the `needed` occurrences counted by `rep` to its position
+/// (AXF as pyffish judges a repetition: every move since the first of them, not one period),
+/// and the move that led to that first occurrence: pyffish ANDs the chases of the side that
+/// moved last back to that move inclusive (`Position::is_optional_game_end`), the other
+/// side's from the first occurrence. `rep` counts at least `needed` occurrences, all after
+/// the last capture.
+fn whole_span(keys: &[u64], rep: &Repetition, needed: u32) -> std::ops::Range<usize> {
+    let key = keys.get(rep.ply).copied();
+    let mut seen = 1;
+    let mut i = rep.ply;
+    while seen < needed && i >= 2 {
+        i -= 2;
+        if keys.get(i).copied() == key {
+            seen += 1;
+        }
+    }
+    if seen < needed {
+        return rep.period();
+    }
+    i.saturating_sub(1)..rep.ply
 }
 
 /// Rules on the moves `period`, each side's moves in playing order.
@@ -639,6 +666,31 @@ mod tests {
             (j.outcome, j.clause),
             (Outcome::None, Some(Clause::Art23_3))
         );
+    }
+
+    /// Red's cannon tours four points (a6 d6 d2 d6) while the black horse shuttles c7-e8.
+    /// The last period alone has the horse hit the cannon on both moves (长捉, as the 2011
+    /// referee rules); over the whole repetition, as pyffish judges AXF, e8c7 at ply 4 hits
+    /// nothing (the cannon is on d2): a draw.
+    #[test]
+    fn axf_judges_every_move_since_the_first_occurrence() {
+        let fen = "1rbakabr1/9/2n4R1/C3n3p/2p3p2/9/PcP1P1P1P/2N3N2/9/R1BAKAB2 w - - 0 1";
+        let moves = [
+            "a6d6", "c7e8", "d6d2", "e8c7", "d2d6", "c7e8", "d6a6", "e8c7", "a6d6",
+        ];
+        let axf = judge(fen, &moves, RuleSet::Axf).unwrap();
+        assert_eq!((axf.outcome, axf.ruled_at), (Outcome::Draw, Some(9)));
+        // Plies 1-9: the first occurrence follows ply 1, and ply 1 itself counts for red.
+        let judged: Vec<usize> = axf
+            .moves
+            .iter()
+            .filter(|r| r.in_cycle)
+            .map(|r| r.ply)
+            .collect();
+        assert_eq!(judged, (1..=9).collect::<Vec<_>>());
+        let cxa = judge(fen, &moves, RuleSet::Cxa2011).unwrap();
+        assert_eq!(cxa.outcome, Outcome::BlackLoses);
+        assert_eq!(cxa.repetition.map(|r| r.period()), Some(5..9));
     }
 
     #[test]

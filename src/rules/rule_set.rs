@@ -80,6 +80,11 @@ pub struct Profile {
     pub tiebreaks: bool,
     /// The natural move limit.
     pub limit: LimitRule,
+    /// The moves judged run from the earliest of the counted occurrences of the position
+    /// (and the move into it), not just its last period: pyffish ANDs each side's checks and
+    /// chases over all of them, which differs when the two sides' shuffles have different
+    /// lengths or the cycle was entered by a different move.
+    pub whole_repetition: bool,
 }
 
 /// The rule-set table. Row order matches [`RuleSet::profile`].
@@ -92,6 +97,7 @@ pub struct Profile {
 /// | `mixed_forbidden` | yes (24.13)            | no: a plain check breaks the chase    |
 /// | `tiebreaks`       | 26.8.1–26.8.3          | none: both forbidden is a draw        |
 /// | `limit`           | 120 plies, claimant    | 100 plies, busier side                |
+/// | `whole_repetition`| no: the last period    | yes: from the first counted occurrence|
 pub static PROFILES: [Profile; 2] = [
     Profile {
         mate_threats: true,
@@ -100,6 +106,7 @@ pub static PROFILES: [Profile; 2] = [
         mixed_forbidden: true,
         tiebreaks: true,
         limit: LimitRule::CXA2011,
+        whole_repetition: false,
     },
     Profile {
         mate_threats: false,
@@ -108,6 +115,7 @@ pub static PROFILES: [Profile; 2] = [
         mixed_forbidden: false,
         tiebreaks: false,
         limit: LimitRule::PYFFISH,
+        whole_repetition: true,
     },
 ];
 
