@@ -2,8 +2,8 @@
 //!
 //! # Layers
 //!
-//! Each layer uses only the layers listed before it (checked by grepping `use crate::` per
-//! folder; see the lead's notes for the command):
+//! Each layer uses only the layers listed before it (held against the source by the test
+//! `tests/it/layers.rs`):
 //!
 //! 1. [`board`]: the legal-move core — squares, pieces, moves, positions, FEN, move
 //!    generation, perft, the notations people and GUIs write ([`board::notation`],

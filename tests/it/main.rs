@@ -6,6 +6,9 @@
 mod cli_support;
 mod protocol_support;
 
+// The layer list of src/lib.rs.
+mod layers;
+
 // Board and rules.
 mod fens;
 mod movegen_props;
