@@ -10,8 +10,14 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("rules", &["board"]),
     ("book", &["board", "checksum"]),
     ("search", &["board", "rules", "book", "checksum"]),
-    ("protocol", &["board", "rules", "book", "search", "checksum"]),
-    ("tools", &["board", "rules", "book", "search", "checksum", "tournament"]),
+    (
+        "protocol",
+        &["board", "rules", "book", "search", "checksum"],
+    ),
+    (
+        "tools",
+        &["board", "rules", "book", "search", "checksum", "tournament"],
+    ),
     ("tournament", &["board", "rules"]),
 ];
 
