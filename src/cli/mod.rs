@@ -201,10 +201,32 @@ pub fn run(args: &[String]) -> Option<i32> {
         Ok(cli) => cli,
         Err(e) => return Some(usage_error(first, &clap_message(&e))),
     };
+    quiet_on_closed_stdout();
     Some(match cli.command.run() {
         Ok(code) => code,
         Err(e) => usage_error(first, &format!("{e:#}")),
     })
+}
+
+/// A subcommand's output piped into a reader that stops early (`jiangjun pgn check F | head`)
+/// makes `println!` panic on the closed pipe. Such a panic ends the process quietly with status
+/// 141, what a writer killed by SIGPIPE reports in a shell; any other panic keeps the default
+/// report. (Writing every subcommand's output through a fallible writer would avoid the panic
+/// itself; this catches every one of them at one place.)
+fn quiet_on_closed_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info);
+    }));
 }
 
 /// Prints help on stdout; exit status 0 even when the reader has gone (`| head`), which

@@ -241,3 +241,25 @@ fn usage_and_io_errors_exit_2() {
     assert_eq!(code, 0);
     assert!(out.contains("jiangjun pgn convert"), "{out}");
 }
+
+/// Output piped into a reader that stops early (`| head`): no panic report, the status a
+/// writer killed by SIGPIPE gives (141). The output is far larger than a pipe's buffer, so
+/// the engine is still writing when the reader goes.
+#[test]
+fn a_closed_output_pipe_ends_quietly() {
+    use std::process::{Command, Stdio};
+    let dir = folder("closed_pipe");
+    let game = "[Event \"e\"]\n[Result \"*\"]\n\n1. h2e2 h7e7 2. h0g2 h9g7 *\n\n";
+    let path = write(&dir, "many.pgn", game.repeat(3000).as_bytes());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+        .args(["pgn", "convert", &path, "--to", "chinese"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn jiangjun");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(141), "{stderr}");
+}
