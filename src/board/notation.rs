@@ -107,6 +107,35 @@ pub enum Script {
     Traditional,
 }
 
+/// A script word that names no [`Script`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownScript(pub String);
+
+impl fmt::Display for UnknownScript {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown script '{}' (expected simplified or traditional)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownScript {}
+
+/// The words command lines use (`--script`): `simplified`, `traditional`.
+impl std::str::FromStr for Script {
+    type Err = UnknownScript;
+
+    fn from_str(s: &str) -> Result<Script, UnknownScript> {
+        match s {
+            "simplified" => Ok(Script::Simplified),
+            "traditional" => Ok(Script::Traditional),
+            _ => Err(UnknownScript(s.to_string())),
+        }
+    }
+}
+
 const RED_NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
 
 /// Pieces that move along lines: after 进/退 their number counts ranks, not files.

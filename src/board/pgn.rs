@@ -66,6 +66,36 @@ pub enum MoveFormat {
     Wxf,
 }
 
+/// A notation word that names no [`MoveFormat`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownMoveFormat(pub String);
+
+impl fmt::Display for UnknownMoveFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown notation '{}' (expected iccs, chinese or wxf)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownMoveFormat {}
+
+/// The words command lines use (`--to`, `--pgn-notation`): `iccs`, `chinese`, `wxf`.
+impl std::str::FromStr for MoveFormat {
+    type Err = UnknownMoveFormat;
+
+    fn from_str(s: &str) -> Result<MoveFormat, UnknownMoveFormat> {
+        match s {
+            "iccs" => Ok(MoveFormat::Iccs),
+            "chinese" => Ok(MoveFormat::Chinese),
+            "wxf" => Ok(MoveFormat::Wxf),
+            _ => Err(UnknownMoveFormat(s.to_string())),
+        }
+    }
+}
+
 impl MoveFormat {
     fn tag_value(self) -> &'static str {
         match self {

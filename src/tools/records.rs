@@ -66,12 +66,13 @@ pub struct ConvertArgs {
     /// Write here instead of to standard output.
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
-    /// The notation of the written moves.
-    #[arg(long, value_enum)]
-    pub to: Notation,
-    /// Characters of Chinese moves.
-    #[arg(long, value_enum, default_value = "simplified")]
-    pub script: ScriptArg,
+    /// The notation of the written moves: iccs, chinese or wxf.
+    #[arg(long, value_name = "NOTATION", value_parser = |s: &str| s.parse::<MoveFormat>())]
+    pub to: MoveFormat,
+    /// Characters of Chinese moves: simplified or traditional.
+    #[arg(long, value_name = "SCRIPT", default_value = "simplified",
+          value_parser = |s: &str| s.parse::<Script>())]
+    pub script: Script,
 }
 
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
@@ -90,19 +91,6 @@ pub struct JudgeArgs {
     /// One JSON object per game, one per line.
     #[arg(long)]
     pub json: bool,
-}
-
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Notation {
-    Chinese,
-    Wxf,
-    Iccs,
-}
-
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ScriptArg {
-    Simplified,
-    Traditional,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -216,19 +204,13 @@ fn print_warnings(path: &std::path::Path, warnings: &[String]) {
 fn convert(a: &ConvertArgs) -> Result<i32> {
     let records = read_input(&a.input)?;
     print_warnings(&a.input.path, &records.warnings);
-    let (format, opts) = match a.to {
-        Notation::Iccs => (MoveFormat::Iccs, WriteOptions::default()),
-        Notation::Wxf => (MoveFormat::Wxf, WriteOptions::default()),
-        Notation::Chinese => (
-            MoveFormat::Chinese,
-            WriteOptions {
-                script: match a.script {
-                    ScriptArg::Simplified => Script::Simplified,
-                    ScriptArg::Traditional => Script::Traditional,
-                },
-                full_width_digits: true,
-            },
-        ),
+    let format = a.to;
+    let opts = match format {
+        MoveFormat::Chinese => WriteOptions {
+            script: a.script,
+            full_width_digits: true,
+        },
+        MoveFormat::Iccs | MoveFormat::Wxf => WriteOptions::default(),
     };
     let mut out = String::new();
     let mut bad = 0;
@@ -383,8 +365,8 @@ mod tests {
         .expect("parses");
         match a.command {
             PgnCommand::Convert(c) => {
-                assert_eq!(c.to, Notation::Chinese);
-                assert_eq!(c.script, ScriptArg::Traditional);
+                assert_eq!(c.to, MoveFormat::Chinese);
+                assert_eq!(c.script, Script::Traditional);
                 assert_eq!(c.output, Some(PathBuf::from("x.pgn")));
                 assert_eq!(c.input.path, PathBuf::from("g.xqf"));
             }

@@ -52,8 +52,9 @@ pub struct CommonArgs {
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// The move notation of the PGN: iccs (H2-E2), chinese (炮二平五) or wxf (C2=5).
-    #[arg(long, value_enum, default_value = "iccs")]
-    pub pgn_notation: PgnNotation,
+    #[arg(long, value_name = "NOTATION", default_value = "iccs",
+          value_parser = |s: &str| s.parse::<MoveFormat>())]
+    pub pgn_notation: MoveFormat,
     /// Rule book for repetition verdicts: cxa2011 or axf.
     #[arg(long, value_name = "RULES", value_parser = |s: &str| s.parse::<RuleSet>())]
     pub rules: Option<RuleSet>,
@@ -94,15 +95,6 @@ pub struct CommonArgs {
     /// Append all engine I/O to FILE.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
-}
-
-/// `--pgn-notation`: the command-line words for [`MoveFormat`] (which lives in `board`, below
-/// clap).
-#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PgnNotation {
-    Iccs,
-    Chinese,
-    Wxf,
 }
 
 /// `jiangjun match`.
@@ -263,11 +255,7 @@ impl CommonArgs {
             s.log = Some(IoLog::create(path).with_context(|| format!("--log {}", path.display()))?);
         }
         c.pgn = self.pgn.clone();
-        c.pgn_format = match self.pgn_notation {
-            PgnNotation::Iccs => MoveFormat::Iccs,
-            PgnNotation::Chinese => MoveFormat::Chinese,
-            PgnNotation::Wxf => MoveFormat::Wxf,
-        };
+        c.pgn_format = self.pgn_notation;
         Ok(c)
     }
 }
