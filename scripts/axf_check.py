@@ -35,8 +35,10 @@ both rulings, our clause, patterns and per-move natures) to `--out`.
 Findings (pyffish 0.0.90, issue 19). Fixed in the AXF profile, with tests in src/rules:
 the 图5 "result unchanged" filter (pyffish has none), a root undermined by a new pin, a new
 discoverer against the king (its capture comes with check, so roots, x-ray ones included, do
-not save the target), and judging every move since the first counted occurrence (and the move
-into it) rather than the last period. Held to be pyffish's errors, not followed:
+not save the target), judging every move since the first counted occurrence (and the move
+into it) rather than the last period, and a capture answered by mate in one still counting as
+a threat (AXF defines a chase as a move that threatens to capture; 24.3's "得子后不致立即被将
+死" is a 2011 clause with no AXF counterpart). Held to be pyffish's errors, not followed:
 - `self_discovery` (tagged automatically): pyffish's discovered-attack test
   (`Position::chased`) takes the moved rook or cannon itself as a discovery candidate, with
   its own origin square as the blocker, so a rook or cannon going back along the line of an
@@ -50,9 +52,6 @@ into it) rather than the last period. Held to be pyffish's errors, not followed:
   threaten to win material.
 - An attacker freed from a pin (e.g. the kings' file blocked by the move): pyffish looks at
   pseudo-attacks and sees nothing new; the capture has become possible, a new threat.
-- A capture answered by mate in one: the profile keeps 24.3's "得子后不致立即被将死" (such a
-  capture wins nothing, so the attack is idle); pyffish ignores mate. Kept, not settled from
-  the AXF text: following pyffish would mean skipping the mate test when new_attack_only.
 
 Usage:
     scripts/axf_check.py [--cycles N] [--seed S] [--jobs J] [--out FILE] [--engine PATH]

@@ -93,6 +93,10 @@ pub struct Options {
     /// capture that wins a piece (图4: cannon for the horse that guards a pawn, then the
     /// pawn); 0 turns it off.
     pub exchanges: u32,
+    /// 24.3 "得子后不致立即……被对方将死": a capture answered by mate in one wins nothing. The
+    /// AXF definition of a chase ("a move that threatens to capture a piece") has no such
+    /// clause, and pyffish does not test it; the AXF profile turns it off.
+    pub mate_spoils_capture: bool,
 }
 
 impl Options {
@@ -104,6 +108,7 @@ impl Options {
         new_attack_only: false,
         check_series: 2,
         exchanges: EXCHANGE_BOUND,
+        mate_spoils_capture: true,
     };
 
     /// The search's fast path: no chases behind checks (CXA weighs a check heaviest, 26.4),
@@ -117,6 +122,7 @@ impl Options {
         new_attack_only: false,
         check_series: 0,
         exchanges: 0,
+        mate_spoils_capture: true,
     };
 
     /// The referee's options for a rule set: AXF as pyffish applies it has no 杀, counts
@@ -129,6 +135,7 @@ impl Options {
                 new_attack_only: true,
                 check_series: 0,
                 exchanges: 0,
+                mate_spoils_capture: false,
                 ..Options::REFEREE
             },
         }
@@ -379,7 +386,7 @@ fn chases(pos: &mut Position, m: Move, mover: Piece, opts: &Options) -> Chases {
     pos.make_null_move();
     let mut after: Vec<(Square, WinInfo)> = Vec::new();
     for &(sq, excluded) in &candidates {
-        match win_info(pos, sq, excluded) {
+        match win_info(pos, sq, excluded, opts.mate_spoils_capture) {
             Some(w) => after.push((sq, w)),
             None => {
                 if legal_attackers(pos, sq) & !excluded != 0 {
@@ -424,7 +431,7 @@ fn chases(pos: &mut Position, m: Move, mover: Piece, opts: &Options) -> Chases {
     if !series.is_empty() {
         // Not new if it could be won before the move, directly or by checks (图5).
         let before = series_wins(pos, &as_tracked(&series), opts.check_series, 0, None);
-        record_lookahead(pos, &mut out, &series, before, rooted, false);
+        record_lookahead(pos, &mut out, &series, before, rooted, false, opts);
     }
     let exchanged = pick(&unexchanged, by_exchange, true);
     if !exchanged.is_empty() {
@@ -434,7 +441,7 @@ fn chases(pos: &mut Position, m: Move, mover: Piece, opts: &Options) -> Chases {
         if opts.check_series > 0 {
             before |= series_wins(pos, &tracked, opts.check_series, 0, None);
         }
-        record_lookahead(pos, &mut out, &exchanged, before, rooted, true);
+        record_lookahead(pos, &mut out, &exchanged, before, rooted, true, opts);
     }
     // Which of them could already be taken with a gain before the move? Those are not new
     // (图5, 24.8). Only a direct capture counts here: a new direct attack is a chase even
@@ -455,10 +462,11 @@ fn chases(pos: &mut Position, m: Move, mover: Piece, opts: &Options) -> Chases {
             has_new_attack(pos, sq, &w, m, &fresh)
         } else {
             // 图5: "吃士的结果没有发生变化" — the piece could be won before and still can.
-            win_info(pos, sq, 0).is_none()
+            win_info(pos, sq, 0, opts.mate_spoils_capture).is_none()
         };
         if !counts {
-            out.unchanged |= !opts.new_attack_only || win_info(pos, sq, 0).is_some();
+            out.unchanged |=
+                !opts.new_attack_only || win_info(pos, sq, 0, opts.mate_spoils_capture).is_some();
             continue;
         }
         let Some(p) = pos.piece_at(sq) else { continue };
@@ -497,10 +505,11 @@ fn record_lookahead(
     before: u64,
     rooted: u128,
     exchange: bool,
+    opts: &Options,
 ) {
     for (i, &sq) in squares.iter().enumerate() {
         let Some(p) = pos.piece_at(sq) else { continue };
-        if before & (1 << i) != 0 || win_info(pos, sq, 0).is_some() {
+        if before & (1 << i) != 0 || win_info(pos, sq, 0, opts.mate_spoils_capture).is_some() {
             out.unchanged = true;
             continue;
         }
@@ -938,7 +947,7 @@ fn mates_in_one(pos: &mut Position) -> bool {
 
 /// Can the side to move (as if the target's side had passed) win the piece on `t`? Attackers
 /// on the squares in `excluded` may not make the first capture (exchange offers).
-fn win_info(pos: &mut Position, t: Square, excluded: u128) -> Option<WinInfo> {
+fn win_info(pos: &mut Position, t: Square, excluded: u128, mate_spoils: bool) -> Option<WinInfo> {
     let target = pos.piece_at(t)?;
     let tv = value(target, t);
     let attackers = legal_attackers(pos, t) & !excluded;
@@ -966,7 +975,7 @@ fn win_info(pos: &mut Position, t: Square, excluded: u128) -> Option<WinInfo> {
         } else {
             tv - swap(pos, t, 8)
         };
-        let ok = full_gain > 0 && !mates_in_one(pos);
+        let ok = full_gain > 0 && !(mate_spoils && mates_in_one(pos));
         let roots = if legal_roots != 0 {
             Protection::Protected
         } else if pseudo_attackers(pos, t) != 0 {

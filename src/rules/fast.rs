@@ -57,7 +57,8 @@ fn move_signature(key: u64, m: crate::board::Move, rules: RuleSet) -> u64 {
 const fn options(rules: RuleSet) -> Options {
     match rules {
         RuleSet::Cxa2011 => Options::FAST,
-        // AXF as pyffish: no 杀, chases on checking moves count, new attacks only.
+        // AXF as pyffish: no 杀, chases on checking moves count, new attacks only, a capture
+        // answered by mate still threatens.
         RuleSet::Axf => Options {
             threat_depth: 0,
             chase_on_check: true,
@@ -65,6 +66,7 @@ const fn options(rules: RuleSet) -> Options {
             new_attack_only: true,
             check_series: 0,
             exchanges: 0,
+            mate_spoils_capture: false,
         },
     }
 }

@@ -98,6 +98,9 @@
 //!   against the king, or through a newly pinned root) on a winnable piece is a chase even
 //!   if the piece could be won before. AXF judges every move from the first of the counted
 //!   occurrences (and the move into it), as pyffish does; the 2011 rules, the last period.
+//!   A capture answered by mate in one wins nothing under the 2011 rules (24.3 "得子后不致
+//!   立即……被对方将死"); AXF's chase is "a move that threatens to capture", with no such
+//!   clause, so under AXF the threat counts (as pyffish rules).
 //!   The search's fast path judges the last period under both. `scripts/axf_check.py`
 //!   checks the AXF profile against pyffish on random cycles and lists where pyffish is
 //!   held wrong.

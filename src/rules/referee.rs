@@ -693,6 +693,24 @@ mod tests {
         assert_eq!(cxa.repetition.map(|r| r.period()), Some(5..9));
     }
 
+    /// The black rook shuttles i3-g3; on g3 it attacks the unprotected elephant on g0, but
+    /// taking it is answered by mate in one. The 2011 rules count no win there (24.3:
+    /// "得子后不致立即……被对方将死"): black is idle, and red's elephant moves threaten mate
+    /// (长杀, 24.2), so red loses. AXF defines a chase as a move that threatens to capture,
+    /// with no such clause, and allows 长杀; pyffish agrees: black's 长捉 loses (a case from
+    /// scripts/axf_check.py).
+    #[test]
+    fn axf_counts_a_capture_answered_by_mate_as_a_threat() {
+        let fen = "3k1a1n1/9/9/2C3p2/2b6/4R4/8r/9/2R6/3AKAB2 b - - 0 1";
+        let moves = [
+            "i3g3", "g0i2", "g3i3", "i2g0", "i3g3", "g0i2", "g3i3", "i2g0",
+        ];
+        let axf = judge(fen, &moves, RuleSet::Axf).unwrap();
+        assert_eq!(axf.outcome, Outcome::BlackLoses);
+        let cxa = judge(fen, &moves, RuleSet::Cxa2011).unwrap();
+        assert_eq!(cxa.outcome, Outcome::RedLoses);
+    }
+
     #[test]
     fn no_legal_move_loses_4_1() {
         // Black is mated by the rook on the back rank.
