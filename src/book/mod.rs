@@ -181,6 +181,14 @@ impl Book {
         }
     }
 
+    /// The stored entries of a book in our format (`None` for a BOOK.DAT book).
+    pub fn entries(&self) -> Option<&[Entry]> {
+        match &self.source {
+            Source::Ours(e) => Some(e),
+            Source::ElephantEye(_) => None,
+        }
+    }
+
     /// Number of stored entries (moves).
     pub fn len(&self) -> usize {
         match &self.source {
@@ -428,43 +436,34 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Entry>, BookError> {
     Ok(entries)
 }
 
-/// The environment variable that overrides where the default book is looked for.
+/// The environment variable that replaces the built-in book: a path to a book file, or `none`
+/// (or an empty value) for no default book, for a match organiser or a test that wants another
+/// or no book without sending any option.
 pub const BOOK_ENV: &str = "JIANGJUN_BOOK";
 
-/// Where the engine looks for its own book when `bookfiles` is not set: next to the binary,
-/// then in the repository's `book/` folder (for `cargo run`), then `book/` under the current
-/// directory. The environment variable [`BOOK_ENV`] overrides this: a path is the only place
-/// looked at, and `none` (or an empty value) means no default book at all, for a match
-/// organiser or a test that wants a bookless engine without sending any option.
-pub fn default_paths() -> Vec<PathBuf> {
-    if let Some(v) = std::env::var_os(BOOK_ENV) {
-        return if v.is_empty() || v == "none" {
-            Vec::new()
-        } else {
-            vec![PathBuf::from(v)]
-        };
-    }
-    let name = "jiangjun.jjb";
-    let mut v = Vec::new();
-    if let Ok(exe) = std::env::current_exe() {
-        if let Some(dir) = exe.parent() {
-            v.push(dir.join(name));
-            // target/release/jiangjun → <repo>/book/
-            if let Some(repo) = dir.parent().and_then(|d| d.parent()) {
-                v.push(repo.join("book").join(name));
-            }
-        }
-    }
-    v.push(PathBuf::from("book").join(name));
-    v
+/// The shipped book (`book/jiangjun.jjb`), compiled in: a binary copied anywhere, or
+/// installed with `cargo install`, has its book without finding any file.
+static BUILT_IN: &[u8] = include_bytes!("../../book/jiangjun.jjb");
+
+/// The name the built-in book goes by in messages.
+pub const BUILT_IN_NAME: &str = "built-in";
+
+/// The built-in book.
+pub fn built_in() -> Result<Book, BookError> {
+    Ok(Book {
+        source: Source::Ours(decode(BUILT_IN)?),
+        path: PathBuf::from(BUILT_IN_NAME),
+    })
 }
 
-/// Loads the first default book that exists and is valid.
+/// The default book: the built-in one, unless [`BOOK_ENV`] names another file (`None` when
+/// that file cannot be loaded) or says `none`.
 pub fn load_default() -> Option<Book> {
-    default_paths()
-        .into_iter()
-        .filter(|p| p.is_file())
-        .find_map(|p| Book::load(&p).ok())
+    match std::env::var_os(BOOK_ENV) {
+        Some(v) if v.is_empty() || v == "none" => None,
+        Some(v) => Book::load(Path::new(&v)).ok(),
+        None => built_in().ok(),
+    }
 }
 
 #[cfg(test)]
@@ -565,6 +564,14 @@ mod tests {
             let _ = decode(&junk);
             let _ = eleeye::EleEyeBook::decode(&junk);
         }
+    }
+
+    #[test]
+    fn the_built_in_book_loads_and_knows_the_start() {
+        let b = built_in().expect("the built-in book decodes");
+        assert!(b.positions() > 1000);
+        assert!(!b.probe(&Position::startpos()).is_empty());
+        assert_eq!(b.path, PathBuf::from(BUILT_IN_NAME));
     }
 
     #[test]

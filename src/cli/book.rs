@@ -1,10 +1,13 @@
-//! `jiangjun book build|probe|lines`: the opening book grown by the engine, read back.
+//! `jiangjun book build|probe|lines|coverage`: the opening book, built from master games
+//! (`--games`) or grown by the engine's own analysis, and read back.
 
 use super::value::{number, number_in};
 use crate::board::Position;
 use crate::book::{self, Book};
 use crate::tools::book_builder as builder;
+use crate::tools::book_from_games as masters;
 use anyhow::Context;
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// `jiangjun book <build|probe|lines> ...`.
@@ -16,12 +19,14 @@ pub struct BookArgs {
 
 #[derive(clap::Subcommand, Debug)]
 pub enum BookCommand {
-    /// Grow the opening book by the engine's own analysis.
+    /// Build the book from master games (--games), or grow it by the engine's own analysis.
     Build(BuildArgs),
     /// List the book moves of a position (our format or BOOK.DAT).
     Probe(ProbeArgs),
     /// Every book line from the start: an opening suite for `jiangjun match --openings`.
     Lines(LinesArgs),
+    /// The share of held-out games' first plies whose position has a book move.
+    Coverage(CoverageArgs),
 }
 
 /// Out-of-range numbers are clamped, as the builder has always done.
@@ -48,6 +53,37 @@ pub struct BuildArgs {
     /// Budget a side line (not the best move, not a seed move) costs (1 to 60).
     #[arg(long, value_name = "N", value_parser = number::<usize>)]
     pub side_cost: Option<usize>,
+    /// Build from these games instead (PGN or XQF files, or folders read recursively).
+    #[arg(long, value_name = "PATH", num_args = 1..)]
+    pub games: Vec<PathBuf>,
+    /// With --games: a move must have been played in this many games (1 to 1000000).
+    #[arg(long, value_name = "N", value_parser = number_in(1u32..=1_000_000))]
+    pub min_games: Option<u32>,
+    /// With --games: every K-th game is held out of the book (0: none).
+    #[arg(long, value_name = "K", default_value_t = 20, value_parser = number_in(0usize..=1_000_000))]
+    pub holdout: usize,
+    /// With --games: worker threads of the engine check (default: all cores).
+    #[arg(long, value_name = "T", value_parser = number_in(1usize..=256))]
+    pub threads: Option<usize>,
+    /// With --games: add this book's entries for positions the masters' book lacks.
+    #[arg(long, value_name = "F")]
+    pub merge: Option<String>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CoverageArgs {
+    /// The book measured (our format or BOOK.DAT; default: the engine's own).
+    #[arg(long, value_name = "F")]
+    pub book: Option<String>,
+    /// The games (PGN or XQF files, or folders read recursively), as given to `book build`.
+    #[arg(long, value_name = "PATH", num_args = 1.., required = true)]
+    pub games: Vec<PathBuf>,
+    /// Measure on every K-th game (the ones `book build --holdout K` left out; 1: all).
+    #[arg(long, value_name = "K", default_value_t = 20, value_parser = number_in(1usize..=1_000_000))]
+    pub holdout: usize,
+    /// The first plies of each game measured.
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = number_in(1usize..=200))]
+    pub plies: usize,
 }
 
 #[derive(clap::Args, Debug)]
@@ -81,6 +117,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<i32> {
         BookCommand::Build(a) => build(a),
         BookCommand::Probe(a) => probe(a),
         BookCommand::Lines(a) => lines(a),
+        BookCommand::Coverage(a) => coverage(a),
     }
 }
 
@@ -92,7 +129,120 @@ fn load_book(path: Option<&str>) -> anyhow::Result<Book> {
     }
 }
 
+/// Reads the games under `paths`, reporting every refusal and the summary on stderr.
+fn read_collection(paths: &[PathBuf]) -> anyhow::Result<masters::Reading> {
+    let files = masters::game_files(paths).map_err(anyhow::Error::msg)?;
+    eprintln!("reading {} files", files.len());
+    let reading = masters::read_games(&files);
+    for r in &reading.refused {
+        eprintln!("refused: {r}");
+    }
+    eprintln!("{}", reading.summary());
+    Ok(reading)
+}
+
+/// `book build --games`: the masters' book (see [`masters`]).
+fn build_from_games(a: BuildArgs) -> anyhow::Result<i32> {
+    if a.positions.is_some() || a.side_cost.is_some() {
+        anyhow::bail!(
+            "--positions and --side-cost belong to the self-analysis builder, not --games"
+        );
+    }
+    let d = masters::Config::default();
+    let cfg = masters::Config {
+        plies: a.plies.unwrap_or(d.plies).clamp(1, 200),
+        min_games: a.min_games.unwrap_or(d.min_games),
+        depth: a.depth.unwrap_or(d.depth).clamp(1, 30),
+        margin: a.margin.unwrap_or(d.margin).clamp(0, 1000),
+        ..d
+    };
+    let base = match &a.merge {
+        Some(f) => {
+            let b = Book::load(std::path::Path::new(f)).with_context(|| format!("--merge {f}"))?;
+            let e = b
+                .entries()
+                .with_context(|| format!("--merge {f}: only our own format can be merged"))?
+                .to_vec();
+            Some(e)
+        }
+        None => None,
+    };
+    let start = Instant::now();
+    let reading = read_collection(&a.games)?;
+    let (kept, held) = masters::split(reading.games, a.holdout);
+    let stats = masters::collect(&kept, cfg.plies);
+    let cands = masters::candidates(&stats, cfg.min_games);
+    eprintln!(
+        "{} games for the book, {} held out; {} positions in the first {} plies, {} with a move of {}+ games; checking at depth {} with margin {}",
+        kept.len(),
+        held.len(),
+        stats.len(),
+        cfg.plies,
+        cands.len(),
+        cfg.min_games,
+        cfg.depth,
+        cfg.margin
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(a.threads.unwrap_or(0))
+        .build()
+        .context("cannot start the worker threads")?;
+    let (entries, summary) =
+        pool.install(|| masters::check(&cands, &cfg, |line| eprintln!("{line}")));
+    eprintln!(
+        "engine check: {} positions, {} moves kept, {} master moves dropped, {} engine moves added",
+        summary.positions, summary.entries, summary.dropped, summary.engine_moves
+    );
+    for r in &summary.refuted {
+        eprintln!("refuted: {r}");
+    }
+    let masters_positions = summary.positions;
+    let entries = match &base {
+        Some(base) => masters::merge(entries, base),
+        None => entries,
+    };
+    let b = Book::from_entries(entries);
+    let out = a.out;
+    b.save(std::path::Path::new(&out))
+        .with_context(|| format!("cannot write {out}"))?;
+    println!(
+        "wrote {out}: {} positions ({masters_positions} from the games), {} moves, {:.0} s",
+        b.positions(),
+        b.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(0)
+}
+
+fn coverage(a: CoverageArgs) -> anyhow::Result<i32> {
+    let b = load_book(a.book.as_deref())?;
+    let reading = read_collection(&a.games)?;
+    let held = if a.holdout <= 1 {
+        reading.games
+    } else {
+        masters::split(reading.games, a.holdout).1
+    };
+    let c = masters::coverage(&b, &held, a.plies);
+    println!(
+        "book {}: {} of {} positions ({:.1}%) in the first {} plies of {} games have a book move; in book for {:.2} plies on average",
+        b.path.display(),
+        c.covered,
+        c.positions,
+        100.0 * c.covered as f64 / c.positions.max(1) as f64,
+        a.plies,
+        held.len(),
+        c.mean_run
+    );
+    Ok(0)
+}
+
 fn build(a: BuildArgs) -> anyhow::Result<i32> {
+    if !a.games.is_empty() {
+        return build_from_games(a);
+    }
+    if a.min_games.is_some() || a.threads.is_some() || a.merge.is_some() {
+        anyhow::bail!("--min-games, --threads and --merge need --games");
+    }
     let d = builder::Config::default();
     let seed_text = std::fs::read_to_string(&a.seeds)
         .with_context(|| format!("cannot read seeds {}", a.seeds))?;

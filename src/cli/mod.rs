@@ -74,8 +74,16 @@ usage:
   jiangjun judge [--fen \"<FEN>\"] --moves \"<m1 m2 ...>\" [--rules cxa2011|axf] [--strict] [--nine-rounds] [--json]
                                    rule on a game's repetitions (2011 rules 23-26) and limits;
                                    first line: verdict <red_loses|black_loses|draw|none> <clause>
+  jiangjun book build --games PATH... [--out F] [--plies 24] [--min-games N] [--depth D]
+                  [--margin CP] [--holdout K] [--threads T] [--merge F]
+                                   the opening book from master games (PGN/XQF files or
+                                   folders), every move checked by the engine; --merge adds a
+                                   book's entries where the masters' book has none
   jiangjun book build [--out F] [--seeds F] [--depth N] [--plies N] [--positions N] [--margin CP] [--side-cost N]
                                    grow the opening book by the engine's own analysis
+  jiangjun book coverage --games PATH... [--book F] [--holdout K] [--plies N]
+                                   share of the first plies of every K-th game (those
+                                   `build --holdout K` left out) that the book covers
   jiangjun book probe [--book F] [--fen \"<FEN>\"] [--moves \"m1 m2 ..\"]
                                    list the book moves of a position (our format or BOOK.DAT)
   jiangjun book lines [--book F] [--plies N] [--min-plies N]

@@ -360,6 +360,7 @@ impl<W: Write> Session<W> {
             Command::IsReady => {
                 // Allocate the table now rather than at `go` (ucci.md §4.1); a session that
                 // runs no searches never needs it.
+                self.choose_default_book("isready");
                 if self.reports.is_some() {
                     let had = self.engine.ensure_ready().size_mb();
                     let asked = self.engine.hash_mb();
@@ -514,6 +515,31 @@ impl<W: Write> Session<W> {
         self.book_chosen = true;
         if self.settings.debug {
             self.info(&msg);
+        }
+    }
+
+    /// Hands the engine the default book (built in, or [`book::BOOK_ENV`]'s) if no `bookfiles`
+    /// came first, once, at the first `isready` or `go` of a session that searches; in debug
+    /// mode an `info string` says which book is in use, so a GUI user can see it.
+    fn choose_default_book(&mut self, at: &str) {
+        if self.reports.is_none() {
+            return;
+        }
+        if !self.book_chosen {
+            self.engine.set_book(book::load_default().map(Arc::new));
+            self.book_chosen = true;
+        }
+        if self.settings.debug {
+            let what = match self.engine.book_in_use() {
+                Some(b) => format!(
+                    "{} ({} positions, {} moves)",
+                    b.path.display(),
+                    b.positions(),
+                    b.len()
+                ),
+                None => "none".to_string(),
+            };
+            self.info(&format!("{at}: book in use: {what}"));
         }
     }
 
@@ -714,11 +740,7 @@ impl<W: Write> Session<W> {
         let ponder = search.pondering;
         let waits = search.waits_for_stop();
         self.search = Some(search);
-        if self.reports.is_some() && !self.book_chosen {
-            // No `bookfiles` given: the default book, looked for once, at the first search.
-            self.engine.set_book(book::load_default().map(Arc::new));
-            self.book_chosen = true;
-        }
+        self.choose_default_book("go");
         if let Some(tx) = &self.reports {
             let tx = tx.clone();
             self.engine.go(limits, ponder, move |r| {

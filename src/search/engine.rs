@@ -224,6 +224,11 @@ impl Engine {
         self.book = book;
     }
 
+    /// The book the engine plays from: `None` without one or with `usebook` off.
+    pub fn book_in_use(&self) -> Option<&Book> {
+        self.book.as_deref().filter(|_| self.use_book)
+    }
+
     /// The book moves usable here: legal, not banned, not repeating a position.
     pub fn book_moves(&mut self) -> Vec<BookMove> {
         if !self.use_book {

@@ -130,14 +130,14 @@ pub fn run(args: &PgnArgs) -> i32 {
 }
 
 /// The games of a file, each read or refused, and the warnings of reading it.
-struct Records {
-    games: Vec<Result<Game, RecordError>>,
-    warnings: Vec<String>,
+pub(crate) struct Records {
+    pub(crate) games: Vec<Result<Game, RecordError>>,
+    pub(crate) warnings: Vec<String>,
 }
 
 /// Why one game of a file could not be read.
 #[derive(Debug)]
-enum RecordError {
+pub(crate) enum RecordError {
     Pgn(PgnError),
     Xqf(XqfError),
 }
@@ -152,7 +152,7 @@ impl std::fmt::Display for RecordError {
 }
 
 /// Reads the input: XQF by its signature, else PGN in the forced or detected encoding.
-fn read_input(input: &Input) -> Result<Records> {
+pub(crate) fn read_input(input: &Input) -> Result<Records> {
     let path = &input.path;
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     if xqf::is_xqf(&bytes) {

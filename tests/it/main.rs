@@ -27,6 +27,7 @@ mod protocol_transcripts;
 
 // Subcommands, run as a user runs them.
 mod cli_bench;
+mod cli_book;
 mod cli_datagen;
 mod cli_help;
 mod cli_perft;

@@ -39,13 +39,21 @@ impl Engine {
     }
 
     /// Starts the binary with the `JIANGJUN_BOOK` environment variable set to `book`, or
-    /// without it (the default book search: the repository's `book/jiangjun.jjb`).
+    /// without it (the default book: the one built into the binary).
     pub fn start_with_book(book: Option<&str>) -> Engine {
+        Engine::start_in(None, book)
+    }
+
+    /// [`Engine::start_with_book`] with `dir` as the current directory (default: the test's).
+    pub fn start_in(dir: Option<&std::path::Path>, book: Option<&str>) -> Engine {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_jiangjun"));
         match book {
             Some(b) => cmd.env("JIANGJUN_BOOK", b),
             None => cmd.env_remove("JIANGJUN_BOOK"),
         };
+        if let Some(d) = dir {
+            cmd.current_dir(d);
+        }
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
