@@ -15,7 +15,7 @@ use crate::rules::{judge_with, Outcome, RefereeOptions, RuleSet};
 use anyhow::{Context, Result};
 #[cfg(test)]
 use clap::Parser;
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 use std::path::PathBuf;
 
 /// `jiangjun pgn ...` parsed on its own, for the unit tests (the binary parses [`PgnArgs`] as
@@ -48,12 +48,14 @@ pub enum PgnCommand {
 /// Where the games come from.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
 pub struct Input {
-    /// The game file: PGN (any notation, UTF-8/UTF-16/GB18030/GBK/Big5) or XQF.
+    /// The game file: PGN (any notation, UTF-8/UTF-16/GB18030/GBK/Big5) or XQF; `-` reads
+    /// standard input.
     #[arg(value_name = "IN")]
     pub path: PathBuf,
-    /// Read the PGN in this encoding instead of detecting it.
-    #[arg(long, value_enum)]
-    pub encoding: Option<EncodingArg>,
+    /// Read the PGN in this encoding instead of detecting it (utf-8, utf-16le, utf-16be,
+    /// gb18030, gbk, big5).
+    #[arg(long, value_name = "E", value_parser = |s: &str| s.parse::<TextEncoding>())]
+    pub encoding: Option<TextEncoding>,
     /// Say on stderr which encoding was used and how many games were read.
     #[arg(long)]
     pub verbose: bool,
@@ -93,26 +95,6 @@ pub struct JudgeArgs {
     pub json: bool,
 }
 
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EncodingArg {
-    #[value(name = "utf-8", alias = "utf8")]
-    Utf8,
-    Gb18030,
-    Gbk,
-    Big5,
-}
-
-impl EncodingArg {
-    fn encoding(self) -> TextEncoding {
-        match self {
-            EncodingArg::Utf8 => TextEncoding::Utf8,
-            EncodingArg::Gb18030 => TextEncoding::Gb18030,
-            EncodingArg::Gbk => TextEncoding::Gbk,
-            EncodingArg::Big5 => TextEncoding::Big5,
-        }
-    }
-}
-
 /// Runs a parsed `jiangjun pgn` command; the exit status as the module docs say.
 pub fn run(args: &PgnArgs) -> i32 {
     let r = match &args.command {
@@ -130,14 +112,14 @@ pub fn run(args: &PgnArgs) -> i32 {
 }
 
 /// The games of a file, each read or refused, and the warnings of reading it.
-struct Records {
-    games: Vec<Result<Game, RecordError>>,
-    warnings: Vec<String>,
+pub(crate) struct Records {
+    pub games: Vec<Result<Game, RecordError>>,
+    pub warnings: Vec<String>,
 }
 
 /// Why one game of a file could not be read.
 #[derive(Debug)]
-enum RecordError {
+pub(crate) enum RecordError {
     Pgn(PgnError),
     Xqf(XqfError),
 }
@@ -151,10 +133,18 @@ impl std::fmt::Display for RecordError {
     }
 }
 
-/// Reads the input: XQF by its signature, else PGN in the forced or detected encoding.
-fn read_input(input: &Input) -> Result<Records> {
+/// Reads the input (`-`: standard input): XQF by its signature, else PGN in the forced or
+/// detected encoding.
+pub(crate) fn read_input(input: &Input) -> Result<Records> {
     let path = &input.path;
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
+            .context("cannot read standard input")?;
+        bytes
+    } else {
+        std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?
+    };
     if xqf::is_xqf(&bytes) {
         if input.verbose {
             eprintln!("{}: XQF (version {:#04x})", path.display(), bytes[2]);
@@ -164,7 +154,7 @@ fn read_input(input: &Input) -> Result<Records> {
             warnings: Vec::new(),
         });
     }
-    let decoded = encoding::decode(&bytes, input.encoding.map(EncodingArg::encoding));
+    let decoded = encoding::decode(&bytes, input.encoding);
     let file = pgn::read_pgn(&decoded.text);
     if input.verbose {
         let how = match decoded.detection {
@@ -195,7 +185,7 @@ fn read_input(input: &Input) -> Result<Records> {
     })
 }
 
-fn print_warnings(path: &std::path::Path, warnings: &[String]) {
+pub(crate) fn print_warnings(path: &std::path::Path, warnings: &[String]) {
     for w in warnings {
         eprintln!("{}: warning: {w}", path.display());
     }
@@ -232,13 +222,19 @@ fn convert(a: &ConvertArgs) -> Result<i32> {
             }
         }
     }
-    match &a.output {
-        Some(p) => {
-            std::fs::write(p, &out).with_context(|| format!("cannot write {}", p.display()))?
-        }
-        None => print!("{out}"),
-    }
+    write_output(a.output.as_deref(), &out)?;
     Ok(if bad > 0 { 1 } else { 0 })
+}
+
+/// Writes `text` to the file `path`, or to standard output when there is none or it is `-`.
+pub(crate) fn write_output(path: Option<&std::path::Path>, text: &str) -> Result<()> {
+    match path.filter(|p| p.as_os_str() != "-") {
+        Some(p) => std::fs::write(p, text).with_context(|| format!("cannot write {}", p.display())),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
 }
 
 fn check(a: &CheckArgs) -> Result<i32> {
@@ -278,7 +274,7 @@ fn check(a: &CheckArgs) -> Result<i32> {
 }
 
 /// How the referee's ruling stands to the recorded result.
-fn agreement(outcome: Outcome, recorded: GameResult) -> &'static str {
+pub(crate) fn agreement(outcome: Outcome, recorded: GameResult) -> &'static str {
     match (outcome, recorded) {
         (_, GameResult::Unknown) => "unrecorded",
         (Outcome::None, _) => "unruled",
@@ -386,14 +382,24 @@ mod tests {
             PgnCommand::Judge(j) => {
                 assert_eq!(j.rules, RuleSet::Axf);
                 assert!(j.json);
-                assert_eq!(j.input.encoding, Some(EncodingArg::Big5));
+                assert_eq!(j.input.encoding, Some(TextEncoding::Big5));
             }
             other => panic!("{other:?}"),
         }
         assert!(parse(&["convert", "g.pgn"]).is_err(), "--to is required");
         assert!(parse(&["convert", "g.pgn", "--to", "latin"]).is_err());
         assert!(parse(&["check"]).is_err());
-        assert!(parse(&["check", "a", "--encoding", "ebcdic"]).is_err());
+        let e = parse(&["check", "a", "--encoding", "ebcdic"]).expect_err("unknown");
+        assert!(
+            e.to_string()
+                .contains("expected utf-8, utf-16le, utf-16be, gb18030, gbk, big5"),
+            "{e}"
+        );
+        let a = parse(&["check", "a", "--encoding", "GB2312"]).expect("an alias");
+        match a.command {
+            PgnCommand::Check(c) => assert_eq!(c.input.encoding, Some(TextEncoding::Gbk)),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
