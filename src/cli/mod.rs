@@ -4,6 +4,7 @@
 //! usage or input (the error and the subcommand's usage on stderr); nothing reachable from the
 //! command line panics. Without arguments `jiangjun` is the engine: [`run_protocol`].
 
+pub mod analyse;
 pub mod bench;
 pub mod book;
 pub mod datagen;
@@ -28,6 +29,7 @@ pub enum Command {
     Train(train::TrainArgs),
     Tune(tune::TuneArgs),
     Pgn(crate::tools::records::PgnArgs),
+    Analyse(analyse::AnalyseArgs),
     Match(crate::tournament::arguments::MatchArgs),
     Tournament(crate::tournament::arguments::TournamentArgs),
 }
@@ -54,6 +56,7 @@ impl Command {
             Command::Train(a) => train::run(a),
             Command::Tune(a) => tune::run(a),
             Command::Pgn(a) => Ok(crate::tools::records::run(&a)),
+            Command::Analyse(a) => analyse::run(a),
             Command::Match(a) => crate::tournament::manager::match_main(a),
             Command::Tournament(a) => crate::tournament::manager::tournament_main(a),
         }
@@ -97,13 +100,19 @@ usage:
                   [--l2-tables X] [--validate F[,F...]] [--all]
                                    Texel-tune the evaluation weights on self-play data; reads
                                    and writes the format of src/search/eval/weights.json
-  jiangjun pgn convert IN [-o OUT] --to chinese|wxf|iccs [--script simplified|traditional]
-                  [--encoding utf-8|gb18030|gbk|big5] [--verbose]
+  jiangjun pgn convert IN|- [-o OUT|-] --to chinese|wxf|iccs [--script simplified|traditional]
+                  [--encoding utf-8|utf-16le|utf-16be|gb18030|gbk|big5] [--verbose]
                                    rewrite PGN (any notation or encoding) or XQF games as PGN
   jiangjun pgn check IN [--encoding E] [--verbose]
                                    replay every game; name the first bad move of each (exit 1)
   jiangjun pgn judge IN [--rules cxa2011|axf] [--json] [--encoding E]
                                    the referee's ruling on each game against its result
+  jiangjun analyse GAME [--movetime MS | --depth N] [--threads N] [--hash MB] [-o OUT.pgn]
+                  [--svg GRAPH.svg] [--game K] [--notation iccs|chinese|wxf]
+                  [--rules cxa2011|axf] [--threshold CP] [--encoding E]
+                                   search every position of a game (default 1000 ms each);
+                                   annotated PGN (scores, ?!/?/?? marks, better lines, the
+                                   referee's notes) and an SVG evaluation graph
   jiangjun match --engine SPEC --engine SPEC [options]
                                    two-engine match (see `jiangjun match --help`)
   jiangjun tournament --engine SPEC ... [options]
