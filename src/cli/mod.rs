@@ -213,6 +213,9 @@ pub fn run(args: &[String]) -> Option<i32> {
     quiet_on_closed_stdout();
     Some(match cli.command.run() {
         Ok(code) => code,
+        Err(e) if crate::tools::records::is_closed_pipe(&e) => {
+            crate::tools::records::CLOSED_PIPE_STATUS
+        }
         Err(e) => usage_error(first, &format!("{e:#}")),
     })
 }
@@ -220,8 +223,9 @@ pub fn run(args: &[String]) -> Option<i32> {
 /// A subcommand's output piped into a reader that stops early (`jiangjun pgn check F | head`)
 /// makes `println!` panic on the closed pipe. Such a panic ends the process quietly with status
 /// 141, what a writer killed by SIGPIPE reports in a shell; any other panic keeps the default
-/// report. (Writing every subcommand's output through a fallible writer would avoid the panic
-/// itself; this catches every one of them at one place.)
+/// report. `pgn` and `analyse` write through fallible writers and end with the same status
+/// without a panic ([`crate::tools::records::is_closed_pipe`]); the hook stays for the other
+/// subcommands, which print with `println!`.
 fn quiet_on_closed_stdout() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {

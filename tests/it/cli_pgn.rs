@@ -294,15 +294,21 @@ fn a_closed_output_pipe_ends_quietly() {
     let dir = folder("closed_pipe");
     let game = "[Event \"e\"]\n[Result \"*\"]\n\n1. h2e2 h7e7 2. h0g2 h9g7 *\n\n";
     let path = write(&dir, "many.pgn", game.repeat(3000).as_bytes());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
-        .args(["pgn", "convert", &path, "--to", "chinese"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn jiangjun");
-    drop(child.stdout.take());
-    let out = child.wait_with_output().expect("wait");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    assert_eq!(out.status.code(), Some(141), "{stderr}");
+    // `convert` writes one text, `check` a line per game: both through fallible writes.
+    for args in [
+        &["pgn", "convert", &path, "--to", "chinese"][..],
+        &["pgn", "check", &path],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn jiangjun");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("wait");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(141), "{args:?}: {stderr}");
+    }
 }
