@@ -129,6 +129,15 @@ pub fn eval_graph_svg(game: &Game, analysis: &Analysis) -> String {
         line.join(" ")
     );
 
+    // A game without moves has only its start: a dot, as a line of one point draws nothing.
+    if let [p] = points.as_slice() {
+        let _ = writeln!(
+            svg,
+            r##"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="#222222"/>"##,
+            x(p.ply as f64),
+            y(p.red)
+        );
+    }
     // Decisive scores on the clip line, then the marks.
     for p in points.iter().filter(|p| score::is_decisive(p.red)) {
         let _ = writeln!(svg, "{}", square(x(p.ply as f64), y(p.red), 4.5));
@@ -190,11 +199,10 @@ fn who(c: Color) -> &'static str {
 /// The title (players) and a line under it (event, date, result, how it was analysed).
 fn title(svg: &mut String, game: &Game, analysis: &Analysis) {
     let tag = |name: &str| game.tag(name).filter(|v| !v.trim().is_empty());
-    let players = format!(
-        "{} (Red) vs {} (Black)",
-        tag("Red").unwrap_or("?"),
-        tag("Black").unwrap_or("?")
-    );
+    let players = match (tag("Red"), tag("Black")) {
+        (None, None) => "Red vs Black".to_string(),
+        (r, b) => format!("{} (Red) vs {} (Black)", r.unwrap_or("?"), b.unwrap_or("?")),
+    };
     let mut sub: Vec<String> = ["Event", "Site", "Date"]
         .iter()
         .filter_map(|t| tag(t).map(str::to_string))
