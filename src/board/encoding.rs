@@ -23,6 +23,16 @@ pub enum TextEncoding {
 }
 
 impl TextEncoding {
+    /// Every encoding, in the order error messages list them.
+    pub const ALL: [TextEncoding; 6] = [
+        TextEncoding::Utf8,
+        TextEncoding::Utf16Le,
+        TextEncoding::Utf16Be,
+        TextEncoding::Gb18030,
+        TextEncoding::Gbk,
+        TextEncoding::Big5,
+    ];
+
     /// The encoding a command-line name asks for (`utf-8`, `gb18030`, `gbk`, `gb2312`,
     /// `big5`, `utf-16le`, `utf-16be`; any case, `_` for `-`).
     pub fn from_name(name: &str) -> Option<TextEncoding> {
@@ -77,6 +87,34 @@ impl TextEncoding {
 impl fmt::Display for TextEncoding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// A name [`TextEncoding::from_name`] does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownEncoding(pub String);
+
+impl fmt::Display for UnknownEncoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = TextEncoding::ALL.iter().map(|e| e.name()).collect();
+        write!(
+            f,
+            "unknown encoding '{}' (expected {})",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownEncoding {}
+
+/// The command line's `--encoding` word, read by [`TextEncoding::from_name`]: the one list of
+/// names.
+impl std::str::FromStr for TextEncoding {
+    type Err = UnknownEncoding;
+
+    fn from_str(s: &str) -> Result<TextEncoding, UnknownEncoding> {
+        TextEncoding::from_name(s).ok_or_else(|| UnknownEncoding(s.to_string()))
     }
 }
 
@@ -229,16 +267,15 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for enc in [
-            TextEncoding::Utf8,
-            TextEncoding::Utf16Le,
-            TextEncoding::Utf16Be,
-            TextEncoding::Gb18030,
-            TextEncoding::Gbk,
-            TextEncoding::Big5,
-        ] {
+        for enc in TextEncoding::ALL {
             assert_eq!(TextEncoding::from_name(enc.name()), Some(enc));
+            assert_eq!(enc.name().parse::<TextEncoding>(), Ok(enc));
         }
+        let e = "ebcdic".parse::<TextEncoding>().expect_err("unknown");
+        assert_eq!(
+            e.to_string(),
+            "unknown encoding 'ebcdic' (expected utf-8, utf-16le, utf-16be, gb18030, gbk, big5)"
+        );
         assert_eq!(TextEncoding::from_name("GB2312"), Some(TextEncoding::Gbk));
         assert_eq!(TextEncoding::from_name("latin1"), None);
     }

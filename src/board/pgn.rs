@@ -116,6 +116,9 @@ pub struct Game {
     pub result: GameResult,
     /// `(ply, text)`: the comment stands after the first `ply` moves (0: before the first).
     pub comments: Vec<(usize, String)>,
+    /// `(ply, mark)`: a judgement mark (`?!`, `?`, `??`, `!`, `!?`, `!!`) glued to the
+    /// `ply`-th move (1-based), in ply order, as annotators write them; read and written back.
+    pub marks: Vec<(usize, String)>,
 }
 
 impl Game {
@@ -127,6 +130,7 @@ impl Game {
             moves: Vec::new(),
             result: GameResult::Unknown,
             comments: Vec::new(),
+            marks: Vec::new(),
         }
     }
 
@@ -484,6 +488,19 @@ fn strip_move_number(w: &str) -> &str {
 /// Annotation marks after a move: `!`, `?`, `!?` and their full-width forms.
 const MARKS: [char; 4] = ['!', '?', '！', '？'];
 
+/// The mark glued to the end of a move word (`炮二平五？！` -> `?!`), in ASCII; empty when none.
+fn mark_of(word: &str) -> String {
+    let bare = word.trim_end_matches(MARKS);
+    word[bare.len()..]
+        .chars()
+        .map(|c| match c {
+            '！' => '!',
+            '？' => '?',
+            c => c,
+        })
+        .collect()
+}
+
 /// A game being read.
 struct Builder {
     tags: Vec<(String, String)>,
@@ -493,6 +510,7 @@ struct Builder {
     moves: Vec<Move>,
     result: Option<GameResult>,
     comments: Vec<(usize, String)>,
+    marks: Vec<(usize, String)>,
 }
 
 impl Builder {
@@ -505,6 +523,7 @@ impl Builder {
             moves: Vec::new(),
             result: None,
             comments: Vec::new(),
+            marks: Vec::new(),
         }
     }
 
@@ -553,6 +572,7 @@ impl Builder {
             moves: self.moves,
             result: self.result.or(tag_result).unwrap_or(GameResult::Unknown),
             comments: self.comments,
+            marks: self.marks,
         })
     }
 }
@@ -655,6 +675,10 @@ pub fn read_pgn(text: &str) -> PgnFile {
                     Ok(m) => {
                         pos.make_move(m);
                         cur.moves.push(m);
+                        let mark = mark_of(&w);
+                        if !mark.is_empty() {
+                            cur.marks.push((cur.moves.len(), mark));
+                        }
                     }
                     Err(NotationError::Syntax(_))
                         if cur.tags.is_empty()
@@ -807,6 +831,7 @@ pub fn write_pgn_with(game: &Game, format: MoveFormat, opts: WriteOptions) -> St
         line.push_str(word);
     };
     let mut comments = game.comments.iter().peekable();
+    let mut marks = game.marks.iter().peekable();
     let mut after_comment = false;
     let mut write_comments = |out: &mut String, line: &mut String, ply: usize| {
         let mut any = false;
@@ -821,18 +846,13 @@ pub fn write_pgn_with(game: &Game, format: MoveFormat, opts: WriteOptions) -> St
         if !pos.is_legal(m) {
             break;
         }
-        let text = match format {
-            MoveFormat::Iccs => format!("{}-{}", m.from(), m.to()).to_ascii_uppercase(),
-            MoveFormat::Chinese => {
-                let s = notation::to_chinese_in(&pos, m, opts.script);
-                if opts.full_width_digits {
-                    s.chars().map(wide_digit).collect()
-                } else {
-                    s
-                }
+        let mut text = move_text(&pos, m, format, opts);
+        // Marks of this move (one normally; a stale one of an earlier ply is dropped).
+        while let Some((p, mark)) = marks.next_if(|(p, _)| *p <= i + 1) {
+            if *p == i + 1 && mark.chars().all(|c| c == '!' || c == '?') {
+                text.push_str(mark);
             }
-            MoveFormat::Wxf => notation::to_wxf(&pos, m),
-        };
+        }
         let word = match pos.side_to_move() {
             Color::Red => format!("{number}. {text}"),
             Color::Black if i == 0 || after_comment => format!("{number}... {text}"),
@@ -851,6 +871,23 @@ pub fn write_pgn_with(game: &Game, format: MoveFormat, opts: WriteOptions) -> St
     out.push_str(&line);
     out.push('\n');
     out
+}
+
+/// One move as [`write_pgn_with`] writes it in `format`: `H2-E2`, `炮二平五` (script and
+/// digits as `opts` say) or `C2=5`. `m` must be legal in `pos`.
+pub fn move_text(pos: &Position, m: Move, format: MoveFormat, opts: WriteOptions) -> String {
+    match format {
+        MoveFormat::Iccs => format!("{}-{}", m.from(), m.to()).to_ascii_uppercase(),
+        MoveFormat::Chinese => {
+            let s = notation::to_chinese_in(pos, m, opts.script);
+            if opts.full_width_digits {
+                s.chars().map(wide_digit).collect()
+            } else {
+                s
+            }
+        }
+        MoveFormat::Wxf => notation::to_wxf(pos, m),
+    }
 }
 
 /// An ASCII digit as its full-width twin (`8` -> `８`); other characters unchanged.
@@ -883,6 +920,20 @@ mod tests {
             parse_pgn("[Event \"no end\n1. h2e2"),
             Err(PgnError::Unterminated { line: 1, .. })
         ));
+    }
+
+    #[test]
+    fn marks_are_kept_and_written_back() {
+        let g = parse_pgn("1. h2e2?! h9g7 2. h0g2？ i9h9!! 3. b2b9??").expect("reads")[0].clone();
+        let marks: Vec<(usize, &str)> = g.marks.iter().map(|(p, m)| (*p, m.as_str())).collect();
+        assert_eq!(marks, [(1, "?!"), (3, "?"), (4, "!!"), (5, "??")]);
+        let text = write_pgn(&g, MoveFormat::Iccs);
+        assert!(
+            text.contains("1. H2-E2?! H9-G7 2. H0-G2? I9-H9!! 3. B2-B9??"),
+            "{text}"
+        );
+        let back = parse_pgn(&text).expect("reads back").remove(0);
+        assert_eq!((back.moves, back.marks), (g.moves, g.marks));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! usage or input (the error and the subcommand's usage on stderr); nothing reachable from the
 //! command line panics. Without arguments `jiangjun` is the engine: [`run_protocol`].
 
+pub mod analyse;
 pub mod bench;
 pub mod book;
 pub mod datagen;
@@ -28,6 +29,7 @@ pub enum Command {
     Train(train::TrainArgs),
     Tune(tune::TuneArgs),
     Pgn(crate::tools::records::PgnArgs),
+    Analyse(analyse::AnalyseArgs),
     Match(crate::tournament::arguments::MatchArgs),
     Tournament(crate::tournament::arguments::TournamentArgs),
 }
@@ -54,6 +56,7 @@ impl Command {
             Command::Train(a) => train::run(a),
             Command::Tune(a) => tune::run(a),
             Command::Pgn(a) => Ok(crate::tools::records::run(&a)),
+            Command::Analyse(a) => analyse::run(a),
             Command::Match(a) => crate::tournament::manager::match_main(a),
             Command::Tournament(a) => crate::tournament::manager::tournament_main(a),
         }
@@ -105,13 +108,19 @@ usage:
                   [--l2-tables X] [--validate F[,F...]] [--all]
                                    Texel-tune the evaluation weights on self-play data; reads
                                    and writes the format of src/search/eval/weights.json
-  jiangjun pgn convert IN [-o OUT] --to chinese|wxf|iccs [--script simplified|traditional]
-                  [--encoding utf-8|gb18030|gbk|big5] [--verbose]
+  jiangjun pgn convert IN|- [-o OUT|-] --to chinese|wxf|iccs [--script simplified|traditional]
+                  [--encoding utf-8|utf-16le|utf-16be|gb18030|gbk|big5] [--verbose]
                                    rewrite PGN (any notation or encoding) or XQF games as PGN
   jiangjun pgn check IN [--encoding E] [--verbose]
                                    replay every game; name the first bad move of each (exit 1)
   jiangjun pgn judge IN [--rules cxa2011|axf] [--json] [--encoding E]
                                    the referee's ruling on each game against its result
+  jiangjun analyse GAME [--movetime MS | --depth N] [--threads N] [--hash MB] [-o OUT.pgn]
+                  [--svg GRAPH.svg] [--game K] [--notation iccs|chinese|wxf]
+                  [--rules cxa2011|axf] [--threshold CP] [--encoding E]
+                                   search every position of a game (default 1000 ms each);
+                                   annotated PGN (scores, ?!/?/?? marks, better lines, the
+                                   referee's notes) and an SVG evaluation graph
   jiangjun match --engine SPEC --engine SPEC [options]
                                    two-engine match (see `jiangjun match --help`)
   jiangjun tournament --engine SPEC ... [options]
@@ -212,6 +221,9 @@ pub fn run(args: &[String]) -> Option<i32> {
     quiet_on_closed_stdout();
     Some(match cli.command.run() {
         Ok(code) => code,
+        Err(e) if crate::tools::records::is_closed_pipe(&e) => {
+            crate::tools::records::CLOSED_PIPE_STATUS
+        }
         Err(e) => usage_error(first, &format!("{e:#}")),
     })
 }
@@ -219,8 +231,9 @@ pub fn run(args: &[String]) -> Option<i32> {
 /// A subcommand's output piped into a reader that stops early (`jiangjun pgn check F | head`)
 /// makes `println!` panic on the closed pipe. Such a panic ends the process quietly with status
 /// 141, what a writer killed by SIGPIPE reports in a shell; any other panic keeps the default
-/// report. (Writing every subcommand's output through a fallible writer would avoid the panic
-/// itself; this catches every one of them at one place.)
+/// report. `pgn` and `analyse` write through fallible writers and end with the same status
+/// without a panic ([`crate::tools::records::is_closed_pipe`]); the hook stays for the other
+/// subcommands, which print with `println!`.
 fn quiet_on_closed_stdout() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {

@@ -2,11 +2,14 @@
 //! and nothing below uses them. The opening-book builder ([`book_builder`]), the bench
 //! signature ([`bench`]), self-play ([`selfplay`]), the evaluation tuner ([`tune`]), data
 //! generation for the neural evaluation ([`datagen`]) and its trainer ([`train`]), and the
-//! game-record commands ([`records`]); the book from master games ([`book_from_games`]).
+//! game-record commands ([`records`]), game analysis ([`analyse`]) with its evaluation graph
+//! ([`eval_graph`]); the book from master games ([`book_from_games`]).
+pub mod analyse;
 pub mod bench;
 pub mod book_builder;
 pub mod book_from_games;
 pub mod datagen;
+pub mod eval_graph;
 pub mod records;
 pub mod selfplay;
 pub mod train;

@@ -15,7 +15,8 @@ use crate::rules::{judge_with, Outcome, RefereeOptions, RuleSet};
 use anyhow::{Context, Result};
 #[cfg(test)]
 use clap::Parser;
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
+use std::io::Write;
 use std::path::PathBuf;
 
 /// `jiangjun pgn ...` parsed on its own, for the unit tests (the binary parses [`PgnArgs`] as
@@ -48,12 +49,14 @@ pub enum PgnCommand {
 /// Where the games come from.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
 pub struct Input {
-    /// The game file: PGN (any notation, UTF-8/UTF-16/GB18030/GBK/Big5) or XQF.
+    /// The game file: PGN (any notation, UTF-8/UTF-16/GB18030/GBK/Big5) or XQF; `-` reads
+    /// standard input.
     #[arg(value_name = "IN")]
     pub path: PathBuf,
-    /// Read the PGN in this encoding instead of detecting it.
-    #[arg(long, value_enum)]
-    pub encoding: Option<EncodingArg>,
+    /// Read the PGN in this encoding instead of detecting it (utf-8, utf-16le, utf-16be,
+    /// gb18030, gbk, big5).
+    #[arg(long, value_name = "E", value_parser = |s: &str| s.parse::<TextEncoding>())]
+    pub encoding: Option<TextEncoding>,
     /// Say on stderr which encoding was used and how many games were read.
     #[arg(long)]
     pub verbose: bool,
@@ -93,35 +96,17 @@ pub struct JudgeArgs {
     pub json: bool,
 }
 
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EncodingArg {
-    #[value(name = "utf-8", alias = "utf8")]
-    Utf8,
-    Gb18030,
-    Gbk,
-    Big5,
-}
-
-impl EncodingArg {
-    fn encoding(self) -> TextEncoding {
-        match self {
-            EncodingArg::Utf8 => TextEncoding::Utf8,
-            EncodingArg::Gb18030 => TextEncoding::Gb18030,
-            EncodingArg::Gbk => TextEncoding::Gbk,
-            EncodingArg::Big5 => TextEncoding::Big5,
-        }
-    }
-}
-
 /// Runs a parsed `jiangjun pgn` command; the exit status as the module docs say.
 pub fn run(args: &PgnArgs) -> i32 {
+    let mut out = std::io::stdout().lock();
     let r = match &args.command {
         PgnCommand::Convert(a) => convert(a),
-        PgnCommand::Check(a) => check(a),
-        PgnCommand::Judge(a) => judge(a),
+        PgnCommand::Check(a) => check(a, &mut out),
+        PgnCommand::Judge(a) => judge(a, &mut out),
     };
     match r {
         Ok(code) => code,
+        Err(e) if is_closed_pipe(&e) => CLOSED_PIPE_STATUS,
         Err(e) => {
             eprintln!("jiangjun pgn: {e:#}");
             2
@@ -151,10 +136,18 @@ impl std::fmt::Display for RecordError {
     }
 }
 
-/// Reads the input: XQF by its signature, else PGN in the forced or detected encoding.
+/// Reads the input (`-`: standard input): XQF by its signature, else PGN in the forced or
+/// detected encoding.
 pub(crate) fn read_input(input: &Input) -> Result<Records> {
     let path = &input.path;
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
+            .context("cannot read standard input")?;
+        bytes
+    } else {
+        std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?
+    };
     if xqf::is_xqf(&bytes) {
         if input.verbose {
             eprintln!("{}: XQF (version {:#04x})", path.display(), bytes[2]);
@@ -164,7 +157,7 @@ pub(crate) fn read_input(input: &Input) -> Result<Records> {
             warnings: Vec::new(),
         });
     }
-    let decoded = encoding::decode(&bytes, input.encoding.map(EncodingArg::encoding));
+    let decoded = encoding::decode(&bytes, input.encoding);
     let file = pgn::read_pgn(&decoded.text);
     if input.verbose {
         let how = match decoded.detection {
@@ -195,7 +188,7 @@ pub(crate) fn read_input(input: &Input) -> Result<Records> {
     })
 }
 
-fn print_warnings(path: &std::path::Path, warnings: &[String]) {
+pub(crate) fn print_warnings(path: &std::path::Path, warnings: &[String]) {
     for w in warnings {
         eprintln!("{}: warning: {w}", path.display());
     }
@@ -232,29 +225,52 @@ fn convert(a: &ConvertArgs) -> Result<i32> {
             }
         }
     }
-    match &a.output {
-        Some(p) => {
-            std::fs::write(p, &out).with_context(|| format!("cannot write {}", p.display()))?
-        }
-        None => print!("{out}"),
-    }
+    write_output(a.output.as_deref(), &out)?;
     Ok(if bad > 0 { 1 } else { 0 })
 }
 
-fn check(a: &CheckArgs) -> Result<i32> {
+/// Writes `text` to the file `path`, or to standard output when there is none or it is `-`.
+/// A reader that went away (`| head`) is an error [`is_closed_pipe`] recognises, not a panic.
+pub(crate) fn write_output(path: Option<&std::path::Path>, text: &str) -> Result<()> {
+    match path.filter(|p| p.as_os_str() != "-") {
+        Some(p) => std::fs::write(p, text).with_context(|| format!("cannot write {}", p.display())),
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
+            Ok(())
+        }
+    }
+}
+
+/// The exit status of a writer whose reader closed the pipe: what a shell reports for one
+/// killed by SIGPIPE (Rust ignores the signal, so the write fails instead).
+pub const CLOSED_PIPE_STATUS: i32 = 141;
+
+/// Did this error come from writing into a closed pipe? Such an end is quiet, with
+/// [`CLOSED_PIPE_STATUS`].
+pub fn is_closed_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+fn check(a: &CheckArgs, out: &mut impl Write) -> Result<i32> {
     let records = read_input(&a.input)?;
     print_warnings(&a.input.path, &records.warnings);
     let mut bad = 0;
     for (i, g) in records.games.iter().enumerate() {
         let n = i + 1;
         match g {
-            Ok(game) => println!(
+            Ok(game) => writeln!(
+                out,
                 "game {n}: ok, {} plies, {}{}",
                 game.moves.len(),
                 game.result.as_str(),
                 game.tag("Event")
                     .map_or(String::new(), |e| format!(" ({e})"))
-            ),
+            )?,
             Err(e) => {
                 bad += 1;
                 match e {
@@ -264,21 +280,22 @@ fn check(a: &CheckArgs) -> Result<i32> {
                         token,
                         error,
                         ..
-                    }) => {
-                        println!("game {n}: bad move at ply {ply} (line {line}) '{token}': {error}")
-                    }
-                    e => println!("game {n}: unreadable: {e}"),
+                    }) => writeln!(
+                        out,
+                        "game {n}: bad move at ply {ply} (line {line}) '{token}': {error}"
+                    )?,
+                    e => writeln!(out, "game {n}: unreadable: {e}")?,
                 }
             }
         }
     }
     let total = records.games.len();
-    println!("{total} game(s): {} good, {bad} bad", total - bad);
+    writeln!(out, "{total} game(s): {} good, {bad} bad", total - bad)?;
     Ok(if bad > 0 { 1 } else { 0 })
 }
 
 /// How the referee's ruling stands to the recorded result.
-fn agreement(outcome: Outcome, recorded: GameResult) -> &'static str {
+pub(crate) fn agreement(outcome: Outcome, recorded: GameResult) -> &'static str {
     match (outcome, recorded) {
         (_, GameResult::Unknown) => "unrecorded",
         (Outcome::None, _) => "unruled",
@@ -289,7 +306,7 @@ fn agreement(outcome: Outcome, recorded: GameResult) -> &'static str {
     }
 }
 
-fn judge(a: &JudgeArgs) -> Result<i32> {
+fn judge(a: &JudgeArgs, out: &mut impl Write) -> Result<i32> {
     let records = read_input(&a.input)?;
     print_warnings(&a.input.path, &records.warnings);
     let rules = a.rules;
@@ -301,9 +318,13 @@ fn judge(a: &JudgeArgs) -> Result<i32> {
             Err(e) => {
                 failures += 1;
                 if a.json {
-                    println!("{{\"game\":{n},\"error\":{}}}", json_str(&e.to_string()));
+                    writeln!(
+                        out,
+                        "{{\"game\":{n},\"error\":{}}}",
+                        json_str(&e.to_string())
+                    )?;
                 } else {
-                    println!("game {n}: unreadable: {e}");
+                    writeln!(out, "game {n}: unreadable: {e}")?;
                 }
                 continue;
             }
@@ -317,20 +338,22 @@ fn judge(a: &JudgeArgs) -> Result<i32> {
             failures += 1;
         }
         if a.json {
-            println!(
+            writeln!(
+                out,
                 "{{\"game\":{n},\"event\":{},\"recorded\":\"{}\",\"agreement\":\"{agree}\",\"judgement\":{}}}",
                 game.tag("Event").map_or("null".to_string(), json_str),
                 game.result.as_str(),
                 j.to_json()
-            );
+            )?;
         } else {
             let verdict = j.to_text();
             let first = verdict.lines().next().unwrap_or("verdict none -");
-            println!(
+            writeln!(
+                out,
                 "game {n}: {first}{}; recorded {}: {agree}",
                 j.ruled_at.map_or(String::new(), |p| format!(" at ply {p}")),
                 game.result.as_str()
-            );
+            )?;
         }
     }
     Ok(if failures > 0 { 1 } else { 0 })
@@ -386,14 +409,75 @@ mod tests {
             PgnCommand::Judge(j) => {
                 assert_eq!(j.rules, RuleSet::Axf);
                 assert!(j.json);
-                assert_eq!(j.input.encoding, Some(EncodingArg::Big5));
+                assert_eq!(j.input.encoding, Some(TextEncoding::Big5));
             }
             other => panic!("{other:?}"),
         }
         assert!(parse(&["convert", "g.pgn"]).is_err(), "--to is required");
         assert!(parse(&["convert", "g.pgn", "--to", "latin"]).is_err());
         assert!(parse(&["check"]).is_err());
-        assert!(parse(&["check", "a", "--encoding", "ebcdic"]).is_err());
+        let e = parse(&["check", "a", "--encoding", "ebcdic"]).expect_err("unknown");
+        assert!(
+            e.to_string()
+                .contains("expected utf-8, utf-16le, utf-16be, gb18030, gbk, big5"),
+            "{e}"
+        );
+        let a = parse(&["check", "a", "--encoding", "GB2312"]).expect("an alias");
+        match a.command {
+            PgnCommand::Check(c) => assert_eq!(c.input.encoding, Some(TextEncoding::Gbk)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_closed_pipe_is_told_from_other_errors() {
+        let pipe = std::io::Error::new(std::io::ErrorKind::BrokenPipe, "gone");
+        assert!(is_closed_pipe(
+            &anyhow::Error::from(pipe).context("writing the games")
+        ));
+        let full = std::io::Error::new(std::io::ErrorKind::StorageFull, "full");
+        assert!(!is_closed_pipe(&anyhow::Error::from(full)));
+        assert!(!is_closed_pipe(&anyhow::anyhow!("Broken pipe")));
+        // `check` into a pipe whose reader has gone: the write error comes back, recognised.
+        let path = std::env::temp_dir().join(format!(
+            "jiangjun_records_closed_pipe_{}.pgn",
+            std::process::id()
+        ));
+        std::fs::write(&path, "1. h2e2 h9g7 *\n").expect("temp file");
+        let input = |path: PathBuf| Input {
+            path,
+            encoding: None,
+            verbose: false,
+        };
+        let e = check(
+            &CheckArgs {
+                input: input(path.clone()),
+            },
+            &mut ClosedPipe,
+        )
+        .expect_err("the write fails");
+        let _ = std::fs::remove_file(&path);
+        assert!(is_closed_pipe(&e), "{e:#}");
+        let e = check(
+            &CheckArgs {
+                input: input(PathBuf::from("/nonexistent/x.pgn")),
+            },
+            &mut ClosedPipe,
+        )
+        .expect_err("no file");
+        assert!(!is_closed_pipe(&e), "a missing file is not a closed pipe");
+    }
+
+    /// A writer whose reader has gone.
+    struct ClosedPipe;
+
+    impl Write for ClosedPipe {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
     }
 
     #[test]

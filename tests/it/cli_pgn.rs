@@ -2,7 +2,7 @@
 //! the same game in GB18030 and in Big5, an XQF file from our writer, a file with an illegal
 //! move at a known ply, a file with a line of `=====` after the last game.
 
-use crate::cli_support::run;
+use crate::cli_support::{run, temp_folder, write_file as write};
 
 use jiangjun::board::pgn::parse_pgn;
 use jiangjun::board::xqf::{write_xqf, XqfWriteOptions};
@@ -10,16 +10,7 @@ use std::path::PathBuf;
 
 /// A fresh folder for one test's files.
 fn folder(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("jiangjun_cli_pgn_{}_{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp folder");
-    d
-}
-
-fn write(dir: &std::path::Path, name: &str, bytes: &[u8]) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, bytes).expect("write test file");
-    p.to_string_lossy().into_owned()
+    temp_folder("cli_pgn", name)
 }
 
 /// A short game as a mainland file writes it: simplified, ASCII digits for Black.
@@ -242,6 +233,58 @@ fn usage_and_io_errors_exit_2() {
     assert!(out.contains("jiangjun pgn convert"), "{out}");
 }
 
+/// `-` reads the games from standard input; `-o -` (like no `-o`) writes to standard output.
+#[test]
+fn convert_reads_standard_input() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+        .args(["pgn", "convert", "-", "--to", "iccs", "-o", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn jiangjun");
+    let (gb, _, _) = encoding_rs::GB18030.encode(SIMPLIFIED);
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&gb)
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("wait");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("[Format \"ICCS\"]"), "{stdout}");
+    assert!(stdout.contains("1. H2-E2 H9-G7"), "{stdout}");
+    assert!(stdout.contains("[Red \"胡荣华\"]"), "{stdout}");
+}
+
+/// `--encoding` takes the library's names (`TextEncoding::from_name`); an unknown one exits 2
+/// and lists them.
+#[test]
+fn an_unknown_encoding_lists_the_names() {
+    let (code, _, err) = run(&["pgn", "check", "x.pgn", "--encoding", "ebcdic"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(
+            "unknown encoding 'ebcdic' (expected utf-8, utf-16le, utf-16be, gb18030, gbk, big5)"
+        ),
+        "{err}"
+    );
+    let dir = folder("encoding_alias");
+    let (gb, _, _) = encoding_rs::GB18030.encode(SIMPLIFIED);
+    let path = write(&dir, "gb.pgn", &gb);
+    let (code, out, err) = run(&["pgn", "check", &path, "--encoding", "GB2312"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("game 1: ok, 6 plies"), "{out}");
+}
+
 /// Output piped into a reader that stops early (`| head`): no panic report, the status a
 /// writer killed by SIGPIPE gives (141). The output is far larger than a pipe's buffer, so
 /// the engine is still writing when the reader goes.
@@ -251,15 +294,21 @@ fn a_closed_output_pipe_ends_quietly() {
     let dir = folder("closed_pipe");
     let game = "[Event \"e\"]\n[Result \"*\"]\n\n1. h2e2 h7e7 2. h0g2 h9g7 *\n\n";
     let path = write(&dir, "many.pgn", game.repeat(3000).as_bytes());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
-        .args(["pgn", "convert", &path, "--to", "chinese"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn jiangjun");
-    drop(child.stdout.take());
-    let out = child.wait_with_output().expect("wait");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    assert_eq!(out.status.code(), Some(141), "{stderr}");
+    // `convert` writes one text, `check` a line per game: both through fallible writes.
+    for args in [
+        &["pgn", "convert", &path, "--to", "chinese"][..],
+        &["pgn", "check", &path],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn jiangjun");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("wait");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(141), "{args:?}: {stderr}");
+    }
 }

@@ -26,6 +26,7 @@ mod protocol_session;
 mod protocol_transcripts;
 
 // Subcommands, run as a user runs them.
+mod analyse;
 mod cli_bench;
 mod cli_book;
 mod cli_datagen;
