@@ -130,14 +130,14 @@ pub fn run(args: &PgnArgs) -> i32 {
 }
 
 /// The games of a file, each read or refused, and the warnings of reading it.
-struct Records {
-    games: Vec<Result<Game, RecordError>>,
-    warnings: Vec<String>,
+pub struct Records {
+    pub games: Vec<Result<Game, RecordError>>,
+    pub warnings: Vec<String>,
 }
 
 /// Why one game of a file could not be read.
 #[derive(Debug)]
-enum RecordError {
+pub enum RecordError {
     Pgn(PgnError),
     Xqf(XqfError),
 }
@@ -151,48 +151,72 @@ impl std::fmt::Display for RecordError {
     }
 }
 
-/// Reads the input: XQF by its signature, else PGN in the forced or detected encoding.
-fn read_input(input: &Input) -> Result<Records> {
-    let path = &input.path;
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    if xqf::is_xqf(&bytes) {
-        if input.verbose {
-            eprintln!("{}: XQF (version {:#04x})", path.display(), bytes[2]);
-        }
-        return Ok(Records {
-            games: vec![xqf::read_xqf(&bytes).map_err(RecordError::Xqf)],
+impl std::error::Error for RecordError {}
+
+/// Reads a game file as `jiangjun pgn check` does: XQF by its signature, else PGN in any of
+/// the encodings (detected). Only a file that cannot be read at all is an error; a bad game
+/// is its own entry of [`Records::games`].
+pub fn read_games(path: &std::path::Path) -> std::io::Result<Records> {
+    let bytes = std::fs::read(path)?;
+    Ok(parse_bytes(&bytes, None).0)
+}
+
+/// The games of a file's bytes, and how its text was decoded (`None` for XQF).
+fn parse_bytes(bytes: &[u8], forced: Option<TextEncoding>) -> (Records, Option<encoding::Decoded>) {
+    if xqf::is_xqf(bytes) {
+        let records = Records {
+            games: vec![xqf::read_xqf(bytes).map_err(RecordError::Xqf)],
             warnings: Vec::new(),
-        });
-    }
-    let decoded = encoding::decode(&bytes, input.encoding.map(EncodingArg::encoding));
-    let file = pgn::read_pgn(&decoded.text);
-    if input.verbose {
-        let how = match decoded.detection {
-            Detection::Forced => "as asked",
-            Detection::Bom => "byte-order mark",
-            Detection::ValidUtf8 => "valid UTF-8",
-            Detection::Guessed => "reads best of gb18030 and big5",
         };
-        eprintln!(
-            "{}: encoding {} ({how}){}; {} game(s)",
-            path.display(),
-            decoded.encoding,
-            if decoded.had_errors {
-                ", with undecodable bytes"
-            } else {
-                ""
-            },
-            file.games.len()
-        );
+        return (records, None);
     }
-    Ok(Records {
+    let decoded = encoding::decode(bytes, forced);
+    let file = pgn::read_pgn(&decoded.text);
+    let records = Records {
         games: file
             .games
             .into_iter()
             .map(|g| g.map_err(RecordError::Pgn))
             .collect(),
         warnings: file.warnings,
-    })
+    };
+    (records, Some(decoded))
+}
+
+/// Reads the input: XQF by its signature, else PGN in the forced or detected encoding.
+fn read_input(input: &Input) -> Result<Records> {
+    let path = &input.path;
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let (records, decoded) = parse_bytes(&bytes, input.encoding.map(EncodingArg::encoding));
+    if input.verbose {
+        match decoded {
+            None => eprintln!(
+                "{}: XQF (version {:#04x})",
+                path.display(),
+                bytes.get(2).copied().unwrap_or(0)
+            ),
+            Some(decoded) => {
+                let how = match decoded.detection {
+                    Detection::Forced => "as asked",
+                    Detection::Bom => "byte-order mark",
+                    Detection::ValidUtf8 => "valid UTF-8",
+                    Detection::Guessed => "reads best of gb18030 and big5",
+                };
+                eprintln!(
+                    "{}: encoding {} ({how}){}; {} game(s)",
+                    path.display(),
+                    decoded.encoding,
+                    if decoded.had_errors {
+                        ", with undecodable bytes"
+                    } else {
+                        ""
+                    },
+                    records.games.len()
+                );
+            }
+        }
+    }
+    Ok(records)
 }
 
 fn print_warnings(path: &std::path::Path, warnings: &[String]) {
