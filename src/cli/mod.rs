@@ -94,7 +94,7 @@ usage:
   jiangjun train --data F[,F...] --out NET [--epochs N] [--batch N] [--lr X]
                   [--schedule cosine|step|constant] [--lr-floor X] [--lr-step E] [--lr-gamma X]
                   [--weight-decay X] [--lambda X] [--scale CP] [--val-every K] [--buffer N]
-                  [--seed S] [--threads T] [--checkpoint-dir D]
+                  [--seed S] [--threads T] [--checkpoint-dir D] [--init NET] [--mirror]
                                    train the neural evaluation on datagen files; writes the
                                    quantized network to NET after every epoch
   jiangjun tune --data F[,F...] [--out F] [--init F] [--rounds N] [--steps N] [--l2 X]
