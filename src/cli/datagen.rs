@@ -1,9 +1,10 @@
-//! `jiangjun datagen`: self-play training data for the neural evaluation. Every argument is
-//! checked before any game is played or the output is created.
+//! `jiangjun datagen`: training data for the neural evaluation, from self-play or (with
+//! `--from-games`) from recorded games. Every argument is checked before any game is played
+//! or the output is created.
 
 use super::value::{number, number_in};
 use crate::board::{Move, Position};
-use crate::tools::datagen::{self, Budget, Config, RecordWriter, Shard};
+use crate::tools::datagen::{self, games, Budget, Config, RecordWriter, Shard};
 use anyhow::Context;
 use std::time::Instant;
 
@@ -44,17 +45,25 @@ pub struct DatagenArgs {
     #[arg(long, value_name = "CP",
           value_parser = number_in(0i32..=crate::search::score::DECISIVE_BOUND))]
     pub score_limit: Option<i32>,
+    /// Label the positions of recorded games (PGN/XQF files, or folders searched
+    /// recursively) instead of playing games.
+    #[arg(long, value_name = "PATH", num_args = 1..,
+          conflicts_with_all = ["games", "random_plies", "openings", "max_plies"])]
+    pub from_games: Vec<std::path::PathBuf>,
+    /// With --from-games: plies of each game not labelled (default 6).
+    #[arg(long, value_name = "K", requires = "from_games", value_parser = number_in(0usize..=1000))]
+    pub skip_plies: Option<usize>,
 }
 
 pub fn run(args: DatagenArgs) -> anyhow::Result<i32> {
+    if !args.from_games.is_empty() {
+        return from_games(args);
+    }
     let d = Config::default();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let cfg = Config {
         games: args.games,
-        budget: match args.depth {
-            Some(depth) => Budget::Depth(depth),
-            None => Budget::Nodes(args.nodes.unwrap_or(5000)),
-        },
+        budget: budget(&args, 5000),
         seed: args.seed.unwrap_or(d.seed),
         random_plies: args.random_plies.unwrap_or(d.random_plies),
         shard: args.shard.unwrap_or(Shard::ALL),
@@ -98,6 +107,56 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<i32> {
         stats.skipped_in_check,
         stats.skipped_capture,
         stats.skipped_score,
+        cfg.score_limit
+    );
+    Ok(0)
+}
+
+/// The budget per move: `--depth`, else `--nodes` (default `nodes`).
+fn budget(args: &DatagenArgs, nodes: u64) -> Budget {
+    match args.depth {
+        Some(depth) => Budget::Depth(depth),
+        None => Budget::Nodes(args.nodes.unwrap_or(nodes)),
+    }
+}
+
+/// `--from-games`: labels the positions of recorded games.
+fn from_games(args: DatagenArgs) -> anyhow::Result<i32> {
+    let d = games::Config::default();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cfg = games::Config {
+        paths: args.from_games.clone(),
+        budget: budget(&args, 1000),
+        seed: args.seed.unwrap_or(d.seed),
+        skip_plies: args.skip_plies.unwrap_or(d.skip_plies),
+        shard: args.shard.unwrap_or(Shard::ALL),
+        threads: args.threads.unwrap_or(cores),
+        score_limit: args.score_limit.unwrap_or(d.score_limit),
+        rules: d.rules,
+    };
+    let out = &args.out;
+    let (list, read) = games::read(&cfg);
+    for bad in &read.unreadable_files {
+        eprintln!("datagen: cannot read {bad}");
+    }
+    anyhow::ensure!(read.games > 0, "no game read from the --from-games paths");
+    let file = std::fs::File::create(out).with_context(|| format!("cannot create {out}"))?;
+    let mut writer = RecordWriter::new(file);
+    eprintln!(
+        "datagen: {} files, {} games ({} unreadable, {} without a result); labelling {} (shard {}/{}), {} per move from ply {}, seed {}, {} threads",
+        read.files, read.games, read.unreadable_games, read.no_result, read.in_shard,
+        cfg.shard.index, cfg.shard.count, cfg.budget, cfg.skip_plies, cfg.seed, cfg.threads
+    );
+    let mut line = ProgressLine::new();
+    let stats = games::label_games(&cfg, &list, &mut writer, |p| line.update(p))
+        .with_context(|| format!("writing {out}"))?;
+    writer.finish().with_context(|| format!("writing {out}"))?;
+    line.finish();
+    println!(
+        "wrote {out}: {} games labelled (red wins {}, draws {}, black wins {}) of {} read from {} files ({} unreadable games, {} without a result, {} unreadable files), {} positions kept of {} searched (skipped: {} in check, {} best move a capture, {} decisive or beyond {} cp)",
+        stats.games, stats.red_wins, stats.draws, stats.black_wins, read.games, read.files,
+        read.unreadable_games, read.no_result, read.unreadable_files.len(), stats.kept,
+        stats.searched, stats.skipped_in_check, stats.skipped_capture, stats.skipped_score,
         cfg.score_limit
     );
     Ok(0)

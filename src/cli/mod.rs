@@ -98,10 +98,14 @@ usage:
                   [--openings F] [--shard I/N] [--threads T] [--max-plies N] [--score-limit CP]
                                    self-play training data for the neural evaluation (binary
                                    records, see README); shards of one seed concatenate
+  jiangjun datagen --from-games PATH... --out F [--nodes N | --depth N] [--seed S]
+                  [--skip-plies K] [--shard I/N] [--threads T] [--score-limit CP]
+                                   the same records from recorded games (PGN/XQF files or
+                                   folders): each position searched, the game's result
   jiangjun train --data F[,F...] --out NET [--epochs N] [--batch N] [--lr X]
                   [--schedule cosine|step|constant] [--lr-floor X] [--lr-step E] [--lr-gamma X]
                   [--weight-decay X] [--lambda X] [--scale CP] [--val-every K] [--buffer N]
-                  [--seed S] [--threads T] [--checkpoint-dir D]
+                  [--seed S] [--threads T] [--checkpoint-dir D] [--init NET] [--mirror]
                                    train the neural evaluation on datagen files; writes the
                                    quantized network to NET after every epoch
   jiangjun tune --data F[,F...] [--out F] [--init F] [--rounds N] [--steps N] [--l2 X]

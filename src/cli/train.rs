@@ -2,6 +2,7 @@
 //! NET can be written, is checked before training starts.
 
 use super::value::{number, number_in};
+use crate::search::nnue::{FloatNetwork, Network};
 use crate::tools::train::{self, Config, Schedule};
 use anyhow::Context;
 
@@ -25,7 +26,8 @@ pub struct TrainArgs {
     /// The network written after every epoch.
     #[arg(long, value_name = "NET")]
     pub out: std::path::PathBuf,
-    #[arg(long, value_name = "N", value_parser = number_in(1u32..=100_000))]
+    /// Epochs (0 writes the starting network).
+    #[arg(long, value_name = "N", value_parser = number_in(0u32..=100_000))]
     pub epochs: Option<u32>,
     /// Positions per optimiser step.
     #[arg(long, value_name = "N", value_parser = number_in(1usize..=1 << 24))]
@@ -66,6 +68,12 @@ pub struct TrainArgs {
     /// Also keep every epoch's network here (`epoch-N.jjnn`).
     #[arg(long, value_name = "D")]
     pub checkpoint_dir: Option<String>,
+    /// Start from this network file (dequantized) instead of random weights.
+    #[arg(long, value_name = "NET")]
+    pub init: Option<std::path::PathBuf>,
+    /// Mirror each record left-right with probability 1/2, drawn afresh every epoch.
+    #[arg(long)]
+    pub mirror: bool,
 }
 
 pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
@@ -98,6 +106,17 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
         buffer: args.buffer.unwrap_or(d.buffer),
         seed: args.seed.unwrap_or(d.seed),
         threads: args.threads.unwrap_or(d.threads),
+        init: match &args.init {
+            Some(p) => {
+                let bytes =
+                    std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
+                let net = Network::from_bytes(&bytes)
+                    .with_context(|| format!("{} is not a network file", p.display()))?;
+                Some(FloatNetwork::dequantize(&net))
+            }
+            None => None,
+        },
+        mirror: args.mirror,
     };
     anyhow::ensure!(!cfg.data.is_empty(), "--data names no file");
     anyhow::ensure!(
@@ -111,22 +130,25 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {dir}"))?;
     }
     eprintln!(
-        "train: {} file(s), {} epochs, batch {}, lr {} ({:?}), weight decay {}, lambda {}, scale {}, 1 in {} held out, seed {}, {} threads",
+        "train: {} file(s), {} epochs, batch {}, lr {} ({:?}), weight decay {}, lambda {}, scale {}, 1 in {} held out, seed {}, {} threads, start {}{}",
         cfg.data.len(), cfg.epochs, cfg.batch, cfg.lr, cfg.schedule, cfg.weight_decay,
-        cfg.lambda, cfg.scale, cfg.val_every, cfg.seed, cfg.threads
+        cfg.lambda, cfg.scale, cfg.val_every, cfg.seed, cfg.threads,
+        args.init.as_ref().map_or("random".to_string(), |p| p.display().to_string()),
+        if cfg.mirror { ", mirrored half the time" } else { "" }
     );
     let fmt_loss = |l: Option<f64>| l.map_or("-".to_string(), |l| format!("{l:.6}"));
     let mut written = false;
     let result = train::train(&cfg, |r, net| {
         if r.epoch == 0 {
             eprintln!("train: epoch 0: val loss {}", fmt_loss(r.val_loss));
-            return Ok(());
-        }
-        eprintln!(
+        } else {
+            eprintln!(
             "train: epoch {}/{}: train loss {}, val loss {}, lr {:.3e}, {} positions, {:.0} positions/s, elapsed {:.1}s",
             r.epoch, r.epochs, fmt_loss(r.train_loss), fmt_loss(r.val_loss), r.lr, r.positions,
             r.positions as f64 / r.seconds.max(1e-9), r.elapsed
-        );
+            );
+        }
+        // Epoch 0 (the start) too: with --epochs 0 it is the result.
         let bytes = net.quantize().to_bytes();
         if let Some(dir) = &checkpoints {
             let p = std::path::Path::new(dir).join(format!("epoch-{}.jjnn", r.epoch));

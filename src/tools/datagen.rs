@@ -49,6 +49,7 @@
 //! take as long as the depth needs.
 
 pub mod format;
+pub mod games;
 pub mod shuffle;
 
 pub use format::{
@@ -297,6 +298,20 @@ impl Game {
         }
     }
 
+    /// A game from a set-up position (the start position needs no FEN).
+    fn from_start(start: &Position) -> Game {
+        if *start == Position::startpos() {
+            return Game::new();
+        }
+        Game {
+            fen: Some(start.to_fen()),
+            carried: start.halfmove_clock(),
+            pos: start.clone(),
+            texts: Vec::new(),
+            plies: Vec::new(),
+        }
+    }
+
     fn play(&mut self, m: Move) {
         self.plies.push(PlyRecord {
             side: self.pos.side_to_move(),
@@ -351,11 +366,11 @@ impl Game {
     }
 }
 
-fn new_engine(cfg: &Config) -> Engine {
+fn new_engine(rules: RuleSet) -> Engine {
     let mut e = Engine::new();
     e.set_hash_mb(HASH_MB);
     e.set_threads(1);
-    e.set_rules(cfg.rules);
+    e.set_rules(rules);
     e
 }
 
@@ -386,7 +401,7 @@ fn choose_start(cfg: &Config, rng: &mut StdRng) -> Vec<Move> {
         if cfg.start_score_limit == 0 {
             break;
         }
-        let mut engine = new_engine(cfg);
+        let mut engine = new_engine(cfg.rules);
         match g.search(&mut engine, cfg.budget) {
             Some((_, s)) if s.abs() <= cfg.start_score_limit => break,
             _ => {}
@@ -425,7 +440,7 @@ fn play_game(cfg: &Config, index: u32) -> GameOutput {
     for m in choose_start(cfg, &mut rng) {
         g.play(m);
     }
-    let mut engine = new_engine(cfg);
+    let mut engine = new_engine(cfg.rules);
     let mut records = Vec::new();
     let mut stats = Stats {
         games: 1,
@@ -491,10 +506,33 @@ fn play_game(cfg: &Config, index: u32) -> GameOutput {
 pub fn generate<W: Write>(
     cfg: &Config,
     out: &mut RecordWriter<W>,
-    mut progress: impl FnMut(&Progress),
+    progress: impl FnMut(&Progress),
 ) -> io::Result<Stats> {
     let games: Vec<u32> = cfg.shard.games(cfg.games).collect();
-    let threads = cfg.threads.clamp(1, games.len().max(1));
+    run_ordered(
+        cfg.seed,
+        &games,
+        |&i| i,
+        cfg.threads,
+        |&i| play_game(cfg, i),
+        out,
+        progress,
+    )
+}
+
+/// Runs `work` over `jobs` on `threads` threads and writes each output as one chunk (the run's
+/// `seed`, the job's game index), in job order whatever the threads, to `out`. `progress` is
+/// called on this thread after every finished job.
+fn run_ordered<J: Sync, W: Write>(
+    seed: u64,
+    jobs: &[J],
+    index: impl Fn(&J) -> u32,
+    threads: usize,
+    work: impl Fn(&J) -> GameOutput + Sync,
+    out: &mut RecordWriter<W>,
+    mut progress: impl FnMut(&Progress),
+) -> io::Result<Stats> {
+    let threads = threads.clamp(1, jobs.len().max(1));
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         // The search recurses deeply; the engine gives its own threads the same.
@@ -509,14 +547,14 @@ pub fn generate<W: Write>(
         let (tx, rx) = mpsc::channel::<(usize, GameOutput)>();
         for _ in 0..threads {
             let tx = tx.clone();
-            let (next, abort, games) = (&next, &abort, &games);
+            let (next, abort, work) = (&next, &abort, &work);
             s.spawn(move |_| {
-                // Indices are handed out in order, so finished games arrive nearly in order
-                // and the reordering buffer below stays small.
+                // Jobs are handed out in order, so finished ones arrive nearly in order and
+                // the reordering buffer below stays small.
                 while !abort.load(Ordering::Relaxed) {
                     let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&index) = games.get(k) else { break };
-                    if tx.send((k, play_game(cfg, index))).is_err() {
+                    let Some(job) = jobs.get(k) else { break };
+                    if tx.send((k, work(job))).is_err() {
                         break;
                     }
                 }
@@ -531,7 +569,7 @@ pub fn generate<W: Write>(
             kept += game.stats.kept;
             pending.insert(k, game);
             while let Some(game) = pending.remove(&written) {
-                if let Err(e) = out.write_game(cfg.seed, games[written], &game.records) {
+                if let Err(e) = out.write_game(seed, index(&jobs[written]), &game.records) {
                     abort.store(true, Ordering::Relaxed);
                     return Err(e);
                 }
@@ -540,7 +578,7 @@ pub fn generate<W: Write>(
             }
             progress(&Progress {
                 games_done: done,
-                games_total: games.len() as u64,
+                games_total: jobs.len() as u64,
                 kept,
                 elapsed: start.elapsed(),
             });
@@ -689,13 +727,7 @@ mod tests {
     }
 
     fn from_fen(fen: &str) -> Game {
-        Game {
-            fen: Some(fen.to_string()),
-            carried: Position::from_fen(fen).unwrap().halfmove_clock(),
-            pos: Position::from_fen(fen).unwrap(),
-            texts: Vec::new(),
-            plies: Vec::new(),
-        }
+        Game::from_start(&Position::from_fen(fen).unwrap())
     }
 
     #[test]

@@ -115,14 +115,14 @@ pub fn run(args: &PgnArgs) -> i32 {
 }
 
 /// The games of a file, each read or refused, and the warnings of reading it.
-pub(crate) struct Records {
-    pub(crate) games: Vec<Result<Game, RecordError>>,
-    pub(crate) warnings: Vec<String>,
+pub struct Records {
+    pub games: Vec<Result<Game, RecordError>>,
+    pub warnings: Vec<String>,
 }
 
 /// Why one game of a file could not be read.
 #[derive(Debug)]
-pub(crate) enum RecordError {
+pub enum RecordError {
     Pgn(PgnError),
     Xqf(XqfError),
 }
@@ -134,6 +134,38 @@ impl std::fmt::Display for RecordError {
             RecordError::Xqf(e) => e.fmt(f),
         }
     }
+}
+
+impl std::error::Error for RecordError {}
+
+/// Reads a game file as `jiangjun pgn check` does: XQF by its signature, else PGN in any of
+/// the encodings (detected). Only a file that cannot be read at all is an error; a bad game
+/// is its own entry of [`Records::games`].
+pub fn read_games(path: &std::path::Path) -> std::io::Result<Records> {
+    let bytes = std::fs::read(path)?;
+    Ok(parse_bytes(&bytes, None).0)
+}
+
+/// The games of a file's bytes, and how its text was decoded (`None` for XQF).
+fn parse_bytes(bytes: &[u8], forced: Option<TextEncoding>) -> (Records, Option<encoding::Decoded>) {
+    if xqf::is_xqf(bytes) {
+        let records = Records {
+            games: vec![xqf::read_xqf(bytes).map_err(RecordError::Xqf)],
+            warnings: Vec::new(),
+        };
+        return (records, None);
+    }
+    let decoded = encoding::decode(bytes, forced);
+    let file = pgn::read_pgn(&decoded.text);
+    let records = Records {
+        games: file
+            .games
+            .into_iter()
+            .map(|g| g.map_err(RecordError::Pgn))
+            .collect(),
+        warnings: file.warnings,
+    };
+    (records, Some(decoded))
 }
 
 /// Reads the input (`-`: standard input): XQF by its signature, else PGN in the forced or
@@ -148,44 +180,36 @@ pub(crate) fn read_input(input: &Input) -> Result<Records> {
     } else {
         std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?
     };
-    if xqf::is_xqf(&bytes) {
-        if input.verbose {
-            eprintln!("{}: XQF (version {:#04x})", path.display(), bytes[2]);
-        }
-        return Ok(Records {
-            games: vec![xqf::read_xqf(&bytes).map_err(RecordError::Xqf)],
-            warnings: Vec::new(),
-        });
-    }
-    let decoded = encoding::decode(&bytes, input.encoding);
-    let file = pgn::read_pgn(&decoded.text);
+    let (records, decoded) = parse_bytes(&bytes, input.encoding);
     if input.verbose {
-        let how = match decoded.detection {
-            Detection::Forced => "as asked",
-            Detection::Bom => "byte-order mark",
-            Detection::ValidUtf8 => "valid UTF-8",
-            Detection::Guessed => "reads best of gb18030 and big5",
-        };
-        eprintln!(
-            "{}: encoding {} ({how}){}; {} game(s)",
-            path.display(),
-            decoded.encoding,
-            if decoded.had_errors {
-                ", with undecodable bytes"
-            } else {
-                ""
-            },
-            file.games.len()
-        );
+        match decoded {
+            None => eprintln!(
+                "{}: XQF (version {:#04x})",
+                path.display(),
+                bytes.get(2).copied().unwrap_or(0)
+            ),
+            Some(decoded) => {
+                let how = match decoded.detection {
+                    Detection::Forced => "as asked",
+                    Detection::Bom => "byte-order mark",
+                    Detection::ValidUtf8 => "valid UTF-8",
+                    Detection::Guessed => "reads best of gb18030 and big5",
+                };
+                eprintln!(
+                    "{}: encoding {} ({how}){}; {} game(s)",
+                    path.display(),
+                    decoded.encoding,
+                    if decoded.had_errors {
+                        ", with undecodable bytes"
+                    } else {
+                        ""
+                    },
+                    records.games.len()
+                );
+            }
+        }
     }
-    Ok(Records {
-        games: file
-            .games
-            .into_iter()
-            .map(|g| g.map_err(RecordError::Pgn))
-            .collect(),
-        warnings: file.warnings,
-    })
+    Ok(records)
 }
 
 pub(crate) fn print_warnings(path: &std::path::Path, warnings: &[String]) {

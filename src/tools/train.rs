@@ -36,7 +36,15 @@
 //! * **Learning rate** per epoch by a [`Schedule`]: constant, step (× gamma every k epochs)
 //!   or cosine from the base rate down to a floor fraction of it.
 //! * **Start** from [`FloatNetwork::random`] with the run's seed (its scaling is chosen so
-//!   SCReLU starts in its working range).
+//!   SCReLU starts in its working range), or from [`Config::init`] (a network file
+//!   dequantized: fine-tuning a network trained on other data). With 0 epochs the start is
+//!   the result.
+//! * **Mirror augmentation** ([`Config::mirror`]): xiangqi is symmetric under the left-right
+//!   mirror (file `f` → `8 − f`), so a mirrored record is an equally true sample. Each record
+//!   is mirrored with probability ½, drawn afresh each epoch (seeded, in stream order), rather
+//!   than trained both ways: an epoch costs the same as without, and over epochs a position
+//!   is seen both ways. The held-out games are not mirrored (the validation loss stays
+//!   comparable between runs with and without).
 
 use crate::board::Position;
 use crate::checksum::fnv1a32;
@@ -45,6 +53,8 @@ use crate::search::nnue::{
     active_features, output_bucket, FloatNetwork, HIDDEN, INPUTS, OUTPUT_BUCKETS, SCALE,
 };
 use crate::tools::datagen::{ChunkReader, DataError, Record, ShuffledReader};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::fmt;
@@ -112,6 +122,11 @@ pub struct Config {
     pub buffer: usize,
     pub seed: u64,
     pub threads: usize,
+    /// The starting network (e.g. a dequantized network file); `None`: random from `seed`.
+    pub init: Option<FloatNetwork>,
+    /// Left-right mirror augmentation: each record is mirrored with probability ½, drawn
+    /// afresh every epoch from the run's seed.
+    pub mirror: bool,
 }
 
 impl Default for Config {
@@ -129,6 +144,8 @@ impl Default for Config {
             buffer: 1 << 20,
             seed: 1,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            init: None,
+            mirror: false,
         }
     }
 }
@@ -212,6 +229,14 @@ impl Sample {
         Sample::new(&pos, r.score().into(), r.result().value(), lambda, scale)
     }
 
+    /// The sample of a record's left-right mirror image (file `f` → `8 − f`), with the
+    /// record's score and result: the rules are symmetric under the mirror, so the mirrored
+    /// position is worth exactly the same.
+    pub fn from_record_mirrored(r: &Record, lambda: f32, scale: f32) -> Option<Sample> {
+        let pos = mirror_file(&r.position().ok()?)?;
+        Sample::new(&pos, r.score().into(), r.result().value(), lambda, scale)
+    }
+
     pub fn target(&self) -> f32 {
         self.target
     }
@@ -219,6 +244,15 @@ impl Sample {
     fn features(&self, h: usize) -> &[u16] {
         &self.features[h][..self.len as usize]
     }
+}
+
+/// `pos` mirrored left-right, the same side to move and natural-limit counter.
+fn mirror_file(pos: &Position) -> Option<Position> {
+    let mut board = [None; crate::board::square::SQUARES];
+    for sq in pos.occupied() {
+        board[sq.mirror_file().index()] = pos.piece_at(sq);
+    }
+    Position::from_placement(board, pos.side_to_move(), pos.halfmove_clock(), 1).ok()
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -627,12 +661,11 @@ pub fn train(
     if train_positions == 0 {
         return Err(TrainError::NoTrainingData { records, invalid });
     }
-    let mut trainer = Trainer::new(
-        FloatNetwork::random(cfg.seed),
-        cfg.scale,
-        cfg.weight_decay,
-        cfg.threads,
-    )?;
+    let start_net = cfg
+        .init
+        .clone()
+        .unwrap_or_else(|| FloatNetwork::random(cfg.seed));
+    let mut trainer = Trainer::new(start_net, cfg.scale, cfg.weight_decay, cfg.threads)?;
     let val_loss = |t: &Trainer| (!val.is_empty()).then(|| t.loss(&val));
     let mut report = EpochReport {
         epoch: 0,
@@ -652,13 +685,20 @@ pub fn train(
         let lr = cfg.schedule.rate(cfg.lr, epoch - 1, cfg.epochs);
         let seed = cfg.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(epoch);
         let (mut loss, mut positions) = (0.0, 0u64);
+        // Drawn on this thread in stream order, so mirroring does not depend on threads.
+        let mut coin = StdRng::seed_from_u64(seed ^ 0x6d69_7272_6f72);
         batch.clear();
         for r in ShuffledReader::open(&cfg.data, cfg.buffer, seed) {
             let r = r?;
             if val_records.contains(&r) {
                 continue;
             }
-            if let Some(s) = Sample::from_record(&r, cfg.lambda, cfg.scale) {
+            let sample = if cfg.mirror && coin.gen_bool(0.5) {
+                Sample::from_record_mirrored(&r, cfg.lambda, cfg.scale)
+            } else {
+                Sample::from_record(&r, cfg.lambda, cfg.scale)
+            };
+            if let Some(s) = sample {
                 batch.push(s);
                 if batch.len() == cfg.batch {
                     loss += trainer.step(&batch, lr);
@@ -699,8 +739,8 @@ fn check(cfg: &Config) -> Result<(), TrainError> {
     if cfg.data.is_empty() {
         return bad("no data files");
     }
-    if cfg.epochs == 0 || cfg.batch == 0 || cfg.buffer == 0 || cfg.threads == 0 {
-        return bad("epochs, batch, buffer and threads must be at least 1");
+    if cfg.batch == 0 || cfg.buffer == 0 || cfg.threads == 0 {
+        return bad("batch, buffer and threads must be at least 1");
     }
     if !(cfg.lr.is_finite() && cfg.lr > 0.0) {
         return bad("learning rate must be positive");

@@ -133,6 +133,54 @@ fn opening_lines_start_the_games() {
 }
 
 #[test]
+fn labels_recorded_games() {
+    let path = temp("games.bin");
+    let p = path.to_string_lossy().into_owned();
+    let label = |threads: &str| {
+        let args = [
+            "datagen",
+            "--from-games",
+            "tests/data/datagen_games.pgn",
+            "tests/data/datagen_odds.pgn",
+            "--out",
+            &p,
+            "--nodes",
+            "250",
+            "--skip-plies",
+            "2",
+            "--seed",
+            "4",
+            "--threads",
+            threads,
+        ];
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(err.contains("positions/s"), "{err}");
+        (out, std::fs::read(&path).unwrap())
+    };
+    let (out, bytes) = label("2");
+    assert!(
+        out.starts_with(&format!(
+            "wrote {p}: 4 games labelled (red wins 1, draws 1, black wins 2) of 6 read from 2 files (1 unreadable games, 1 without a result, 0 unreadable files)"
+        )),
+        "{out}"
+    );
+    // Game 16, 12, 7 and 6 plies long, the first 2 not searched.
+    assert!(out.contains(" of 33 searched"), "{out}");
+    assert_eq!(label("1").1, bytes, "the same bytes whatever the threads");
+    let chunks = chunks(bytes);
+    let games: Vec<u32> = chunks.iter().map(|c| c.game).collect();
+    assert_eq!(games, [0, 1, 2, 5]);
+    for (c, red) in chunks.iter().zip([1.0, 0.0, 0.5, 0.0]) {
+        assert_eq!(c.seed, 4);
+        for r in &c.records {
+            assert_eq!(r.result_for_red().value(), red, "game {}", c.game);
+        }
+    }
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
 fn bad_arguments_exit_2_with_a_message() {
     let bad_line = temp("bad-lines.txt");
     std::fs::write(&bad_line, "h2e2 h2e2\n").unwrap();
@@ -187,6 +235,18 @@ fn bad_arguments_exit_2_with_a_message() {
             "a value is required for '--seed <S>'",
         ),
         (vec!["--out", "/nonexistent/dir/out.bin"], "cannot create"),
+        (
+            vec!["--out", &o, "--skip-plies", "3"],
+            "required arguments were not provided",
+        ),
+        (
+            vec!["--out", &o, "--from-games", "tests/data", "--games", "3"],
+            "cannot be used with",
+        ),
+        (
+            vec!["--out", &o, "--from-games", "/nonexistent/games"],
+            "no game read",
+        ),
     ] {
         let mut all = vec!["datagen"];
         all.extend(args);

@@ -100,7 +100,21 @@ fn trains_and_writes_loadable_networks() {
     assert!(err.contains("ends inside a chunk"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 
-    for p in [data, net, net2, cut] {
+    // --init with 0 epochs writes the network it started from; 1 epoch of --mirror moves it.
+    let back = temp("back.jjnn");
+    let (code, out, err) = train(&s(&data), &s(&back), &["--init", &s(&net), "--epochs", "0"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(std::fs::read(&back).unwrap(), bytes);
+    let (code, out, err) = train(
+        &s(&data),
+        &s(&back),
+        &["--init", &s(&net), "--epochs", "1", "--mirror"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains("mirrored half the time"), "{err}");
+    assert_ne!(std::fs::read(&back).unwrap(), bytes);
+
+    for p in [data, net, net2, cut, back] {
         let _ = std::fs::remove_file(p);
     }
     let _ = std::fs::remove_dir_all(dir);
@@ -120,7 +134,9 @@ fn bad_arguments_and_files_exit_2() {
         vec!["train", "--data", &m, "--out", &n],
         vec!["train", "--data", &g, "--out", &n],
         vec!["train", "--data", &g, "--out", &n, "--epochs", "zero"],
-        vec!["train", "--data", &g, "--out", &n, "--epochs", "0"],
+        vec!["train", "--data", &g, "--out", &n, "--epochs", "-1"],
+        vec!["train", "--data", &g, "--out", &n, "--init", &m],
+        vec!["train", "--data", &g, "--out", &n, "--init", &g],
         vec!["train", "--data", &g, "--out", &n, "--lambda", "2"],
         vec!["train", "--data", &g, "--out", &n, "--lr", "-1"],
         vec!["train", "--data", &g, "--out", &n, "--lr", "NaN"],

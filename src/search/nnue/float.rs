@@ -106,6 +106,29 @@ impl FloatNetwork {
         net
     }
 
+    /// The float network a quantized one stands for (each value divided by its scale), so a
+    /// trainer can start from a network file. `dequantize(n).quantize() == n`: the values are
+    /// small integers over the scale, and rounding recovers them.
+    pub fn dequantize(net: &Network) -> FloatNetwork {
+        let (qa, qb, qab) = (QA as f32, QB as f32, (QA * QB) as f32);
+        FloatNetwork {
+            l1_weights: net
+                .l1_weights
+                .iter()
+                .flatten()
+                .map(|&w| f32::from(w) / qa)
+                .collect(),
+            l1_bias: net.l1_bias.iter().map(|&b| f32::from(b) / qa).collect(),
+            l2_weights: net
+                .l2_weights
+                .iter()
+                .flatten()
+                .map(|&w| f32::from(w) / qb)
+                .collect(),
+            l2_bias: net.l2_bias.iter().map(|&b| b as f32 / qab).collect(),
+        }
+    }
+
     /// First-layer weight `i` of feature `f`, or bias `i` for `None`.
     fn l1(&self, f: Option<usize>, i: usize) -> f32 {
         match f {

@@ -371,6 +371,20 @@ fn file_round_trip() {
 }
 
 #[test]
+fn dequantizing_and_quantizing_again_gives_the_same_network() {
+    let mut net = FloatNetwork::random(11).quantize();
+    // Extreme values as well as typical ones.
+    net.l1_weights[3][5] = L1_LIMIT;
+    net.l1_weights[4][6] = -L1_LIMIT;
+    net.l2_weights[1][7] = -L2_LIMIT;
+    net.l2_bias[2] = -123_456;
+    let float = FloatNetwork::dequantize(&net);
+    assert_eq!(float.quantize(), net);
+    let p = pos(FENS[2]);
+    assert!((float.evaluate(&p) - net.evaluate(&p) as f32).abs() < 10.0);
+}
+
+#[test]
 fn bad_files_give_typed_errors() {
     let good = valid_file();
     let with = |at: usize, value: &[u8]| {

@@ -24,6 +24,12 @@
 //! | 29     | plies since the last capture (the natural-limit counter), saturated at 255 |
 //! | 30..32 | search score in centipawns **from the side to move** (`i16`)              |
 //!
+//! For self-play the seed made the games and the index is the game's number in the run. For
+//! recorded games (`datagen --from-games`, [`super::games`]) the seed is the run's `--seed`,
+//! which only names the run (nothing is random), and the index is the game's running number
+//! over all game entries of the input files sorted by path, unreadable ones included. In both
+//! cases the pair names the game, and the trainer's held-out split is a hash of it.
+//!
 //! A readable FEN is one call away ([`Record::position`], then `to_fen`). Readers reject a
 //! wrong magic, version or record size, a checksum mismatch, a record whose fields break
 //! the layout (more than 32 pieces, a code above 13, non-zero reserved bits) and a file that

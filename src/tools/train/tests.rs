@@ -299,6 +299,75 @@ fn schedules() {
 }
 
 #[test]
+fn a_mirrored_sample_is_the_sample_of_the_mirrored_position() {
+    // Asymmetric, Black to move; the mirror written out by hand (each rank reversed).
+    let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 b - - 3 1";
+    let mirrored = "3a1ab1r/3nk4/4b1n2/p1p1p1pNp/4c4/2P6/P2R2P1P/5CcC1/9/2BAKAB2 b - - 3 1";
+    let (pos, image) = (
+        Position::from_fen(fen).unwrap(),
+        Position::from_fen(mirrored).unwrap(),
+    );
+    let r = Record::new(&pos, -87, Wdl::Loss);
+    let m = Sample::from_record_mirrored(&r, 0.4, 400.0).unwrap();
+    assert_eq!(m, Sample::new(&image, -87.0, 0.0, 0.4, 400.0).unwrap());
+    assert_ne!(m, Sample::from_record(&r, 0.4, 400.0).unwrap());
+    // The mirror of the mirror is the record itself.
+    let back = Record::new(&image, -87, Wdl::Loss);
+    assert_eq!(
+        Sample::from_record_mirrored(&back, 0.4, 400.0),
+        Sample::from_record(&r, 0.4, 400.0)
+    );
+    // A symmetric network evaluates both alike (the trainer's forward pass).
+    let net = FloatNetwork::random(3);
+    let (a, b) = (forward(&net, &m), net.evaluate(&image));
+    assert!((a - b).abs() < 1e-2, "{a} {b}");
+}
+
+#[test]
+fn zero_epochs_from_a_network_give_that_network_back() {
+    let path = data_file("init", 600, 9);
+    let start = FloatNetwork::random(42).quantize();
+    let cfg = Config {
+        epochs: 0,
+        init: Some(FloatNetwork::dequantize(&start)),
+        ..small_config(&path, 1, 1)
+    };
+    let (net, summary) = train(&cfg, |_, _| Ok(())).unwrap();
+    assert_eq!(net.quantize(), start);
+    assert_eq!(summary.epochs, 0);
+    // Fine-tuning starts from it: the first validation loss is the start's.
+    let tuned = |init: Option<FloatNetwork>| {
+        let cfg = Config {
+            epochs: 1,
+            init,
+            ..small_config(&path, 1, 1)
+        };
+        train(&cfg, |_, _| Ok(())).unwrap().1.initial_val_loss
+    };
+    let from_start = tuned(Some(FloatNetwork::dequantize(&start)));
+    let from_random = tuned(None);
+    assert_ne!(from_start, from_random);
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn mirroring_is_seeded_and_changes_the_training() {
+    let path = data_file("mirror", 1500, 4);
+    let run = |mirror, threads| {
+        let cfg = Config {
+            epochs: 2,
+            mirror,
+            ..small_config(&path, 7, threads)
+        };
+        train(&cfg, |_, _| Ok(())).unwrap().0.quantize().to_bytes()
+    };
+    let a = run(true, 1);
+    assert_eq!(a, run(true, 2));
+    assert_ne!(a, run(false, 1));
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
 fn bad_data_and_settings_are_errors() {
     let missing = std::env::temp_dir().join("jiangjun-train-no-such-file.bin");
     let cfg = small_config(&missing, 1, 1);
@@ -327,7 +396,7 @@ fn bad_data_and_settings_are_errors() {
             ..small_config(&missing, 1, 1)
         },
         Config {
-            epochs: 0,
+            batch: 0,
             ..small_config(&missing, 1, 1)
         },
         Config {
