@@ -14,6 +14,7 @@
 //! Every legal move of the stage list is yielded exactly once; nothing here allocates.
 
 use super::eval;
+use crate::board::movegen::Safety;
 use crate::board::{Move, MoveList, Position, MAX_MOVES};
 use arrayvec::ArrayVec;
 
@@ -80,6 +81,8 @@ pub struct MovePicker {
     /// Captures that lost by static exchange, in the order they came up.
     bad: ArrayVec<Move, MAX_MOVES>,
     bad_index: usize,
+    /// The legality facts, computed for the captures and kept for the quiets.
+    safety: Option<Safety>,
 }
 
 impl MovePicker {
@@ -113,6 +116,7 @@ impl MovePicker {
             moves: ArrayVec::new(),
             bad: ArrayVec::new(),
             bad_index: 0,
+            safety: None,
         }
     }
 
@@ -132,7 +136,9 @@ impl MovePicker {
                     }
                 }
                 Stage::GenCaptures | Stage::QGenCaptures => {
-                    self.fill(pos, &pos.legal_captures(), |_| 0);
+                    let safety = pos.safety();
+                    self.safety = Some(safety);
+                    self.fill(&pos.legal_captures_with(safety), |m| mvv_lva(pos, m));
                     self.stage = if self.stage == Stage::GenCaptures {
                         Stage::Captures
                     } else {
@@ -170,7 +176,8 @@ impl MovePicker {
                     return Some((m, Kind::Refutation));
                 }
                 Stage::GenQuiets => {
-                    self.fill(pos, &pos.legal_quiets(), |m| {
+                    let safety = self.safety.unwrap_or_else(|| pos.safety());
+                    self.fill(&pos.legal_quiets_with(safety), |m| {
                         pos.piece_at(m.from())
                             .map_or(0, |p| history[p.index()][m.to().index()])
                     });
@@ -188,7 +195,7 @@ impl MovePicker {
                     None => self.stage = Stage::Done,
                 },
                 Stage::GenEvasions => {
-                    self.fill(pos, &pos.evasions(), |_| 0);
+                    self.fill(&pos.evasions(), |m| mvv_lva(pos, m));
                     self.stage = Stage::Evasions;
                 }
                 Stage::Evasions => match pick(&mut self.moves) {
@@ -200,21 +207,15 @@ impl MovePicker {
         }
     }
 
-    /// Loads `list` less the moves yielded before it, scored by `quiet_score` for quiet moves
-    /// and MVV-LVA for captures.
+    /// Loads `list` less the moves yielded before it, each with its `score`.
     #[inline]
-    fn fill(&mut self, pos: &Position, list: &MoveList, quiet_score: impl Fn(Move) -> i32) {
+    fn fill(&mut self, list: &MoveList, score: impl Fn(Move) -> i32) {
         self.moves.clear();
         for &m in list {
             if Some(m) == self.tt_move || self.yielded.contains(&Some(m)) {
                 continue;
             }
-            let s = if pos.piece_at(m.to()).is_some() || self.stage == Stage::GenEvasions {
-                mvv_lva(pos, m)
-            } else {
-                quiet_score(m)
-            };
-            self.moves.push((m, s));
+            self.moves.push((m, score(m)));
         }
     }
 }
