@@ -25,14 +25,16 @@ pub const MAX_MOVES: usize = 128;
 /// A move list on the stack: generation never allocates.
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
-/// Per-node facts for the legality shortcut (see the module docs).
+/// Per-node facts for the legality shortcut (see the module docs). Public so that a caller
+/// generating a node's moves in parts (the search's staged move picker: captures, then
+/// quiets) computes them once.
 #[derive(Copy, Clone, Debug)]
-pub(crate) struct Safety {
-    pub in_check: bool,
+pub struct Safety {
+    pub(crate) in_check: bool,
     /// Own pieces whose departure could expose the king.
-    pub pinned: u128,
+    pub(crate) pinned: u128,
     /// Empty squares where an own piece arriving becomes a cannon's screen against the king.
-    pub screens: u128,
+    pub(crate) screens: u128,
 }
 
 /// Which destinations to generate.
@@ -44,7 +46,9 @@ enum Targets {
 }
 
 impl Position {
-    pub(crate) fn safety(&self) -> Safety {
+    /// The legality facts of this position, for [`Position::legal_captures_with`] and
+    /// [`Position::legal_quiets_with`].
+    pub fn safety(&self) -> Safety {
         let us = self.side;
         let them = !us;
         let k = self.kings[us.index()];
@@ -174,8 +178,7 @@ impl Position {
         f(PieceKind::King, k, attacks::king_moves(k) & mask);
     }
 
-    fn generate(&self, targets: Targets, list: &mut MoveList) {
-        let s = self.safety();
+    fn generate(&self, s: Safety, targets: Targets, list: &mut MoveList) {
         self.for_each_piece(targets, |kind, from, dests| {
             let careful =
                 s.in_check || kind == PieceKind::King || s.pinned >> from.index() & 1 != 0;
@@ -198,21 +201,31 @@ impl Position {
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate(Targets::All, &mut list);
+        self.generate(self.safety(), Targets::All, &mut list);
         list
     }
 
     /// Legal captures only (quiescence search).
     pub fn legal_captures(&self) -> MoveList {
-        let mut list = MoveList::new();
-        self.generate(Targets::Captures, &mut list);
-        list
+        self.legal_captures_with(self.safety())
     }
 
     /// Legal non-captures only.
     pub fn legal_quiets(&self) -> MoveList {
+        self.legal_quiets_with(self.safety())
+    }
+
+    /// Legal captures, with this position's [`Position::safety`] computed by the caller.
+    pub fn legal_captures_with(&self, s: Safety) -> MoveList {
         let mut list = MoveList::new();
-        self.generate(Targets::Quiets, &mut list);
+        self.generate(s, Targets::Captures, &mut list);
+        list
+    }
+
+    /// Legal non-captures, with this position's [`Position::safety`] computed by the caller.
+    pub fn legal_quiets_with(&self, s: Safety) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(s, Targets::Quiets, &mut list);
         list
     }
 
@@ -334,6 +347,22 @@ impl Position {
         let m = self.parse_move(s)?;
         self.make_move(m);
         Ok(m)
+    }
+
+    /// A random legal move (`None` if there is none), a capture with probability
+    /// `capture_bias` when there is one: random games for property tests, which reach sparse
+    /// endgames only if captures come more often than uniformly.
+    pub fn random_move(&self, rng: &mut impl rand::Rng, capture_bias: f64) -> Option<Move> {
+        let moves = self.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let caps = self.legal_captures();
+        Some(if !caps.is_empty() && rng.gen_bool(capture_bias) {
+            caps[rng.gen_range(0..caps.len())]
+        } else {
+            moves[rng.gen_range(0..moves.len())]
+        })
     }
 
     /// Who is to move and the colour that owns the piece on `sq`, for callers that need it.

@@ -21,12 +21,13 @@
 
 use super::eval;
 use super::levels::{Level, Selectivity, Style};
+use super::movepick::{History, Kind, MovePicker};
 use super::nnue::{AccumulatorStack, Network};
 use super::repetition;
 use super::score::*;
 use super::time::{self, TimeBudget};
 use super::tt::{self, Bound, TranspositionTable};
-use crate::board::{Move, MoveList, PieceKind, Position};
+use crate::board::{Move, PieceKind, Position};
 use crate::rules::RuleSet;
 use arrayvec::ArrayVec;
 use once_cell::sync::Lazy;
@@ -166,7 +167,7 @@ pub struct Worker {
     seldepth: usize,
     stopped: bool,
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
-    history: Box<[[i32; 90]; 14]>,
+    history: Box<History>,
     counter: Box<[[Option<Move>; 90]; 14]>,
     pv: Vec<ArrayVec<Move, MAX_PLY>>,
     evals: [i32; MAX_PLY + 2],
@@ -800,18 +801,14 @@ impl Worker {
             depth -= 1;
         }
 
-        let moves = self.pos.legal_moves();
-        if moves.is_empty() {
-            // Checkmate and stalemate both lose (2011 rules 4.1).
-            return mated_in(ply);
-        }
-        let mut scored = self.score_moves(&moves, tt_move, ply);
+        let counter = self.counter_move();
+        let mut picker = MovePicker::new(tt_move, self.killers[ply], counter);
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         let orig_alpha = alpha;
         let mut count = 0usize;
-        while let Some((m, mscore)) = pick(&mut scored) {
+        while let Some((m, kind)) = picker.next(&self.pos, &self.history) {
             let capture = self.pos.piece_at(m.to()).is_some();
             let gives = self.pos.gives_check(m);
             let quiet = !capture;
@@ -837,7 +834,7 @@ impl Worker {
                 && capture
                 && depth <= 4
                 && count > 0
-                && mscore < 0
+                && kind == Kind::BadCapture
                 && self.sel.prune_moves
                 && !self.pos.see_ge(m, -100 * depth)
             {
@@ -859,7 +856,7 @@ impl Worker {
                     if !improving {
                         r += 1;
                     }
-                    if mscore >= 800_000 {
+                    if kind == Kind::Refutation {
                         r -= 1; // killers and counter-moves
                     }
                     r = r.clamp(0, new_depth - 1);
@@ -903,8 +900,9 @@ impl Worker {
             }
         }
         if count == 0 {
-            // Everything pruned: fall back to a fail-low at the static evaluation.
-            return alpha;
+            // No legal move (the first move is never pruned): checkmate and stalemate both
+            // lose (2011 rules 4.1).
+            return mated_in(ply);
         }
         if !is_rule(best) {
             let bound = if best >= beta {
@@ -944,52 +942,11 @@ impl Worker {
         }
     }
 
-    fn score_moves(
-        &self,
-        moves: &MoveList,
-        tt_move: Option<Move>,
-        ply: usize,
-    ) -> ArrayVec<(Move, i32), 128> {
-        let counter = self
-            .pos
-            .history()
-            .last()
-            .and_then(|s| s.mv)
-            .and_then(|prev| {
-                self.pos
-                    .piece_at(prev.to())
-                    .and_then(|pp| self.counter[pp.index()][prev.to().index()])
-            });
-        moves
-            .iter()
-            .map(|&m| {
-                let s = if Some(m) == tt_move {
-                    2_000_000_000
-                } else if let Some(victim) = self.pos.piece_at(m.to()) {
-                    let attacker = self
-                        .pos
-                        .piece_at(m.from())
-                        .map_or(0, |p| eval::piece_value(p.kind()));
-                    let mvv = eval::piece_value(victim.kind()) * 16 - attacker / 16;
-                    if self.pos.see_ge(m, 0) {
-                        1_000_000 + mvv
-                    } else {
-                        -1_000_000 + mvv
-                    }
-                } else if self.killers[ply][0] == Some(m) {
-                    900_000
-                } else if self.killers[ply][1] == Some(m) {
-                    850_000
-                } else if counter == Some(m) {
-                    800_000
-                } else {
-                    self.pos
-                        .piece_at(m.from())
-                        .map_or(0, |p| self.history[p.index()][m.to().index()])
-                };
-                (m, s)
-            })
-            .collect()
+    /// The counter-move recorded against the opponent's last move, if any.
+    fn counter_move(&self) -> Option<Move> {
+        let prev = self.pos.history().last()?.mv?;
+        let pp = self.pos.piece_at(prev.to())?;
+        self.counter[pp.index()][prev.to().index()]
     }
 
     fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -1003,13 +960,8 @@ impl Worker {
             return if in_check { 0 } else { self.evaluate() };
         }
         let mut best;
-        let moves;
         let stand;
         if in_check {
-            moves = self.pos.evasions();
-            if moves.is_empty() {
-                return mated_in(ply);
-            }
             best = -INFINITE;
             stand = -INFINITE;
         } else {
@@ -1019,23 +971,11 @@ impl Worker {
             }
             alpha = alpha.max(stand);
             best = stand;
-            moves = self.pos.legal_captures();
         }
-        let mut scored: ArrayVec<(Move, i32), 128> = moves
-            .iter()
-            .map(|&m| {
-                let v = self
-                    .pos
-                    .piece_at(m.to())
-                    .map_or(0, |p| eval::piece_value(p.kind()));
-                let a = self
-                    .pos
-                    .piece_at(m.from())
-                    .map_or(0, |p| eval::piece_value(p.kind()));
-                (m, v * 16 - a / 16)
-            })
-            .collect();
-        while let Some((m, _)) = pick(&mut scored) {
+        let mut picker = MovePicker::quiescence(&self.pos, None, in_check);
+        let mut any = false;
+        while let Some((m, _)) = picker.next(&self.pos, &self.history) {
+            any = true;
             if !in_check {
                 let victim = self
                     .pos
@@ -1066,6 +1006,9 @@ impl Worker {
                 }
             }
         }
+        if in_check && !any {
+            return mated_in(ply);
+        }
         best
     }
 }
@@ -1073,14 +1016,6 @@ impl Worker {
 #[inline]
 fn update_history(h: &mut i32, bonus: i32) {
     *h += bonus * 32 - *h * bonus.abs() / 512;
-}
-
-/// Takes the highest-scored move out of the list (selection sort, one step at a time: most
-/// nodes cut off after a few moves).
-#[inline]
-fn pick(list: &mut ArrayVec<(Move, i32), 128>) -> Option<(Move, i32)> {
-    let (i, _) = list.iter().enumerate().max_by_key(|(_, &(_, s))| s)?;
-    Some(list.swap_remove(i))
 }
 
 #[cfg(test)]

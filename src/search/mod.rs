@@ -4,6 +4,7 @@ pub mod alphabeta;
 pub mod engine;
 pub mod eval;
 pub mod levels;
+pub mod movepick;
 pub mod nnue;
 pub mod repetition;
 pub mod score;
