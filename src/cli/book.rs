@@ -6,6 +6,7 @@ use crate::board::Position;
 use crate::book::{self, Book};
 use crate::tools::book_builder as builder;
 use crate::tools::book_from_games as masters;
+use crate::tools::records;
 use anyhow::Context;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -131,7 +132,10 @@ fn load_book(path: Option<&str>) -> anyhow::Result<Book> {
 
 /// Reads the games under `paths`, reporting every refusal and the summary on stderr.
 fn read_collection(paths: &[PathBuf]) -> anyhow::Result<masters::Reading> {
-    let files = masters::game_files(paths).map_err(anyhow::Error::msg)?;
+    let (files, bad) = records::game_files(paths);
+    if let Some(first) = bad.first() {
+        anyhow::bail!("{first}");
+    }
     eprintln!("reading {} files", files.len());
     let reading = masters::read_games(&files);
     for r in &reading.refused {

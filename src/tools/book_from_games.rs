@@ -29,7 +29,7 @@ use crate::search::engine::Engine;
 use crate::tools::records::{self, RecordError};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -94,45 +94,6 @@ impl Reading {
             self.duplicates
         )
     }
-}
-
-/// Every file under `paths`: a file as given, a folder's `.pgn` and `.xqf` files recursively.
-/// Sorted, so that the book does not depend on the order a file system lists them in.
-pub fn game_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-        let entries =
-            std::fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
-        for entry in entries {
-            let path = entry
-                .map_err(|e| format!("cannot list {}: {e}", dir.display()))?
-                .path();
-            if path.is_dir() {
-                walk(&path, out)?;
-            } else {
-                let ext = path
-                    .extension()
-                    .map(|e| e.to_string_lossy().to_ascii_lowercase());
-                if matches!(ext.as_deref(), Some("pgn" | "xqf")) {
-                    out.push(path);
-                }
-            }
-        }
-        Ok(())
-    }
-    let mut files = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            let mut found = Vec::new();
-            walk(p, &mut found)?;
-            found.sort();
-            files.extend(found);
-        } else if p.is_file() {
-            files.push(p.clone());
-        } else {
-            return Err(format!("{}: no such file or folder", p.display()));
-        }
-    }
-    Ok(files)
 }
 
 /// Reads the games of `files`. Nothing is dropped silently: each refusal is in

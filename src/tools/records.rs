@@ -168,6 +168,52 @@ fn parse_bytes(bytes: &[u8], forced: Option<TextEncoding>) -> (Records, Option<e
     (records, Some(decoded))
 }
 
+/// The game files under `paths`, in the order given: a file as named (whatever its name), a
+/// folder's `.pgn` and `.xqf` files (any case) recursively, sorted so that what is built from
+/// them does not depend on the order a file system lists them in; each file once. Paths that
+/// cannot be listed or do not exist come back as messages, for the caller to report.
+pub fn game_files(paths: &[std::path::PathBuf]) -> (Vec<std::path::PathBuf>, Vec<String>) {
+    use std::path::{Path, PathBuf};
+    fn walk(dir: &Path, files: &mut Vec<PathBuf>, bad: &mut Vec<String>) {
+        let entries = match std::fs::read_dir(dir) {
+            Ok(e) => e,
+            Err(e) => return bad.push(format!("cannot list {}: {e}", dir.display())),
+        };
+        for entry in entries {
+            let path = match entry {
+                Ok(e) => e.path(),
+                Err(e) => {
+                    bad.push(format!("cannot list {}: {e}", dir.display()));
+                    continue;
+                }
+            };
+            if path.is_dir() {
+                walk(&path, files, bad);
+            } else if path
+                .extension()
+                .is_some_and(|x| x.eq_ignore_ascii_case("pgn") || x.eq_ignore_ascii_case("xqf"))
+            {
+                files.push(path);
+            }
+        }
+    }
+    let (mut files, mut bad) = (Vec::new(), Vec::new());
+    let mut seen = std::collections::HashSet::new();
+    for p in paths {
+        let mut found = Vec::new();
+        if p.is_dir() {
+            walk(p, &mut found, &mut bad);
+            found.sort();
+        } else if p.is_file() {
+            found.push(p.clone());
+        } else {
+            bad.push(format!("{}: no such file or folder", p.display()));
+        }
+        files.extend(found.into_iter().filter(|f| seen.insert(f.clone())));
+    }
+    (files, bad)
+}
+
 /// Reads the input (`-`: standard input): XQF by its signature, else PGN in the forced or
 /// detected encoding.
 pub(crate) fn read_input(input: &Input) -> Result<Records> {

@@ -33,7 +33,7 @@ use crate::board::{Color, Move, Position};
 use crate::rules::RuleSet;
 use crate::tools::records;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Everything a run from recorded games depends on.
 #[derive(Clone, Debug)]
@@ -96,49 +96,11 @@ pub struct RecordedGame {
     pub result: GameResult,
 }
 
-/// Game files under `paths`, sorted: files as given (whatever their name), folders searched
-/// recursively for `.pgn` and `.xqf` (any case). Unreadable paths go to `bad`.
-fn game_files(paths: &[PathBuf], bad: &mut Vec<String>) -> Vec<PathBuf> {
-    fn walk(dir: &Path, files: &mut Vec<PathBuf>, bad: &mut Vec<String>) {
-        let entries = match std::fs::read_dir(dir) {
-            Ok(e) => e,
-            Err(e) => return bad.push(format!("{}: {e}", dir.display())),
-        };
-        for entry in entries {
-            let path = match entry {
-                Ok(e) => e.path(),
-                Err(e) => {
-                    bad.push(format!("{}: {e}", dir.display()));
-                    continue;
-                }
-            };
-            if path.is_dir() {
-                walk(&path, files, bad);
-            } else if path
-                .extension()
-                .is_some_and(|x| x.eq_ignore_ascii_case("pgn") || x.eq_ignore_ascii_case("xqf"))
-            {
-                files.push(path);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            walk(p, &mut files, bad);
-        } else {
-            files.push(p.clone());
-        }
-    }
-    files.sort();
-    files.dedup();
-    files
-}
-
 /// Reads the games of `cfg.paths` and keeps this shard's games that have a result.
 pub fn read(cfg: &Config) -> (Vec<RecordedGame>, ReadStats) {
     let mut stats = ReadStats::default();
-    let files = game_files(&cfg.paths, &mut stats.unreadable_files);
+    let (files, bad) = records::game_files(&cfg.paths);
+    stats.unreadable_files = bad;
     let mut games = Vec::new();
     let mut index: u32 = 0;
     for path in files {
