@@ -137,7 +137,7 @@ fn read_collection(paths: &[PathBuf]) -> anyhow::Result<masters::Reading> {
         anyhow::bail!("{first}");
     }
     eprintln!("reading {} files", files.len());
-    let reading = masters::read_games(&files);
+    let reading = masters::read_collection(&files);
     for r in &reading.refused {
         eprintln!("refused: {r}");
     }

@@ -1,6 +1,6 @@
 //! The opening book from a collection of master games, checked by the engine.
 //!
-//! 1. [`read_games`]: every PGN/XQF file under the given paths (folders recursively, in sorted
+//! 1. [`read_collection`]: every PGN/XQF file under the given paths (folders recursively, in sorted
 //!    order), read with the readers of `jiangjun pgn check`. Refused files and games are
 //!    reported with their reasons; games not from the start position and repeated copies of
 //!    one game (a collection that files each game by player, by event and by opening holds
@@ -98,7 +98,7 @@ impl Reading {
 
 /// Reads the games of `files`. Nothing is dropped silently: each refusal is in
 /// [`Reading::refused`] with its reason, and the games left out are counted.
-pub fn read_games(files: &[PathBuf]) -> Reading {
+pub fn read_collection(files: &[PathBuf]) -> Reading {
     let mut r = Reading {
         files: files.len(),
         ..Reading::default()
