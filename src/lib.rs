@@ -13,7 +13,8 @@
 //! 3. [`book`]: the opening book format and lookup (beside the search: it knows the board,
 //!    not the search). [`checksum`] is a leaf helper for the file formats.
 //! 4. [`search`]: evaluation, alpha-beta, time management and the [`search::engine`] façade.
-//!    It reads no files: the front end loads the book and the network and hands them over.
+//!    It reads no files: the front end loads the book and network files and hands them over
+//!    (the built-in network, [`search::nnue::embedded`], is compiled in).
 //! 5. [`protocol`]: UCCI/UCI sessions through the façade; its line parser
 //!    ([`protocol::command`]) depends on nothing but `std`.
 //! 6. [`tools`]: offline work above the engine — book builder, bench signature, self-play,

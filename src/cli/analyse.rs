@@ -2,6 +2,7 @@
 //! annotated PGN and the graph. The work is [`crate::tools::analyse`] and
 //! [`crate::tools::eval_graph`].
 
+use super::evaluation::EvalArgs;
 use crate::board::notation::Script;
 use crate::board::pgn::{self, MoveFormat, WriteOptions};
 use crate::rules::RuleSet;
@@ -54,6 +55,9 @@ pub struct AnalyseArgs {
     #[arg(long, value_name = "CP", default_value_t = DEFAULT_THRESHOLD_CP,
           value_parser = clap::value_parser!(i32).range(1..=100_000))]
     pub threshold: i32,
+    /// The evaluation the searches use (default: the engine's).
+    #[command(flatten)]
+    pub eval: EvalArgs,
 }
 
 pub fn run(args: AnalyseArgs) -> anyhow::Result<i32> {
@@ -79,6 +83,7 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<i32> {
         hash_mb: args.hash as usize,
         rules: args.rules,
         threshold: args.threshold,
+        evaluation: args.eval.evaluation()?,
     };
     let format = args.notation.unwrap_or_else(|| {
         match game.tag("Format").map(str::to_ascii_lowercase).as_deref() {

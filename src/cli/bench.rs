@@ -1,41 +1,54 @@
 //! `jiangjun bench`: the fixed search whose node count signs every commit (`Bench: N`).
 
+use super::evaluation;
+use crate::search::engine::Evaluation;
 use crate::search::nnue::FloatNetwork;
-use anyhow::Context;
 use std::sync::Arc;
 
-/// `jiangjun bench [depth] [--evalfile F | --random-network SEED]`.
+/// `jiangjun bench [depth] [--evalfile F | --nnue | --random-network SEED | --handwritten]`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
     /// Search depth of each position.
     #[arg(value_name = "depth", value_parser = clap::value_parser!(i32).range(1..=30))]
     pub depth: Option<i32>,
     /// Also bench with this network and print the nodes-per-second ratio.
-    #[arg(long, value_name = "F", conflicts_with = "random_network")]
+    #[arg(long, value_name = "F", conflicts_with_all = ["nnue", "random_network", "handwritten"])]
     pub evalfile: Option<String>,
+    /// Also bench with the built-in network and print the nodes-per-second ratio.
+    #[arg(long, conflicts_with_all = ["random_network", "handwritten"])]
+    pub nnue: bool,
     /// Also bench with a random network of this seed (the network's speed, not its play).
-    #[arg(long, value_name = "SEED")]
+    #[arg(long, value_name = "SEED", conflicts_with = "handwritten")]
     pub random_network: Option<u64>,
+    /// Bench the hand-written evaluation only (the signature of the hand-written search
+    /// whatever the default evaluation is).
+    #[arg(long)]
+    pub handwritten: bool,
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
-    let net = match (&args.evalfile, args.random_network) {
-        (Some(path), _) => Some(
-            crate::protocol::evalfile::load(path)
-                .map_err(anyhow::Error::msg)
-                .with_context(|| format!("--evalfile {path}"))?,
-        ),
-        (None, Some(seed)) => Some(FloatNetwork::random(seed).quantize()),
-        (None, None) => None,
+    let net = if let Some(path) = &args.evalfile {
+        Some(evaluation::network_file(path)?)
+    } else if let Some(seed) = args.random_network {
+        Some(Arc::new(FloatNetwork::random(seed).quantize()))
+    } else if args.nnue {
+        Some(evaluation::built_in()?)
+    } else {
+        None
     };
     let depth = args.depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH);
     let out = |line: &str| println!("{line}");
     match net {
         Some(net) => {
-            crate::tools::bench::compare(depth, Arc::new(net), out);
+            crate::tools::bench::compare(depth, net, out);
         }
         None => {
-            crate::tools::bench::run(depth, None, out);
+            let evaluation = if args.handwritten {
+                Evaluation::HandWritten
+            } else {
+                Evaluation::Default
+            };
+            crate::tools::bench::run(depth, &evaluation, out);
         }
     }
     Ok(0)

@@ -2,6 +2,7 @@
 //! `--from-games`) from recorded games. Every argument is checked before any game is played
 //! or the output is created.
 
+use super::evaluation::EvalArgs;
 use super::value::{number, number_in};
 use crate::board::{Move, Position};
 use crate::tools::datagen::{self, games, Budget, Config, RecordWriter, Shard};
@@ -53,6 +54,9 @@ pub struct DatagenArgs {
     /// With --from-games: plies of each game not labelled (default 6).
     #[arg(long, value_name = "K", requires = "from_games", value_parser = number_in(0usize..=1000))]
     pub skip_plies: Option<usize>,
+    /// The evaluation that labels the data (default: the engine's).
+    #[command(flatten)]
+    pub eval: EvalArgs,
 }
 
 pub fn run(args: DatagenArgs) -> anyhow::Result<i32> {
@@ -74,6 +78,7 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<i32> {
             Some(p) => read_opening_lines(p)?,
             None => Vec::new(),
         },
+        evaluation: args.eval.evaluation()?,
         ..d
     };
     let out = &args.out;
@@ -81,8 +86,14 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<i32> {
     let mut writer = RecordWriter::new(file);
     let total = cfg.shard.games(cfg.games).count();
     eprintln!(
-        "datagen: {total} games (shard {}/{} of {}), {} per move, seed {}, {} threads",
-        cfg.shard.index, cfg.shard.count, cfg.games, cfg.budget, cfg.seed, cfg.threads
+        "datagen: {total} games (shard {}/{} of {}), {} per move, seed {}, {} threads, {}",
+        cfg.shard.index,
+        cfg.shard.count,
+        cfg.games,
+        cfg.budget,
+        cfg.seed,
+        cfg.threads,
+        args.eval.describe()
     );
     let mut line = ProgressLine::new();
     let stats = datagen::generate(&cfg, &mut writer, |p| line.update(p))
@@ -133,6 +144,7 @@ fn from_games(args: DatagenArgs) -> anyhow::Result<i32> {
         threads: args.threads.unwrap_or(cores),
         score_limit: args.score_limit.unwrap_or(d.score_limit),
         rules: d.rules,
+        evaluation: args.eval.evaluation()?,
     };
     let out = &args.out;
     let (list, read) = games::read(&cfg);
@@ -143,9 +155,10 @@ fn from_games(args: DatagenArgs) -> anyhow::Result<i32> {
     let file = std::fs::File::create(out).with_context(|| format!("cannot create {out}"))?;
     let mut writer = RecordWriter::new(file);
     eprintln!(
-        "datagen: {} files, {} games ({} unreadable, {} without a result); labelling {} (shard {}/{}), {} per move from ply {}, seed {}, {} threads",
+        "datagen: {} files, {} games ({} unreadable, {} without a result); labelling {} (shard {}/{}), {} per move from ply {}, seed {}, {} threads, {}",
         read.files, read.games, read.unreadable_games, read.no_result, read.in_shard,
-        cfg.shard.index, cfg.shard.count, cfg.budget, cfg.skip_plies, cfg.seed, cfg.threads
+        cfg.shard.index, cfg.shard.count, cfg.budget, cfg.skip_plies, cfg.seed, cfg.threads,
+        args.eval.describe()
     );
     let mut line = ProgressLine::new();
     let stats = games::label_games(&cfg, &list, &mut writer, |p| line.update(p))

@@ -8,6 +8,7 @@ pub mod analyse;
 pub mod bench;
 pub mod book;
 pub mod datagen;
+pub mod evaluation;
 pub mod judge;
 pub mod perft;
 pub mod selfplay;
@@ -70,10 +71,13 @@ usage:
   jiangjun help [SUBCOMMAND]       this text, or one subcommand's usage (also SUBCOMMAND --help)
   jiangjun perft <depth> [--fen \"<FEN>\"] [--divide]
                                    count the leaf nodes of the legal-move tree
-  jiangjun bench [depth]           search fixed positions; last line: <nodes> nodes <nps> nps
-  jiangjun bench [depth] --evalfile F | --random-network SEED
+  jiangjun bench [depth] [--handwritten]
+                                   search fixed positions with the default evaluation (or the
+                                   hand-written one); last line: <nodes> nodes <nps> nps
+  jiangjun bench [depth] --evalfile F | --nnue | --random-network SEED
                                    the bench with the hand-written evaluation, then with the
-                                   network; last line: the ratio of their nodes per second
+                                   network (--nnue: the built-in one); last line: the ratio of
+                                   their nodes per second
   jiangjun judge [--fen \"<FEN>\"] --moves \"<m1 m2 ...>\" [--rules cxa2011|axf] [--strict] [--nine-rounds] [--json]
                                    rule on a game's repetitions (2011 rules 23-26) and limits;
                                    first line: verdict <red_loses|black_loses|draw|none> <clause>
@@ -93,13 +97,18 @@ usage:
                                    every book line from the start (default 8 plies, leaves
                                    from 4): an opening suite for `jiangjun match --openings`
   jiangjun selfplay --out F [--games N] [--nodes N] [--seed S] [--openings F]
+                  [--evalfile F | --nnue | --handwritten]
                                    self-play positions with results, for tuning
   jiangjun datagen --out F [--games N] [--nodes N | --depth N] [--seed S] [--random-plies K]
                   [--openings F] [--shard I/N] [--threads T] [--max-plies N] [--score-limit CP]
+                  [--evalfile F | --nnue | --handwritten]
                                    self-play training data for the neural evaluation (binary
-                                   records, see README); shards of one seed concatenate
+                                   records, see README); shards of one seed concatenate; the
+                                   labels come from the default evaluation unless a flag names
+                                   one (a network file, the built-in network, hand-written)
   jiangjun datagen --from-games PATH... --out F [--nodes N | --depth N] [--seed S]
                   [--skip-plies K] [--shard I/N] [--threads T] [--score-limit CP]
+                  [--evalfile F | --nnue | --handwritten]
                                    the same records from recorded games (PGN/XQF files or
                                    folders): each position searched, the game's result
   jiangjun train --data F[,F...] --out NET [--epochs N] [--batch N] [--lr X]
@@ -122,6 +131,7 @@ usage:
   jiangjun analyse GAME [--movetime MS | --depth N] [--threads N] [--hash MB] [-o OUT.pgn]
                   [--svg GRAPH.svg] [--game K] [--notation iccs|chinese|wxf]
                   [--rules cxa2011|axf] [--threshold CP] [--encoding E]
+                  [--evalfile F | --nnue | --handwritten]
                                    search every position of a game (default 1000 ms each);
                                    annotated PGN (scores, ?!/?/?? marks, better lines, the
                                    referee's notes) and an SVG evaluation graph

@@ -1,5 +1,6 @@
 //! `jiangjun selfplay`: self-play positions with the game's result, the tuner's data.
 
+use super::evaluation::EvalArgs;
 use super::value::number;
 use crate::tools::selfplay;
 use anyhow::Context;
@@ -23,6 +24,9 @@ pub struct SelfplayArgs {
     /// Opening lines (ICCS moves per line, `#` comments) to start from.
     #[arg(long, value_name = "F")]
     pub openings: Option<String>,
+    /// The evaluation both sides search with (default: the engine's).
+    #[command(flatten)]
+    pub eval: EvalArgs,
 }
 
 pub fn run(args: SelfplayArgs) -> anyhow::Result<i32> {
@@ -43,6 +47,7 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<i32> {
         seed: args.seed,
         openings,
         max_plies: 300,
+        evaluation: args.eval.evaluation()?,
     };
     let start = Instant::now();
     let games = selfplay::run(&cfg, |done, total| {

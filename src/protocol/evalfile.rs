@@ -1,4 +1,5 @@
-//! Loading the network named by the `evalfile` / `EvalFile` option (and `bench --evalfile`).
+//! Loading the network named by the `evalfile` / `EvalFile` option (and the tools'
+//! `--evalfile`).
 //!
 //! The front end reads the file and hands the engine a parsed [`Network`]: the search layer
 //! does no file-system work. Whatever the path names (missing, a directory, a huge or endless
@@ -6,14 +7,18 @@
 //! panic.
 
 use crate::search::nnue::network::FILE_LEN;
-use crate::search::nnue::{Network, NetworkError};
+use crate::search::nnue::{Network, NetworkError, BUILT_IN_NAME};
 use std::fmt;
 use std::io::Read;
 
 /// What an `evalfile` value asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EvalFile<'a> {
-    /// Empty, `<empty>`, `<none>` or `none`: no network, the hand-written evaluation.
+    /// `<built-in>` (the option's default), empty or `<empty>`: the network compiled into the
+    /// binary. A GUI that sends the announced default, or clears the field, gets it back.
+    BuiltIn,
+    /// `<none>` or `none`: no network at all; searches use the hand-written evaluation even
+    /// with `usennue` on.
     None,
     Path(&'a str),
 }
@@ -22,11 +27,10 @@ impl EvalFile<'_> {
     /// Reads an option value.
     pub fn parse(value: &str) -> EvalFile<'_> {
         let v = value.trim();
-        if v.is_empty()
-            || ["<empty>", "<none>", "none"]
-                .iter()
-                .any(|n| v.eq_ignore_ascii_case(n))
-        {
+        let is = |names: &[&str]| names.iter().any(|n| v.eq_ignore_ascii_case(n));
+        if v.is_empty() || is(&[BUILT_IN_NAME, "<builtin>", "<empty>"]) {
+            EvalFile::BuiltIn
+        } else if is(&["<none>", "none"]) {
             EvalFile::None
         } else {
             EvalFile::Path(v)
@@ -107,11 +111,22 @@ mod tests {
     use crate::search::nnue::FloatNetwork;
 
     #[test]
-    fn values_meaning_no_network() {
-        for v in ["", "  ", "<empty>", "<none>", "none", "NONE"] {
+    fn values_meaning_the_built_in_network_or_none() {
+        for v in [
+            "",
+            "  ",
+            "<empty>",
+            "<built-in>",
+            " <Built-In> ",
+            "<builtin>",
+        ] {
+            assert_eq!(EvalFile::parse(v), EvalFile::BuiltIn, "{v:?}");
+        }
+        for v in ["<none>", "none", "NONE"] {
             assert_eq!(EvalFile::parse(v), EvalFile::None, "{v:?}");
         }
         assert_eq!(EvalFile::parse(" a.nnue "), EvalFile::Path("a.nnue"));
+        assert_eq!(EvalFile::parse("built-in"), EvalFile::Path("built-in"));
     }
 
     #[test]

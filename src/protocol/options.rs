@@ -23,10 +23,11 @@
 //! `repetition` (`cxa2011` | `axf`) chooses the rules the search (and the book filter) apply to
 //! repeated positions.
 //!
-//! `evalfile` names a network file (see [`super::evalfile`]; empty, `<none>` or `none`: no
-//! network) and `usennue` chooses it over the hand-written evaluation. `usennue` is off by
-//! default because no trained network ships yet; `knowledge` levels below `large` always use
-//! the hand-written evaluation.
+//! `evalfile` names a network file (see [`super::evalfile`]; `<built-in>`, the default, or
+//! empty: the network compiled into the binary; `<none>` or `none`: no network) and `usennue`
+//! chooses it over the hand-written evaluation. `usennue`'s default is
+//! [`crate::search::nnue::DEFAULT_ON`], the one switch that makes the network the engine's
+//! evaluation; `knowledge` levels below `large` always use the hand-written evaluation.
 
 use super::command::{parse_check_value, Dialect};
 use crate::board::RankOrigin;
@@ -34,6 +35,7 @@ use crate::book::Randomness;
 use crate::rules::RuleSet;
 use crate::search::engine::{DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
 use crate::search::levels::{Level, Style};
+use crate::search::nnue::{BUILT_IN_NAME, DEFAULT_ON};
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 
 /// Most lines a user may ask for with `multipv`; a position with fewer legal moves gets one
@@ -72,7 +74,8 @@ pub struct Settings {
     pub multipv: usize,
     /// UCCI `showwdl` / UCI `UCI_ShowWDL`: add win/draw/loss chances to `info` lines.
     pub show_wdl: bool,
-    /// UCCI `usennue`: evaluate with the loaded network (also handed to the engine).
+    /// UCCI `usennue`: evaluate with the network (built in, or `evalfile`'s; also handed to
+    /// the engine). Default [`DEFAULT_ON`].
     pub use_nnue: bool,
 }
 
@@ -93,7 +96,7 @@ impl Default for Settings {
             style: Style::Normal,
             multipv: 1,
             show_wdl: false,
-            use_nnue: false,
+            use_nnue: DEFAULT_ON,
         }
     }
 }
@@ -114,9 +117,10 @@ pub enum Effect {
     Pruning(Level),
     Knowledge(Level),
     Style(Style),
-    /// Load this network file (an `evalfile` value, see [`super::evalfile::EvalFile`]).
+    /// Load this network file, or go back to the built-in network (an `evalfile` value, see
+    /// [`super::evalfile::EvalFile`]).
     EvalFile(String),
-    /// Evaluate with the loaded network (`true`) or the hand-written evaluation.
+    /// Evaluate with the network (`true`) or the hand-written evaluation.
     UseNnue(bool),
 }
 
@@ -157,8 +161,8 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             "option style type combo var solid var normal var risky default normal".to_string(),
             format!("option multipv type spin min 1 max {MAX_MULTIPV} default 1"),
             "option showwdl type check default false".to_string(),
-            "option evalfile type string default <none>".to_string(),
-            "option usennue type check default false".to_string(),
+            format!("option evalfile type string default {BUILT_IN_NAME}"),
+            format!("option usennue type check default {DEFAULT_ON}"),
             "option newgame type button".to_string(),
         ],
         Dialect::Uci => vec![
@@ -171,8 +175,8 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             format!(
                 "option name Move Overhead type spin default {overhead} min 0 max {overhead_max}"
             ),
-            "option name EvalFile type string default <none>".to_string(),
-            "option name Use NNUE type check default false".to_string(),
+            format!("option name EvalFile type string default {BUILT_IN_NAME}"),
+            format!("option name Use NNUE type check default {DEFAULT_ON}"),
             "option name Rank Origin type combo default 0 var 0 var 1".to_string(),
             "option name Repetition type combo default cxa2011 var cxa2011 var axf".to_string(),
             format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),

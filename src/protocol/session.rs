@@ -40,6 +40,7 @@ use crate::board::{Color, Move, Position};
 use crate::book::{self, Book};
 use crate::search::alphabeta::{Limits, SearchResult, MAX_DEPTH};
 use crate::search::engine::{Engine, Report, SetPositionError};
+use crate::search::nnue;
 use crate::search::time::{allocate, TimeBudget, TimeLimits};
 use std::collections::VecDeque;
 use std::io::Write;
@@ -446,7 +447,9 @@ impl<W: Write> Session<W> {
             Effect::UseNnue(on) => {
                 self.engine.set_use_network(on);
                 if on && self.engine.active_network().is_none() {
-                    self.info("usennue: no network loaded (set evalfile); the hand-written evaluation stays");
+                    self.info(
+                        "usennue: no network (evalfile is none); the hand-written evaluation stays",
+                    );
                 }
             }
             Effect::EvalFile(value) => self.load_network(&value),
@@ -457,10 +460,28 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// `evalfile`: loads the network (or drops it for `none`). A file that cannot be used is
-    /// reported and the current evaluation stays.
+    /// `evalfile`: loads the network, goes back to the built-in one (`<built-in>`, empty), or
+    /// drops it (`none`). A file that cannot be used is reported and the current evaluation
+    /// stays.
     fn load_network(&mut self, value: &str) {
+        let state = if self.settings.use_nnue {
+            "in use"
+        } else {
+            "used when usennue is true"
+        };
         match EvalFile::parse(value) {
+            EvalFile::BuiltIn => match nnue::built_in() {
+                Ok(net) => {
+                    self.engine.set_network(Some(net));
+                    if self.settings.debug {
+                        self.info(&format!("evalfile: the built-in network, {state}"));
+                    }
+                }
+                // Only a build whose embedded file is broken gets here (a test guards it).
+                Err(e) => self.info(&format!(
+                    "evalfile: the built-in network: {e}; evaluation unchanged"
+                )),
+            },
             EvalFile::None => {
                 self.engine.set_network(None);
                 if self.settings.debug {
@@ -470,11 +491,6 @@ impl<W: Write> Session<W> {
             EvalFile::Path(path) => match evalfile::load(path) {
                 Ok(net) => {
                     self.engine.set_network(Some(Arc::new(net)));
-                    let state = if self.settings.use_nnue {
-                        "in use"
-                    } else {
-                        "used when usennue is true"
-                    };
                     self.info(&format!("evalfile: network {path} loaded, {state}"));
                 }
                 Err(e) => self.info(&format!("evalfile: {e}; evaluation unchanged")),

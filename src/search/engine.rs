@@ -2,8 +2,8 @@
 //!
 //! It owns the game (a [`Position`] whose history holds every move since the set-up position,
 //! which the repetition rules need), the banned root moves, the transposition table, the
-//! thread settings and the network and book the front end loaded (the search layer reads no
-//! files). `go` starts the search on a background thread and returns at once, so the
+//! thread settings, the network (the built-in one unless the front end loaded another) and the
+//! book the front end loaded (the search layer reads no files). `go` starts the search on a background thread and returns at once, so the
 //! protocol loop keeps reading commands (`stop`, `ponderhit`, `isready`) while it thinks; the
 //! result comes back through the `report` callback, exactly once per `go`. When the opening
 //! book has a usable move, `go` answers from it at once (reporting one `Book`, then `Done`)
@@ -12,7 +12,7 @@
 use super::alphabeta::{Info, Limits, SearchResult, Shared, Worker};
 use super::eval;
 use super::levels::{Level, Style};
-use super::nnue::Network;
+use super::nnue::{self, Network};
 use super::repetition;
 use super::tt::{self, TranspositionTable, TtEntry};
 use crate::board::{FenError, Move, MoveError, Position};
@@ -90,6 +90,26 @@ pub struct BookCandidate {
     pub score: i32,
 }
 
+/// Which evaluation an engine's searches use: what the tools choose on their command lines.
+#[derive(Clone, Debug, Default)]
+pub enum Evaluation {
+    /// The engine's default: the built-in network when [`nnue::DEFAULT_ON`], else the
+    /// hand-written evaluation.
+    #[default]
+    Default,
+    /// The hand-written evaluation.
+    HandWritten,
+    /// This network.
+    Network(Arc<Network>),
+}
+
+impl Evaluation {
+    /// The built-in network, chosen explicitly (whatever [`nnue::DEFAULT_ON`] says).
+    pub fn built_in() -> Result<Evaluation, nnue::NetworkError> {
+        nnue::built_in().map(Evaluation::Network)
+    }
+}
+
 struct Running {
     shared: Arc<Shared>,
     handle: JoinHandle<()>,
@@ -117,7 +137,8 @@ pub struct Engine {
     pruning: Level,
     knowledge: Level,
     style: Style,
-    /// The network the front end loaded (`evalfile`); the search layer reads no files.
+    /// The network: the built-in one, or one the front end loaded (`evalfile`; the search
+    /// layer reads no files); `None` when told to have none.
     network: Option<Arc<Network>>,
     /// Evaluate with `network` when there is one (`usennue`); else the hand-written evaluation.
     use_network: bool,
@@ -148,8 +169,8 @@ impl Engine {
             pruning: Level::Large,
             knowledge: Level::Large,
             style: Style::Normal,
-            network: None,
-            use_network: false,
+            network: nnue::built_in().ok(),
+            use_network: nnue::DEFAULT_ON,
         }
     }
 
@@ -179,9 +200,35 @@ impl Engine {
         self.use_network = on;
     }
 
-    /// The network the next search evaluates with, if any.
+    /// The network the next search evaluates with, if any (at `knowledge` levels below
+    /// `large` the search keeps the hand-written evaluation even so).
     pub fn active_network(&self) -> Option<&Arc<Network>> {
         self.network.as_ref().filter(|_| self.use_network)
+    }
+
+    /// Chooses the evaluation as a tool asks for it (see [`Evaluation`]).
+    pub fn set_evaluation(&mut self, evaluation: &Evaluation) {
+        match evaluation {
+            Evaluation::Default => {
+                self.network = nnue::built_in().ok();
+                self.use_network = nnue::DEFAULT_ON;
+            }
+            Evaluation::HandWritten => self.use_network = false,
+            Evaluation::Network(net) => {
+                self.network = Some(net.clone());
+                self.use_network = true;
+            }
+        }
+    }
+
+    /// The static evaluation of `pos` as this engine's searches would see it (centipawns from
+    /// the side to move): the network in use, else the hand-written evaluation at the
+    /// `knowledge` level.
+    pub fn static_eval(&self, pos: &Position) -> i32 {
+        match self.active_network() {
+            Some(net) if self.knowledge >= Level::Large => net.evaluate(pos),
+            _ => eval::evaluate_with(pos, eval::weights_for(self.knowledge)),
+        }
     }
 
     /// The engine's settings that every search takes with it.
@@ -257,13 +304,12 @@ impl Engine {
         let Some(choice) = book::choose(&moves, self.randomness, &mut self.book_rng) else {
             return false;
         };
-        let weights = eval::weights_for(self.knowledge);
         let mut pos = self.pos.clone();
         let candidates: Vec<BookCandidate> = moves
             .iter()
             .map(|bm| {
                 pos.make_move(bm.mv);
-                let score = -eval::evaluate_with(&pos, weights);
+                let score = -self.static_eval(&pos);
                 pos.unmake_move();
                 BookCandidate {
                     mv: bm.mv,
@@ -610,5 +656,58 @@ mod tests {
         assert_ne!(a, choices(&mut engine_with_book(8)));
         // The choices do vary: more than one of the six moves comes up.
         assert!(a.iter().any(|&m| m != a[0]), "{a:?}");
+    }
+
+    #[test]
+    fn the_default_evaluation_follows_the_constant_and_tools_can_choose() {
+        let pos = Position::startpos();
+        let net = nnue::built_in().unwrap();
+        let hand = eval::evaluate(&pos);
+        let mut e = Engine::new();
+        // By default the built-in network is loaded, and in use exactly when DEFAULT_ON.
+        assert!(Arc::ptr_eq(e.network.as_ref().unwrap(), &net));
+        assert_eq!(e.active_network().is_some(), nnue::DEFAULT_ON);
+        e.set_evaluation(&Evaluation::HandWritten);
+        assert!(e.active_network().is_none());
+        assert_eq!(e.static_eval(&pos), hand);
+        e.set_evaluation(&Evaluation::built_in().unwrap());
+        assert!(Arc::ptr_eq(e.active_network().unwrap(), &net));
+        assert_eq!(e.static_eval(&pos), net.evaluate(&pos));
+        assert_ne!(net.evaluate(&pos), hand);
+        // Below `large` knowledge the reduced hand-written evaluation stays.
+        e.set_knowledge(Level::Small);
+        assert_eq!(
+            e.static_eval(&pos),
+            eval::evaluate_with(&pos, eval::weights_for(Level::Small))
+        );
+        e.set_knowledge(Level::Large);
+        e.set_evaluation(&Evaluation::Default);
+        assert_eq!(e.active_network().is_some(), nnue::DEFAULT_ON);
+    }
+
+    #[test]
+    fn book_candidates_are_scored_by_the_evaluation_in_use() {
+        let net = nnue::built_in().unwrap();
+        let scores = |evaluation: &Evaluation| {
+            let mut e = engine_with_book(1);
+            e.set_evaluation(evaluation);
+            let mut got = Vec::new();
+            assert!(e.try_book(&mut |r| {
+                if let Report::Book { candidates, .. } = r {
+                    got = candidates;
+                }
+            }));
+            got
+        };
+        for c in scores(&Evaluation::Network(net.clone())) {
+            let mut pos = Position::startpos();
+            pos.make_move(c.mv);
+            assert_eq!(c.score, -net.evaluate(&pos));
+        }
+        for c in scores(&Evaluation::HandWritten) {
+            let mut pos = Position::startpos();
+            pos.make_move(c.mv);
+            assert_eq!(c.score, -eval::evaluate(&pos));
+        }
     }
 }

@@ -25,7 +25,7 @@ use crate::board::pgn::{self, Game, MoveFormat, WriteOptions};
 use crate::board::{Color, Move, Position};
 use crate::rules::{judge_with, Outcome, RefereeOptions, Replay, RuleSet};
 use crate::search::alphabeta::Limits;
-use crate::search::engine::{Engine, SetPositionError};
+use crate::search::engine::{Engine, Evaluation, SetPositionError};
 use crate::search::score;
 use std::fmt;
 
@@ -127,6 +127,8 @@ pub struct Settings {
     pub rules: RuleSet,
     /// Loss in centipawns from which a comment gives the better move.
     pub threshold: i32,
+    /// The evaluation the searches use.
+    pub evaluation: Evaluation,
 }
 
 impl Default for Settings {
@@ -137,6 +139,7 @@ impl Default for Settings {
             hash_mb: 64,
             rules: RuleSet::Cxa2011,
             threshold: DEFAULT_THRESHOLD_CP,
+            evaluation: Evaluation::Default,
         }
     }
 }
@@ -215,6 +218,7 @@ pub fn analyse(
     engine.set_hash_mb(settings.hash_mb);
     engine.set_rules(settings.rules);
     engine.set_use_book(false);
+    engine.set_evaluation(&settings.evaluation);
     let total = game.moves.len().max(1);
     let mut pos = game.start.clone();
     let red_view = |side: Color, s: i32| match side {

@@ -3,11 +3,13 @@
 //! changes only when the search's behaviour changes, so commits that change it say
 //! `Bench: N`. The nodes per second figure is for comparing builds side by side.
 //!
+//! The plain bench searches with the engine's default evaluation
+//! ([`crate::search::nnue::DEFAULT_ON`]), so the signature changes when the default does.
 //! Given a network, the bench runs twice in one process, hand-written evaluation first, and
 //! reports the network's speed as a ratio of the hand-written one ([`compare`]).
 
 use crate::search::alphabeta::Limits;
-use crate::search::engine::Engine;
+use crate::search::engine::{Engine, Evaluation};
 use crate::search::nnue::Network;
 use crate::search::BENCH_POSITIONS;
 use std::sync::Arc;
@@ -21,25 +23,24 @@ pub const DEFAULT_DEPTH: i32 = 9;
 /// architecture measures the inference cost before a trained one exists). Returns the ratio.
 pub fn compare(depth: i32, net: Arc<Network>, mut out: impl FnMut(&str)) -> f64 {
     out("hand-written evaluation:");
-    let (_, hand) = run(depth, None, &mut out);
+    let (_, hand) = run(depth, &Evaluation::HandWritten, &mut out);
     out("network:");
-    let (_, network) = run(depth, Some(net), &mut out);
+    let (_, network) = run(depth, &Evaluation::Network(net), &mut out);
     let ratio = network as f64 / hand.max(1) as f64;
     out(&format!("network nps / hand-written nps = {ratio:.3}"));
     ratio
 }
 
-/// Runs the bench (with `net`, else the hand-written evaluation); returns (nodes, nodes per
-/// second) and prints one line per position.
-pub fn run(depth: i32, net: Option<Arc<Network>>, mut out: impl FnMut(&str)) -> (u64, u64) {
+/// Runs the bench with `evaluation`; returns (nodes, nodes per second) and prints one line
+/// per position.
+pub fn run(depth: i32, evaluation: &Evaluation, mut out: impl FnMut(&str)) -> (u64, u64) {
     let mut total = 0u64;
     let start = Instant::now();
     for (i, fen) in BENCH_POSITIONS.iter().enumerate() {
         let mut engine = Engine::new();
         engine.set_hash_mb(16);
         engine.set_threads(1);
-        engine.set_use_network(net.is_some());
-        engine.set_network(net.clone());
+        engine.set_evaluation(evaluation);
         if let Err(e) = engine.set_position(Some(fen), &[]) {
             out(&format!("position {}: {e}", i + 1));
             continue;

@@ -60,7 +60,7 @@ pub use shuffle::ShuffledReader;
 use crate::board::{Color, Move, Position};
 use crate::rules::{self, PlyRecord, RuleSet};
 use crate::search::alphabeta::Limits;
-use crate::search::engine::Engine;
+use crate::search::engine::{Engine, Evaluation};
 use crate::search::score;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -161,6 +161,8 @@ pub struct Config {
     pub start_score_limit: i32,
     /// Repetition and natural-limit rules of the adjudication and the search.
     pub rules: RuleSet,
+    /// The evaluation the searches use (the labels are its search scores).
+    pub evaluation: Evaluation,
 }
 
 impl Default for Config {
@@ -177,6 +179,7 @@ impl Default for Config {
             score_limit: 2000,
             start_score_limit: 400,
             rules: RuleSet::Cxa2011,
+            evaluation: Evaluation::Default,
         }
     }
 }
@@ -366,11 +369,12 @@ impl Game {
     }
 }
 
-fn new_engine(rules: RuleSet) -> Engine {
+fn new_engine(rules: RuleSet, evaluation: &Evaluation) -> Engine {
     let mut e = Engine::new();
     e.set_hash_mb(HASH_MB);
     e.set_threads(1);
     e.set_rules(rules);
+    e.set_evaluation(evaluation);
     e
 }
 
@@ -401,7 +405,7 @@ fn choose_start(cfg: &Config, rng: &mut StdRng) -> Vec<Move> {
         if cfg.start_score_limit == 0 {
             break;
         }
-        let mut engine = new_engine(cfg.rules);
+        let mut engine = new_engine(cfg.rules, &cfg.evaluation);
         match g.search(&mut engine, cfg.budget) {
             Some((_, s)) if s.abs() <= cfg.start_score_limit => break,
             _ => {}
@@ -440,7 +444,7 @@ fn play_game(cfg: &Config, index: u32) -> GameOutput {
     for m in choose_start(cfg, &mut rng) {
         g.play(m);
     }
-    let mut engine = new_engine(cfg.rules);
+    let mut engine = new_engine(cfg.rules, &cfg.evaluation);
     let mut records = Vec::new();
     let mut stats = Stats {
         games: 1,

@@ -9,7 +9,7 @@
 use crate::board::{Color, Position};
 use crate::rules::RuleSet;
 use crate::search::alphabeta::Limits;
-use crate::search::engine::Engine;
+use crate::search::engine::{Engine, Evaluation};
 use crate::search::repetition;
 use crate::search::score::is_decisive;
 use rand::rngs::StdRng;
@@ -28,6 +28,8 @@ pub struct Config {
     pub openings: Vec<Vec<String>>,
     /// Games longer than this are drawn.
     pub max_plies: usize,
+    /// The evaluation both sides search with.
+    pub evaluation: Evaluation,
 }
 
 /// One finished game: its positions (FEN) and the result from Red's side.
@@ -66,6 +68,7 @@ fn play_one(cfg: &Config, index: usize) -> Game {
     }
     let mut engine = Engine::new();
     engine.set_hash_mb(8);
+    engine.set_evaluation(&cfg.evaluation);
     let mut positions = Vec::new();
     let mut big_scores = 0;
     let result = loop {
@@ -164,6 +167,7 @@ mod tests {
             seed: 5,
             openings: vec![vec!["h2e2".into(), "h9g7".into()]],
             max_plies: 40,
+            evaluation: Evaluation::Default,
         };
         let a = run(&cfg, |_, _| {});
         let b = run(&cfg, |_, _| {});

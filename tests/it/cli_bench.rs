@@ -3,7 +3,7 @@
 
 use crate::cli_support as support;
 
-use jiangjun::search::nnue::FloatNetwork;
+use jiangjun::search::nnue::{FloatNetwork, DEFAULT_ON};
 use support::run;
 
 /// The node count of the bench's summary lines (`<nodes> nodes <nps> nps`).
@@ -14,27 +14,48 @@ fn summaries(out: &str) -> Vec<u64> {
         .collect()
 }
 
+/// The ratio on the last line of a side-by-side bench.
+fn ratio(out: &str) -> f64 {
+    let last = out.lines().last().unwrap();
+    last.strip_prefix("network nps / hand-written nps = ")
+        .and_then(|r| r.parse().ok())
+        .unwrap_or_else(|| panic!("last line: {last}"))
+}
+
+/// The node counts of `jiangjun bench 3` with `extra` arguments.
+fn bench(extra: &[&str]) -> (Vec<u64>, String) {
+    let args: Vec<&str> = ["bench", "3"].iter().chain(extra).copied().collect();
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    (summaries(&out), out)
+}
+
 #[test]
 fn bench_with_a_network_file_runs_both_evaluations() {
     let path = std::env::temp_dir().join(format!("jj-bench-{}.nnue", std::process::id()));
     std::fs::write(&path, FloatNetwork::random(4).quantize().to_bytes()).unwrap();
-    let (code, out, err) = run(&["bench", "3", "--evalfile", path.to_str().unwrap()]);
+    let (both, out) = bench(&["--evalfile", path.to_str().unwrap()]);
     std::fs::remove_file(&path).unwrap();
-    assert_eq!(code, 0, "{err}");
-    let (plain_code, plain, _) = run(&["bench", "3"]);
-    assert_eq!(plain_code, 0);
-    let hand = summaries(&plain);
-    let both = summaries(&out);
-    // The hand-written run is the plain bench (same signature); the network's differs.
+    let (hand, _) = bench(&["--handwritten"]);
+    // The hand-written run is the hand-written bench (same signature); the network's differs.
     assert_eq!(both.len(), 2, "{out}");
     assert_eq!(both[0], hand[0]);
     assert_ne!(both[1], both[0]);
-    let last = out.lines().last().unwrap();
-    let ratio: f64 = last
-        .strip_prefix("network nps / hand-written nps = ")
-        .and_then(|r| r.parse().ok())
-        .unwrap_or_else(|| panic!("last line: {last}"));
-    assert!(ratio > 0.0);
+    assert!(ratio(&out) > 0.0);
+}
+
+#[test]
+fn bench_nnue_compares_with_the_built_in_network_and_the_plain_bench_is_the_default() {
+    let (both, out) = bench(&["--nnue"]);
+    let (hand, _) = bench(&["--handwritten"]);
+    let (plain, _) = bench(&[]);
+    assert_eq!(both.len(), 2, "{out}");
+    assert_eq!(both[0], hand[0]);
+    assert_ne!(both[1], both[0]);
+    assert!(ratio(&out) > 0.0);
+    // The plain bench searches with the engine's default evaluation.
+    let default = if DEFAULT_ON { both[1] } else { hand[0] };
+    assert_eq!(plain, [default]);
 }
 
 #[test]
@@ -44,6 +65,9 @@ fn bench_refuses_bad_network_arguments() {
         &["bench", "3", "--evalfile", "Cargo.toml"],
         &["bench", "--random-network", "seven"],
         &["bench", "3", "4", "--random-network", "1"],
+        &["bench", "--nnue", "--handwritten"],
+        &["bench", "--nnue", "--random-network", "1"],
+        &["bench", "--evalfile", "x", "--handwritten"],
     ] {
         let (code, out, err) = run(args);
         assert_eq!(code, 2, "{args:?}: {out}");

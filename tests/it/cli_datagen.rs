@@ -181,6 +181,28 @@ fn labels_recorded_games() {
 }
 
 #[test]
+fn the_labelling_evaluation_is_the_default_or_the_one_named() {
+    let net = temp("builtin.jjnn");
+    std::fs::write(&net, jiangjun::search::nnue::embedded::bytes()).unwrap();
+    let n = net.to_string_lossy().into_owned();
+    let hand = datagen("hand.bin", &["--handwritten"]);
+    let nnue = datagen("nnue.bin", &["--nnue"]);
+    assert_ne!(
+        hand, nnue,
+        "the network labels like the hand-written evaluation"
+    );
+    // The built-in network's file, named, labels as --nnue does.
+    assert_eq!(datagen("file.bin", &["--evalfile", &n]), nnue);
+    let default = if jiangjun::search::nnue::DEFAULT_ON {
+        &nnue
+    } else {
+        &hand
+    };
+    assert_eq!(&datagen("default.bin", &[]), default);
+    let _ = std::fs::remove_file(net);
+}
+
+#[test]
 fn bad_arguments_exit_2_with_a_message() {
     let bad_line = temp("bad-lines.txt");
     std::fs::write(&bad_line, "h2e2 h2e2\n").unwrap();
@@ -235,6 +257,14 @@ fn bad_arguments_exit_2_with_a_message() {
             "a value is required for '--seed <S>'",
         ),
         (vec!["--out", "/nonexistent/dir/out.bin"], "cannot create"),
+        (
+            vec!["--out", &o, "--evalfile", "/nonexistent/net.jjnn"],
+            "--evalfile /nonexistent/net.jjnn",
+        ),
+        (
+            vec!["--out", &o, "--nnue", "--handwritten"],
+            "cannot be used with",
+        ),
         (
             vec!["--out", &o, "--skip-plies", "3"],
             "required arguments were not provided",

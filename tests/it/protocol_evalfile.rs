@@ -1,11 +1,15 @@
 //! The network options through the real binary: `evalfile` / `usennue` (UCCI) and `EvalFile` /
-//! `Use NNUE` (UCI). A good file changes the evaluation; a missing, truncated, wrong-magic,
-//! wrong-version or corrupt file gives an `info string` naming it and the engine keeps the evaluation it had.
+//! `Use NNUE` (UCI). `usennue` alone evaluates with the built-in network; a good file changes
+//! the evaluation and `<built-in>` brings the built-in network back; a missing, truncated,
+//! wrong-magic, wrong-version or corrupt file gives an `info string` naming it and the engine
+//! keeps the evaluation it had.
 
 use crate::protocol_support as support;
 
 use jiangjun::board::Position;
-use jiangjun::search::nnue::FloatNetwork;
+use jiangjun::search::alphabeta::Limits;
+use jiangjun::search::engine::Evaluation;
+use jiangjun::search::nnue::{FloatNetwork, BUILT_IN_NAME, DEFAULT_ON};
 use std::path::PathBuf;
 use support::*;
 
@@ -74,45 +78,70 @@ fn says(e: &mut Engine, parts: &[&str]) {
 
 /// Files for test `tag` and an engine after the handshake `hello` → `ok`, which must announce
 /// the two `options`.
-fn start(tag: &str, hello: &str, ok: &str, options: [&str; 2]) -> (Files, Engine) {
+fn start(tag: &str, hello: &str, ok: &str, options: [&String; 2]) -> (Files, Engine) {
     let files = Files::new(tag);
     let mut e = Engine::start();
     e.send(hello);
     let lines = e.until_exact(ok);
     for o in options {
-        assert!(lines.iter().any(|l| l.text == o), "{o} not announced");
+        assert!(lines.iter().any(|l| &l.text == o), "{o} not announced");
     }
     (files, e)
 }
 
+/// The score of `go depth 4` from the start searched in this process, with `evaluation`:
+/// what the binary must print for the same evaluation.
+fn library_score(evaluation: &Evaluation) -> i64 {
+    let mut e = jiangjun::search::engine::Engine::new();
+    e.set_evaluation(evaluation);
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    i64::from(e.search_blocking(limits, |_| {}).score)
+}
+
 #[test]
-fn ucci_evalfile_good_and_bad_files() {
+fn ucci_evalfile_built_in_good_and_bad_files() {
     let (files, mut e) = start(
         "ucci",
         "ucci",
         "ucciok",
         [
-            "option evalfile type string default <none>",
-            "option usennue type check default false",
+            &format!("option evalfile type string default {BUILT_IN_NAME}"),
+            &format!("option usennue type check default {DEFAULT_ON}"),
         ],
     );
 
+    // Whatever the default, usennue chooses: off is the hand-written evaluation, on (with no
+    // evalfile sent) the built-in network, each scoring exactly as the library does.
+    e.send("setoption usennue false");
     let (hand, _) = search(&mut e);
-    // Switched on with no network: said so, and the hand-written evaluation stays.
+    assert_eq!(hand, library_score(&Evaluation::HandWritten));
     e.send("setoption usennue true");
-    says(&mut e, &["info string usennue: no network"]);
-    assert_eq!(search(&mut e).0, hand);
+    let said = e.sync();
+    assert!(said.iter().all(|l| !l.contains("no network")), "{said:?}");
+    let (built_in, _) = search(&mut e);
+    assert_eq!(built_in, library_score(&Evaluation::built_in().unwrap()));
+    assert_ne!(
+        built_in, hand,
+        "the built-in network scores like the hand-written evaluation"
+    );
 
     let good = files.path("good.nnue");
     e.send(&format!("setoption evalfile {good}"));
     says(
         &mut e,
-        &["info string evalfile: network ", &good, " loaded"],
+        &["info string evalfile: network ", &good, " loaded, in use"],
     );
     let (net, _) = search(&mut e);
     assert_ne!(
         net, hand,
         "the random network scores like the hand-written evaluation"
+    );
+    assert_ne!(
+        net, built_in,
+        "the random network scores like the built-in one"
     );
 
     for (name, why) in [
@@ -137,7 +166,18 @@ fn ucci_evalfile_good_and_bad_files() {
         assert_eq!(search(&mut e).0, net, "{name}");
     }
 
-    // Off again, and `none` drops the network.
+    // The announced default, and an empty value, bring the built-in network back.
+    for back in [
+        &format!("setoption evalfile {BUILT_IN_NAME}")[..],
+        "setoption evalfile",
+    ] {
+        e.send(&format!("setoption evalfile {good}"));
+        assert_eq!(search(&mut e).0, net);
+        e.send(back);
+        assert_eq!(search(&mut e).0, built_in, "{back}");
+    }
+
+    // Off again, and `none` drops the network: on finds none and says so.
     e.send("setoption usennue false");
     assert_eq!(search(&mut e).0, hand);
     e.send_all(&["setoption evalfile none", "setoption usennue true"]);
@@ -153,8 +193,8 @@ fn uci_eval_file_and_use_nnue() {
         "uci",
         "uciok",
         [
-            "option name EvalFile type string default <none>",
-            "option name Use NNUE type check default false",
+            &format!("option name EvalFile type string default {BUILT_IN_NAME}"),
+            &format!("option name Use NNUE type check default {DEFAULT_ON}"),
         ],
     );
     e.send(&format!(

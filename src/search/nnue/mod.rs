@@ -19,8 +19,12 @@
 //! [`FloatNetwork::quantize`] and [`Network::to_bytes`]. The search uses the quantized
 //! [`Network`] (scales in [`network`]) through an [`AccumulatorStack`]. King buckets are not
 //! in v1; the file header has a field for them.
+//!
+//! The shipped network is compiled in ([`embedded`]); [`DEFAULT_ON`] says whether searches
+//! use it unless told otherwise.
 
 pub mod accumulator;
+pub mod embedded;
 pub mod features;
 pub mod float;
 pub mod network;
@@ -33,6 +37,7 @@ pub mod simd;
 mod tests;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
+pub use embedded::{built_in, BUILT_IN_NAME, DEFAULT_ON};
 pub use features::{active_features, feature_index, output_bucket, INPUTS, OUTPUT_BUCKETS};
 pub use float::FloatNetwork;
 pub use network::{Network, NetworkError};

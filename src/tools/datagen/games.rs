@@ -31,6 +31,7 @@ use super::{Record, RecordWriter, Stats, Wdl};
 use crate::board::pgn::GameResult;
 use crate::board::{Color, Move, Position};
 use crate::rules::RuleSet;
+use crate::search::engine::Evaluation;
 use crate::tools::records;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -53,6 +54,8 @@ pub struct Config {
     pub score_limit: i32,
     /// The rules the search applies to repetitions in the game's history.
     pub rules: RuleSet,
+    /// The evaluation the searches use (the labels are its search scores).
+    pub evaluation: Evaluation,
 }
 
 impl Default for Config {
@@ -66,6 +69,7 @@ impl Default for Config {
             threads: 1,
             score_limit: 2000,
             rules: RuleSet::Cxa2011,
+            evaluation: Evaluation::Default,
         }
     }
 }
@@ -158,7 +162,7 @@ fn label(cfg: &Config, game: &RecordedGame) -> GameOutput {
         Some(Color::Black) => stats.black_wins = 1,
     }
     let mut g = Game::from_start(&game.start);
-    let mut engine = new_engine(cfg.rules);
+    let mut engine = new_engine(cfg.rules, &cfg.evaluation);
     let mut records = Vec::new();
     for (ply, &m) in game.moves.iter().enumerate() {
         if ply >= cfg.skip_plies {
@@ -300,7 +304,9 @@ mod tests {
             let mv = g.pos.parse_move(m).unwrap();
             g.play(mv);
         }
-        let (best, score) = g.search(&mut new_engine(cfg.rules), cfg.budget).unwrap();
+        let (best, score) = g
+            .search(&mut new_engine(cfg.rules, &cfg.evaluation), cfg.budget)
+            .unwrap();
         let first = chunks[0].records[0];
         let labelled = Record::new(&g.pos, score, Wdl::Win);
         if skip(&g.pos, best, score, cfg.score_limit).is_none() {
