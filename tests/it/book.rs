@@ -10,6 +10,7 @@ use jiangjun::book::{self, Book, Entry, Randomness};
 use jiangjun::search::alphabeta::Limits;
 use jiangjun::search::engine::{Engine, Report};
 use jiangjun::search::eval::evaluate;
+use jiangjun::search::nnue;
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::Duration;
@@ -66,7 +67,7 @@ fn book_move_is_played_and_usebook_false_never_consults_it() {
     // The weight is shown as a weight; the score is the evaluation after the move.
     let mut after = Position::startpos();
     after.play("b2e2").unwrap();
-    let eval = -evaluate(&after);
+    let eval = -default_eval(&after);
     match &reports[0] {
         Report::Book { candidates, chosen } => {
             assert_eq!(chosen.to_string(), "b2e2");
@@ -309,7 +310,17 @@ fn masters_path() -> std::path::PathBuf {
 fn eval_after(mv: &str) -> i32 {
     let mut pos = Position::startpos();
     pos.play(mv).unwrap();
-    -evaluate(&pos)
+    -default_eval(&pos)
+}
+
+/// The static evaluation of the engine's default evaluation: book candidates are scored by
+/// the evaluation in use.
+fn default_eval(pos: &Position) -> i32 {
+    if nnue::DEFAULT_ON {
+        nnue::built_in().unwrap().evaluate(pos)
+    } else {
+        evaluate(pos)
+    }
 }
 
 /// `go` from the start position with the shipped book in `hello`'s dialect: the (score, move)
