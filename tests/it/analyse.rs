@@ -181,6 +181,36 @@ fn the_referee_notes_a_repetition() {
     );
 }
 
+/// `--nnue` and `--handwritten` choose the evaluation: the scores differ, and the default is
+/// one of the two.
+#[test]
+fn the_evaluation_flags_choose_the_scores() {
+    let dir = folder("evaluation");
+    let game = write(&dir, "g.pgn", BLUNDER);
+    let analysed = |flag: &[&str]| {
+        let mut args = vec![
+            "analyse",
+            game.as_str(),
+            "--depth",
+            "3",
+            "--notation",
+            "iccs",
+        ];
+        args.extend_from_slice(flag);
+        let (code, stdout, err) = run(&args);
+        assert_eq!(code, 0, "{flag:?}: {err}");
+        stdout
+    };
+    let (hand, nnue) = (analysed(&["--handwritten"]), analysed(&["--nnue"]));
+    assert_ne!(hand, nnue);
+    let default = if jiangjun::search::nnue::DEFAULT_ON {
+        &nnue
+    } else {
+        &hand
+    };
+    assert_eq!(&analysed(&[]), default);
+}
+
 #[test]
 fn bad_input_exits_2() {
     let dir = folder("bad");
@@ -205,6 +235,8 @@ fn bad_input_exits_2() {
         &["--notation", "latin"],
         &["--rules", "fide"],
         &["--bogus"],
+        &["--nnue", "--handwritten"],
+        &["--evalfile", "/nonexistent/net.jjnn"],
     ] {
         let mut all = vec!["analyse", game.as_str()];
         all.extend_from_slice(args);

@@ -53,6 +53,31 @@ fn selfplay_data_feeds_the_tuner() {
 }
 
 #[test]
+fn selfplay_evaluation_flags() {
+    let out = temp("flags.txt");
+    let o = out.to_string_lossy().into_owned();
+    let play = |flag: &str| {
+        let (code, _, err) = run(&[
+            "selfplay", "--out", &o, "--games", "1", "--nodes", "200", "--seed", "5", flag,
+        ]);
+        assert_eq!(code, 0, "{flag}: {err}");
+        std::fs::read_to_string(&out).unwrap()
+    };
+    assert_ne!(play("--handwritten"), play("--nnue"));
+    for bad in [
+        &["--nnue", "--handwritten"][..],
+        &["--evalfile", "/nonexistent/net.jjnn"],
+    ] {
+        let mut args = vec!["selfplay", "--out", &o];
+        args.extend_from_slice(bad);
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{bad:?}: {err}");
+        assert!(err.starts_with("jiangjun selfplay: "), "{bad:?}: {err}");
+    }
+    let _ = std::fs::remove_file(out);
+}
+
+#[test]
 fn bad_tuner_settings_are_refused_before_reading_data() {
     // The data file does not exist: the number is what must be reported.
     for (args, says) in [
