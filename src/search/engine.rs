@@ -3,11 +3,11 @@
 //! It owns the game (a [`Position`] whose history holds every move since the set-up position,
 //! which the repetition rules need), the banned root moves, the transposition table, the
 //! thread settings, the network (the built-in one unless the front end loaded another) and the
-//! book the front end loaded (the search layer reads no files). `go` starts the search on a background thread and returns at once, so the
-//! protocol loop keeps reading commands (`stop`, `ponderhit`, `isready`) while it thinks; the
-//! result comes back through the `report` callback, exactly once per `go`. When the opening
-//! book has a usable move, `go` answers from it at once (reporting one `Book`, then `Done`)
-//! on the caller's thread.
+//! book the front end loaded (the search layer reads no files). `go` starts the search on a
+//! background thread and returns at once, so the protocol loop keeps reading commands (`stop`,
+//! `ponderhit`, `isready`) while it thinks; the result comes back through the `report`
+//! callback, exactly once per `go`. When the opening book has a usable move, `go` answers from
+//! it at once (reporting one `Book`, then `Done`) on the caller's thread.
 
 use super::alphabeta::{Info, Limits, SearchResult, Shared, Worker};
 use super::eval;
