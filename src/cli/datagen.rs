@@ -5,7 +5,8 @@
 use super::evaluation::EvalArgs;
 use super::value::{number, number_in};
 use crate::board::{Move, Position};
-use crate::tools::datagen::{self, games, Budget, Config, RecordWriter, Shard};
+use crate::tools::budget::Budget;
+use crate::tools::datagen::{self, games, Config, RecordWriter, Shard};
 use anyhow::Context;
 use std::time::Instant;
 

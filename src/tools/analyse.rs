@@ -21,6 +21,7 @@
 //! and its line. The referee's notes on repetitions and its ruling go in as comments at the
 //! plies they concern.
 
+use super::budget::Budget;
 use crate::board::pgn::{self, Game, MoveFormat, WriteOptions};
 use crate::board::{Color, Move, Position};
 use crate::rules::{judge_with, Outcome, RefereeOptions, Replay, RuleSet};
@@ -76,41 +77,6 @@ impl Mark {
             Mark::Dubious => "dubious",
             Mark::Mistake => "mistake",
             Mark::Blunder => "blunder",
-        }
-    }
-}
-
-/// How long each position is searched.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Budget {
-    /// A fixed depth: the same scores every run (one thread).
-    Depth(i32),
-    /// Milliseconds per position.
-    MoveTime(u64),
-}
-
-impl Budget {
-    fn limits(self) -> Limits {
-        match self {
-            Budget::Depth(d) => Limits {
-                depth: Some(d),
-                ..Limits::default()
-            },
-            // No overhead to keep back: nobody waits on a clock.
-            Budget::MoveTime(ms) => Limits {
-                soft_ms: Some(ms),
-                hard_ms: Some(ms.max(1)),
-                ..Limits::default()
-            },
-        }
-    }
-}
-
-impl fmt::Display for Budget {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Budget::Depth(d) => write!(f, "depth {d}"),
-            Budget::MoveTime(ms) => write!(f, "movetime {ms} ms"),
         }
     }
 }
@@ -314,10 +280,8 @@ fn search_only(
         // `infinite` keeps the search from stopping after one iteration as it does with a
         // single root move; it still ends at the depth, or at the time of the budget.
         infinite: true,
-        hard_ms: match budget {
-            Budget::Depth(_) => None,
-            Budget::MoveTime(ms) => Some(ms.max(1)),
-        },
+        hard_ms: budget.limits().hard_ms,
+        nodes: budget.limits().nodes,
         ..Limits::default()
     };
     let score = engine.search_blocking(limits, |_| {}).score;

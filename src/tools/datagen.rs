@@ -57,9 +57,9 @@ pub use format::{
 };
 pub use shuffle::ShuffledReader;
 
+use super::budget::Budget;
 use crate::board::{Color, Move, Position};
 use crate::rules::{self, PlyRecord, RuleSet};
-use crate::search::alphabeta::Limits;
 use crate::search::engine::{Engine, Evaluation};
 use crate::search::score;
 use rand::rngs::StdRng;
@@ -78,37 +78,6 @@ pub const WIN_SCORE: i32 = 1500;
 pub const START_TRIES: usize = 10;
 /// Transposition table per game (MB): ample for a few thousand nodes per move.
 pub const HASH_MB: usize = 8;
-
-/// The search budget per move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Budget {
-    Nodes(u64),
-    Depth(i32),
-}
-
-impl std::fmt::Display for Budget {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Budget::Nodes(n) => write!(f, "{n} nodes"),
-            Budget::Depth(d) => write!(f, "depth {d}"),
-        }
-    }
-}
-
-impl Budget {
-    fn limits(self) -> Limits {
-        match self {
-            Budget::Nodes(n) => Limits {
-                nodes: Some(n),
-                ..Limits::default()
-            },
-            Budget::Depth(d) => Limits {
-                depth: Some(d),
-                ..Limits::default()
-            },
-        }
-    }
-}
 
 /// Which games of the run this process plays: those with index ≡ `index` (mod `count`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

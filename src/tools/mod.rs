@@ -3,11 +3,13 @@
 //! signature ([`bench`]), self-play ([`selfplay`]), the evaluation tuner ([`tune`]), data
 //! generation for the neural evaluation ([`datagen`]) and its trainer ([`train`]), and the
 //! game-record commands ([`records`]), game analysis ([`analyse`]) with its evaluation graph
-//! ([`eval_graph`]); the book from master games ([`book_from_games`]).
+//! ([`eval_graph`]); the book from master games ([`book_from_games`]); the search budget they share
+//! ([`budget`]).
 pub mod analyse;
 pub mod bench;
 pub mod book_builder;
 pub mod book_from_games;
+pub mod budget;
 pub mod datagen;
 pub mod eval_graph;
 pub mod records;

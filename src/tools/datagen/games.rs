@@ -26,12 +26,13 @@
 //!    With a node budget the output is the same byte for byte whatever the threads; a
 //!    shard's file is the chunks of the whole run with its indices.
 
-use super::{new_engine, run_ordered, skip, Budget, Game, GameOutput, Progress, Shard, Skip};
+use super::{new_engine, run_ordered, skip, Game, GameOutput, Progress, Shard, Skip};
 use super::{Record, RecordWriter, Stats, Wdl};
 use crate::board::pgn::GameResult;
 use crate::board::{Color, Move, Position};
 use crate::rules::RuleSet;
 use crate::search::engine::Evaluation;
+use crate::tools::budget::Budget;
 use crate::tools::records;
 use std::io::{self, Write};
 use std::path::PathBuf;
