@@ -11,8 +11,9 @@ use std::sync::Arc;
 
 /// Do searches evaluate with the built-in network unless told otherwise (`usennue` /
 /// `Use NNUE` default, and the evaluation of `bench`, `datagen`, `selfplay`, `analyse`)?
-/// `false`: the hand-written evaluation is the default.
-pub const DEFAULT_ON: bool = false;
+/// `true` since the round-3 network beat the hand-written evaluation in games (`net/README.md`);
+/// `false` would make the hand-written evaluation the default again.
+pub const DEFAULT_ON: bool = true;
 
 /// The name of the built-in network in options and messages (the `evalfile` default).
 pub const BUILT_IN_NAME: &str = "<built-in>";
