@@ -275,13 +275,14 @@ fn search_only(
         .map(|m| m.to_string())
         .collect();
     engine.set_banned(&others);
+    let cap = budget.limits();
     let limits = Limits {
         depth: Some(full.depth.max(1)),
         // `infinite` keeps the search from stopping after one iteration as it does with a
-        // single root move; it still ends at the depth, or at the time of the budget.
+        // single root move; it still ends at the depth, or at the budget's time or nodes.
         infinite: true,
-        hard_ms: budget.limits().hard_ms,
-        nodes: budget.limits().nodes,
+        hard_ms: cap.hard_ms,
+        nodes: cap.nodes,
         ..Limits::default()
     };
     let score = engine.search_blocking(limits, |_| {}).score;
