@@ -441,9 +441,10 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Entry>, BookError> {
 /// or no book without sending any option.
 pub const BOOK_ENV: &str = "JIANGJUN_BOOK";
 
-/// The shipped book (`book/jiangjun.jjb`), compiled in: a binary copied anywhere, or
+/// The shipped book (`book/masters.jjb`: master games checked by the engine, with the
+/// self-analysis book `book/analysis.jjb` merged in), compiled in: a binary copied anywhere, or
 /// installed with `cargo install`, has its book without finding any file.
-static BUILT_IN: &[u8] = include_bytes!("../../book/jiangjun.jjb");
+static BUILT_IN: &[u8] = include_bytes!("../../book/masters.jjb");
 
 /// The name the built-in book goes by in messages.
 pub const BUILT_IN_NAME: &str = "built-in";

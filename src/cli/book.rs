@@ -33,9 +33,9 @@ pub enum BookCommand {
 /// Out-of-range numbers are clamped, as the builder has always done.
 #[derive(clap::Args, Debug)]
 pub struct BuildArgs {
-    /// The book file written.
-    #[arg(long, value_name = "F", default_value = "book/jiangjun.jjb")]
-    pub out: String,
+    /// The book file written (default: book/masters.jjb with --games, else book/analysis.jjb).
+    #[arg(long, value_name = "F")]
+    pub out: Option<String>,
     /// The seed lines the analysis starts from.
     #[arg(long, value_name = "F", default_value = "book/seeds.txt")]
     pub seeds: String,
@@ -206,7 +206,7 @@ fn build_from_games(a: BuildArgs) -> anyhow::Result<i32> {
         None => entries,
     };
     let b = Book::from_entries(entries);
-    let out = a.out;
+    let out = a.out.unwrap_or_else(|| "book/masters.jjb".to_string());
     b.save(std::path::Path::new(&out))
         .with_context(|| format!("cannot write {out}"))?;
     println!(
@@ -259,7 +259,7 @@ fn build(a: BuildArgs) -> anyhow::Result<i32> {
         seeds: builder::parse_seeds(&seed_text),
         ..d
     };
-    let out = a.out;
+    let out = a.out.unwrap_or_else(|| "book/analysis.jjb".to_string());
     eprintln!("building {out} with {cfg:?}");
     let start = Instant::now();
     let entries = builder::build(&cfg, |line| eprintln!("{line}")).map_err(anyhow::Error::msg)?;
