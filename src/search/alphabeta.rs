@@ -981,8 +981,12 @@ impl Worker {
                     .pos
                     .piece_at(m.to())
                     .map_or(0, |p| eval::piece_value(p.kind()));
-                // Delta pruning: even winning the piece cannot reach alpha.
-                if stand + victim + 200 <= alpha {
+                // Delta pruning: even winning the piece cannot reach alpha. The fail-soft
+                // bound is raised to what the move might have reached, so that an upper
+                // bound kept in the table does not undercut a move this window skipped.
+                let reach = stand + victim + 200;
+                if reach <= alpha {
+                    best = best.max(reach);
                     continue;
                 }
                 if !self.pos.see_ge(m, 0) {
@@ -1124,5 +1128,65 @@ mod network_tests {
         let (b, wb) = search(BENCH_POSITIONS[1], &without, true);
         assert_eq!(wa.network_checks, 0);
         assert_eq!((a.best, a.score, wa.nodes()), (b.best, b.score, wb.nodes()));
+    }
+}
+
+#[cfg(test)]
+mod worker_tests {
+    use super::*;
+    use crate::search::BENCH_POSITIONS;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    fn worker(pos: Position) -> Worker {
+        let limits = Limits::default();
+        let shared = Arc::new(Shared::new(
+            Arc::new(TranspositionTable::new(1)),
+            &limits,
+            false,
+        ));
+        Worker::new(pos, &[], 0, shared, limits)
+    }
+
+    /// A fail-soft result is a bound the table keeps and reuses under other windows: a
+    /// quiescence value v that failed low must fail low again for every alpha at or above v,
+    /// or a stored upper bound would cut off a line that a search would have played. (A
+    /// fail-high has no such guarantee: a higher alpha lets delta pruning skip the capture
+    /// that won, which is the pruning's risk, not a wrong bound.)
+    #[test]
+    fn quiescence_fail_low_bounds_hold_under_higher_windows() {
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut checked = 0;
+        for fen in BENCH_POSITIONS {
+            let mut pos = Position::from_fen(fen).unwrap();
+            for _ in 0..40 {
+                let Some(m) = pos.random_move(&mut rng, 0.5) else {
+                    break;
+                };
+                pos.make_move(m);
+                for _ in 0..4 {
+                    let lo = rng.gen_range(-400..400);
+                    let hi = lo
+                        + if rng.gen_bool(0.5) {
+                            1
+                        } else {
+                            rng.gen_range(2..300)
+                        };
+                    let v = worker(pos.clone()).qsearch(lo, hi, 1);
+                    if v <= lo {
+                        let lo2 = v + rng.gen_range(0..=(lo - v).min(400));
+                        let hi2 = lo2 + rng.gen_range(1..300);
+                        let w = worker(pos.clone()).qsearch(lo2, hi2, 1);
+                        assert!(
+                            w <= lo2,
+                            "{} {lo}..{hi} gave {v}, {lo2}.. gave {w}",
+                            pos.to_fen()
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 500, "{checked}");
     }
 }
