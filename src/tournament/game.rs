@@ -138,6 +138,9 @@ pub struct SideStats {
     pub time: Duration,
     /// Its longest move.
     pub max_time: Duration,
+    /// Moves answered after the fixed move time (`movetime`) ran out, within the overrun
+    /// margin: a GUI that enforces the time strictly would have flagged them.
+    pub late: u32,
 }
 
 /// A finished game.
@@ -399,6 +402,9 @@ pub fn play_game(
         let s = &mut stats[me];
         s.time += thought.elapsed;
         s.max_time = s.max_time.max(thought.elapsed);
+        if let TimeControl::MoveTime(ms) = cfg.tc {
+            s.late += u32::from(thought.elapsed > Duration::from_millis(ms));
+        }
         let (raw, mv, offers_draw, resigns) = match thought.reply {
             Reply::Timeout if cfg.tc.has_clock() || matches!(cfg.tc, TimeControl::MoveTime(_)) => {
                 break loss(

@@ -1,6 +1,7 @@
 //! What a match or a tournament reports: the engines' descriptions, each game as PGN, and
 //! the closing summary (match statistics, terminations, time use).
 
+use super::clock::TimeControl;
 use super::crosstable::Crosstable;
 use super::engine_process::Protocol;
 use super::game::Termination;
@@ -111,6 +112,7 @@ pub(super) fn engine_time_lines(c: &CommonOptions, games: &[FinishedGame]) -> Ve
     let mut moves = vec![0u64; n];
     let mut time = vec![Duration::ZERO; n];
     let mut max = vec![Duration::ZERO; n];
+    let mut late = vec![0u64; n];
     let mut faults = vec![0u32; n];
     for g in games {
         for (side, idx) in [(0usize, g.game.red), (1, g.game.black)] {
@@ -121,6 +123,7 @@ pub(super) fn engine_time_lines(c: &CommonOptions, games: &[FinishedGame]) -> Ve
             moves[idx] += u64::from(s.moves);
             time[idx] += s.time;
             max[idx] = max[idx].max(s.max_time);
+            late[idx] += u64::from(s.late);
         }
         if matches!(
             g.record.termination,
@@ -145,8 +148,13 @@ pub(super) fn engine_time_lines(c: &CommonOptions, games: &[FinishedGame]) -> Ve
             let avg = (time[i].as_millis() as u64)
                 .checked_div(moves[i])
                 .unwrap_or(0);
+            // Under a fixed move time, how many answers came after it (within the margin).
+            let over = match c.settings.game.tc {
+                TimeControl::MoveTime(ms) => format!(", {} over {ms} ms", late[i]),
+                _ => String::new(),
+            };
             format!(
-                "  {}: {} moves, avg {} ms, max {} ms, losses by crash/hang/illegal/time {}",
+                "  {}: {} moves, avg {} ms, max {} ms{over}, losses by crash/hang/illegal/time {}",
                 c.engines[i].name,
                 moves[i],
                 avg,

@@ -531,3 +531,46 @@ fn a_panicking_referee_costs_one_game_not_the_match() {
         .iter()
         .any(|g| g.record.termination == Termination::Aborted));
 }
+
+#[test]
+fn answers_after_a_fixed_move_time_are_counted_as_late() {
+    // The slow side sleeps 80 ms on every `go movetime 50`: late every time, yet inside the
+    // overrun margin, so the game goes on and the report counts the moves over the time.
+    let mut c = options(
+        vec![spec("slow", "--delay 80"), spec("good", "--seed 7")],
+        "movetime=50",
+    );
+    c.openings = vec![jiangjun::tournament::openings::Opening::startpos()];
+    c.settings.game.margin = Duration::from_secs(5);
+    c.settings.game.max_plies = 12;
+    let opts = MatchOptions {
+        common: c,
+        games: 1,
+        sprt: None,
+    };
+    let mut out = Vec::new();
+    let games = run_match(&opts, &mut out).unwrap().games;
+    let g = &games[0];
+    assert_ne!(
+        g.record.termination,
+        Termination::TimeForfeit,
+        "{}",
+        g.record.reason
+    );
+    let slow = if g.game.red == 0 { 0 } else { 1 };
+    let s = g.record.stats[slow];
+    assert!(s.moves > 0);
+    assert_eq!(
+        s.late, s.moves,
+        "every answer of the slow side came after 50 ms"
+    );
+    let text = String::from_utf8(out).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("slow:") && l.contains(" moves, avg "))
+        .unwrap_or_else(|| panic!("no time line for the slow engine in:\n{text}"));
+    assert!(
+        line.contains(&format!(", {} over 50 ms,", s.moves)),
+        "{line}"
+    );
+}
