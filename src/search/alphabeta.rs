@@ -1022,6 +1022,14 @@ fn update_history(h: &mut i32, bonus: i32) {
     *h += bonus * 32 - *h * bonus.abs() / 512;
 }
 
+/// A one-thread worker on a 1 MB table of its own, for tests that drive it directly.
+#[cfg(test)]
+fn test_worker(pos: Position, limits: &Limits) -> Worker {
+    let tt = Arc::new(TranspositionTable::new(1));
+    let shared = Arc::new(Shared::new(tt, limits, false));
+    Worker::new(pos, &[], 0, shared, limits.clone())
+}
+
 #[cfg(test)]
 mod eval_cache_tests {
     use super::*;
@@ -1030,11 +1038,7 @@ mod eval_cache_tests {
 
     #[test]
     fn cached_evaluations_equal_fresh_ones() {
-        let pos = Position::startpos();
-        let tt = Arc::new(TranspositionTable::new(1));
-        let limits = Limits::default();
-        let shared = Arc::new(Shared::new(tt, &limits, false));
-        let mut w = Worker::new(pos, &[], 0, shared, limits);
+        let mut w = test_worker(Position::startpos(), &Limits::default());
         let mut rng = StdRng::seed_from_u64(11);
         let mut hits = 0;
         // Walk random games and come back along them, so that every position is met twice.
@@ -1068,10 +1072,7 @@ mod network_tests {
     /// A node-limited one-thread search of `fen`, checking the network at every node if
     /// `verify`; returns the outcome and the worker.
     fn search(fen: &str, limits: &Limits, verify: bool) -> (SearchResult, Worker) {
-        let pos = Position::from_fen(fen).unwrap();
-        let tt = Arc::new(TranspositionTable::new(1));
-        let shared = Arc::new(Shared::new(tt, limits, false));
-        let mut w = Worker::new(pos, &[], 0, shared, limits.clone());
+        let mut w = test_worker(Position::from_fen(fen).unwrap(), limits);
         w.verify_network = verify;
         let outcome = w.run(|_| {});
         (outcome, w)
@@ -1138,16 +1139,6 @@ mod worker_tests {
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
-    fn worker(pos: Position) -> Worker {
-        let limits = Limits::default();
-        let shared = Arc::new(Shared::new(
-            Arc::new(TranspositionTable::new(1)),
-            &limits,
-            false,
-        ));
-        Worker::new(pos, &[], 0, shared, limits)
-    }
-
     /// A fail-soft result is a bound the table keeps and reuses under other windows: a
     /// quiescence value v that failed low must fail low again for every alpha at or above v,
     /// or a stored upper bound would cut off a line that a search would have played. (A
@@ -1172,11 +1163,11 @@ mod worker_tests {
                         } else {
                             rng.gen_range(2..300)
                         };
-                    let v = worker(pos.clone()).qsearch(lo, hi, 1);
+                    let v = test_worker(pos.clone(), &Limits::default()).qsearch(lo, hi, 1);
                     if v <= lo {
                         let lo2 = v + rng.gen_range(0..=(lo - v).min(400));
                         let hi2 = lo2 + rng.gen_range(1..300);
-                        let w = worker(pos.clone()).qsearch(lo2, hi2, 1);
+                        let w = test_worker(pos.clone(), &Limits::default()).qsearch(lo2, hi2, 1);
                         assert!(
                             w <= lo2,
                             "{} {lo}..{hi} gave {v}, {lo2}.. gave {w}",
