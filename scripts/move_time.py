@@ -15,8 +15,8 @@ form: average, median, 99th percentile, maximum and the count of answers after T
 import argparse
 import os
 import random
-import subprocess
-import time
+
+from engine_pipe import Engine
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -27,34 +27,12 @@ def opening_lines(path):
 
 
 def answer_times(binary, go, lines):
-    p = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def send(line):
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-
-    def wait(prefix):
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                raise SystemExit(f"the engine closed its output while we waited for {prefix}")
-            if line.startswith(prefix):
-                return line
-
-    send("ucci")
-    wait("ucciok")
-    send("setoption usebook false")
-    times = []
-    for moves in lines:
-        send("position startpos moves " + " ".join(moves))
-        send("isready")
-        wait("readyok")
-        start = time.perf_counter()
-        send(go)
-        wait("bestmove")
-        times.append((time.perf_counter() - start) * 1000)
-    send("quit")
-    p.wait()
+    engine = Engine(binary, ("usebook false",))
+    times = [
+        engine.answer_time("position startpos moves " + " ".join(moves), go) * 1000
+        for moves in lines
+    ]
+    engine.quit()
     return times
 
 

@@ -15,8 +15,8 @@ with 1 thread divided by the summed time with N.
 import argparse
 import os
 import re
-import subprocess
-import time
+
+from engine_pipe import Engine
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -28,35 +28,9 @@ def bench_fens():
 
 
 def total_time(binary, threads, depth, fens):
-    p = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def send(line):
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-
-    def wait(prefix):
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                raise SystemExit(f"the engine closed its output while we waited for {prefix}")
-            if line.startswith(prefix):
-                return line
-
-    send("ucci")
-    wait("ucciok")
-    for option in (f"threads {threads}", "usebook false", "hashsize 64"):
-        send("setoption " + option)
-    total = 0.0
-    for fen in fens:
-        send(f"position fen {fen}")
-        send("isready")
-        wait("readyok")
-        start = time.monotonic()
-        send(f"go depth {depth}")
-        wait("bestmove")
-        total += time.monotonic() - start
-    send("quit")
-    p.wait()
+    engine = Engine(binary, (f"threads {threads}", "usebook false", "hashsize 64"))
+    total = sum(engine.answer_time(f"position fen {fen}", f"go depth {depth}") for fen in fens)
+    engine.quit()
     return total
 
 
