@@ -21,7 +21,8 @@
 
 use super::eval;
 use super::levels::{Level, Selectivity, Style};
-use super::movepick::{History, Kind, MovePicker};
+use super::history::{self, Histories, HistoryView};
+use super::movepick::{Kind, MovePicker};
 use super::nnue::{AccumulatorStack, Network};
 use super::repetition;
 use super::score::*;
@@ -167,8 +168,11 @@ pub struct Worker {
     seldepth: usize,
     stopped: bool,
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
-    history: Box<History>,
-    counter: Box<[[Option<Move>; 90]; 14]>,
+    /// The thread's move-ordering statistics, kept across the searches of a game.
+    hist: Box<Histories>,
+    /// The move made at each ply of the current line, by piece index and square index
+    /// (`None` for a null move): the keys of the continuation history.
+    moved: [Option<(usize, usize)>; MAX_PLY + 2],
     pv: Vec<ArrayVec<Move, MAX_PLY>>,
     evals: [i32; MAX_PLY + 2],
     root_moves: Vec<RootMove>,
@@ -205,12 +209,15 @@ struct NetworkEval {
 }
 
 impl Worker {
+    /// A worker for one search, with the statistics `hist` its thread kept (empty ones on a
+    /// new game); [`Worker::into_histories`] gives them back.
     pub fn new(
         pos: Position,
         banned: &[Move],
         id: usize,
         shared: Arc<Shared>,
         limits: Limits,
+        hist: Box<Histories>,
     ) -> Worker {
         let root_moves = pos
             .legal_moves()
@@ -245,8 +252,8 @@ impl Worker {
             seldepth: 0,
             stopped: false,
             killers: [[None; 2]; MAX_PLY + 2],
-            history: Box::new([[0; 90]; 14]),
-            counter: Box::new([[None; 90]; 14]),
+            hist,
+            moved: [None; MAX_PLY + 2],
             pv: vec![ArrayVec::new(); MAX_PLY + 2],
             evals: [0; MAX_PLY + 2],
             root_moves,
@@ -267,6 +274,27 @@ impl Worker {
 
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// The statistics, for the thread's next search.
+    pub fn into_histories(self) -> Box<Histories> {
+        self.hist
+    }
+
+    /// The statistics as the move picker at `ply` scores with them.
+    #[inline]
+    fn history_view(&self, ply: usize) -> HistoryView<'_> {
+        let back = |n: usize| ply.checked_sub(n).and_then(|p| self.moved[p]);
+        HistoryView::new(&self.hist, [back(1), back(2)])
+    }
+
+    /// Notes `m` as the move made at `ply` (before it is made).
+    #[inline]
+    fn note_move(&mut self, m: Move, ply: usize) {
+        self.moved[ply] = self
+            .pos
+            .piece_at(m.from())
+            .map(|p| (p.index(), m.to().index()));
     }
 
     /// Runs iterative deepening until a limit or the stop flag; `on_info` gets one report per
@@ -473,6 +501,7 @@ impl Worker {
         for i in first..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             let gives = self.pos.gives_check(m);
+            self.note_move(m, 0);
             self.make(m, gives);
             let new_depth = depth - 1;
             let mut score;
@@ -785,6 +814,7 @@ impl Worker {
                 // hide below a deep null-move search; the milder one scored better in
                 // self-play (see the commit).
                 let r = 3 + depth / 6;
+                self.moved[ply] = None;
                 self.make_null();
                 let score = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut);
                 self.unmake();
@@ -801,14 +831,15 @@ impl Worker {
             depth -= 1;
         }
 
-        let counter = self.counter_move();
+        let counter = self.counter_move(ply);
         let mut picker = MovePicker::new(tt_move, self.killers[ply], counter);
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
         let orig_alpha = alpha;
         let mut count = 0usize;
-        while let Some((m, kind)) = picker.next(&self.pos, &self.history) {
+        while let Some((m, kind)) = picker.next(&self.pos, &self.history_view(ply)) {
             let capture = self.pos.piece_at(m.to()).is_some();
             let gives = self.pos.gives_check(m);
             let quiet = !capture;
@@ -840,6 +871,13 @@ impl Worker {
             {
                 continue;
             }
+            // The quiet move's statistics, for its reduction (read before the move is made).
+            let stat = if quiet {
+                self.history_view(ply).quiet(&self.pos, m)
+            } else {
+                0
+            };
+            self.note_move(m, ply);
             self.make(m, gives);
             count += 1;
             let new_depth = depth - 1;
@@ -859,6 +897,8 @@ impl Worker {
                     if kind == Kind::Refutation {
                         r -= 1; // killers and counter-moves
                     }
+                    // Moves the statistics favour are reduced less, and the reverse.
+                    r -= (stat / 14_000).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
@@ -888,15 +928,15 @@ impl Worker {
                         }
                     }
                     if score >= beta {
-                        if quiet {
-                            self.reward_quiet(m, ply, depth, &quiets_tried);
-                        }
+                        self.update_statistics(m, ply, depth, &quiets_tried, &captures_tried);
                         break;
                     }
                 }
             }
-            if quiet && quiets_tried.len() < 64 {
-                quiets_tried.push(m);
+            if quiet {
+                let _ = quiets_tried.try_push(m);
+            } else {
+                let _ = captures_tried.try_push(m);
             }
         }
         if count == 0 {
@@ -920,33 +960,64 @@ impl Worker {
         best
     }
 
-    fn reward_quiet(&mut self, m: Move, ply: usize, depth: i32, tried: &[Move]) {
-        if self.killers[ply][0] != Some(m) {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = Some(m);
+    /// Learns from a cutoff by `m`: the move is rewarded in its statistics, and the moves
+    /// tried before it in vain are penalised in theirs (captures too when a quiet move cut
+    /// off, since they were tried first).
+    fn update_statistics(
+        &mut self,
+        m: Move,
+        ply: usize,
+        depth: i32,
+        quiets: &[Move],
+        captures: &[Move],
+    ) {
+        let bonus = history::bonus(depth);
+        if self.pos.piece_at(m.to()).is_none() {
+            if self.killers[ply][0] != Some(m) {
+                self.killers[ply][1] = self.killers[ply][0];
+                self.killers[ply][0] = Some(m);
+            }
+            self.update_quiet(m, ply, bonus);
+            for &q in quiets {
+                self.update_quiet(q, ply, -bonus);
+            }
+            if let Some((piece, to)) = ply.checked_sub(1).and_then(|p| self.moved[p]) {
+                self.hist.set_counter(piece, to, m);
+            }
+        } else {
+            self.update_capture(m, bonus);
         }
-        let bonus = (depth * depth).min(400);
+        for &c in captures {
+            self.update_capture(c, -bonus);
+        }
+    }
+
+    /// Moves the quiet move `m`'s three statistics at `ply` toward `bonus`.
+    fn update_quiet(&mut self, m: Move, ply: usize, bonus: i32) {
         let Some(p) = self.pos.piece_at(m.from()) else {
             return;
         };
-        update_history(&mut self.history[p.index()][m.to().index()], bonus);
-        for &q in tried {
-            if let Some(qp) = self.pos.piece_at(q.from()) {
-                update_history(&mut self.history[qp.index()][q.to().index()], -bonus);
-            }
-        }
-        if let Some(prev) = self.pos.history().last().and_then(|s| s.mv) {
-            if let Some(pp) = self.pos.piece_at(prev.to()) {
-                self.counter[pp.index()][prev.to().index()] = Some(m);
+        let (p, to) = (p.index(), m.to().index());
+        history::update(&mut self.hist.quiet[p][to], bonus);
+        for back in 1..=2 {
+            if let Some((pp, pto)) = ply.checked_sub(back).and_then(|x| self.moved[x]) {
+                history::update(&mut self.hist.continuation[pp][pto][p][to], bonus);
             }
         }
     }
 
+    /// Moves the capture `m`'s statistic toward `bonus`.
+    fn update_capture(&mut self, m: Move, bonus: i32) {
+        if let (Some(a), Some(v)) = (self.pos.piece_at(m.from()), self.pos.piece_at(m.to())) {
+            let h = &mut self.hist.capture[a.index()][m.to().index()][v.kind().index()];
+            history::update(h, bonus);
+        }
+    }
+
     /// The counter-move recorded against the opponent's last move, if any.
-    fn counter_move(&self) -> Option<Move> {
-        let prev = self.pos.history().last()?.mv?;
-        let pp = self.pos.piece_at(prev.to())?;
-        self.counter[pp.index()][prev.to().index()]
+    fn counter_move(&self, ply: usize) -> Option<Move> {
+        let (piece, to) = ply.checked_sub(1).and_then(|p| self.moved[p])?;
+        self.hist.counter(piece, to)
     }
 
     fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -974,7 +1045,7 @@ impl Worker {
         }
         let mut picker = MovePicker::quiescence(&self.pos, None, in_check);
         let mut any = false;
-        while let Some((m, _)) = picker.next(&self.pos, &self.history) {
+        while let Some((m, _)) = picker.next(&self.pos, &self.history_view(ply)) {
             any = true;
             if !in_check {
                 let victim = self
@@ -1017,17 +1088,12 @@ impl Worker {
     }
 }
 
-#[inline]
-fn update_history(h: &mut i32, bonus: i32) {
-    *h += bonus * 32 - *h * bonus.abs() / 512;
-}
-
 /// A one-thread worker on a 1 MB table of its own, for tests that drive it directly.
 #[cfg(test)]
 fn test_worker(pos: Position, limits: &Limits) -> Worker {
     let tt = Arc::new(TranspositionTable::new(1));
     let shared = Arc::new(Shared::new(tt, limits, false));
-    Worker::new(pos, &[], 0, shared, limits.clone())
+    Worker::new(pos, &[], 0, shared, limits.clone(), Histories::new_boxed())
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@
 
 use super::alphabeta::{Info, Limits, SearchResult, Shared, Worker};
 use super::eval;
+use super::history::Histories;
 use super::levels::{Level, Style};
 use super::nnue::{self, Network};
 use super::repetition;
@@ -21,7 +22,7 @@ use crate::rules::RuleSet;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -142,6 +143,10 @@ pub struct Engine {
     network: Option<Arc<Network>>,
     /// Evaluate with `network` when there is one (`usennue`); else the hand-written evaluation.
     use_network: bool,
+    /// Each search thread's move-ordering statistics, kept from one search to the next until
+    /// a new game. A search holds the lock while it runs; a new game replaces the whole set,
+    /// so it never waits for one.
+    histories: Arc<Mutex<Vec<Box<Histories>>>>,
 }
 
 impl Default for Engine {
@@ -171,6 +176,7 @@ impl Engine {
             style: Style::Normal,
             network: nnue::built_in().ok(),
             use_network: nnue::DEFAULT_ON,
+            histories: Arc::default(),
         }
     }
 
@@ -388,6 +394,7 @@ impl Engine {
     /// Forgets everything learned in the previous game: a used table is dropped, and the next
     /// [`Engine::ensure_ready`] allocates a fresh one (already zero, see [`TranspositionTable`]).
     pub fn new_game(&mut self) {
+        self.histories = Arc::default();
         if self.tt.as_ref().is_some_and(|tt| tt.is_used()) {
             // Freeing a used table returns every page it touched to the system: 5-10 ms for
             // 64 MB, measured as that much time lost on the next move when a GUI sends
@@ -494,11 +501,20 @@ impl Engine {
         let pos = self.pos.clone();
         let banned = self.banned.clone();
         let sh = shared.clone();
+        let histories = self.histories.clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(64 << 20)
             .spawn(move || {
-                let outcome = search_threads(&pos, &banned, &sh, &limits, threads, &mut report);
+                let outcome = search_threads(
+                    &pos,
+                    &banned,
+                    &sh,
+                    &limits,
+                    threads,
+                    &histories,
+                    &mut report,
+                );
                 // Under `go infinite` or while pondering the result waits for `stop`/`ponderhit`.
                 while !sh.stop_requested.load(Ordering::Relaxed)
                     && (limits.infinite || sh.pondering.load(Ordering::Relaxed))
@@ -576,34 +592,58 @@ impl Engine {
             &shared,
             &limits,
             self.threads,
+            &self.histories,
             &mut report,
         )
     }
 }
 
-/// Runs the main worker on this thread and `threads - 1` helpers beside it (lazy SMP).
+/// Runs the main worker on this thread and `threads - 1` helpers beside it (lazy SMP), each
+/// with the statistics its thread kept in `histories`, which get them back.
 fn search_threads(
     pos: &Position,
     banned: &[Move],
     shared: &Arc<Shared>,
     limits: &Limits,
     threads: usize,
+    histories: &Mutex<Vec<Box<Histories>>>,
     report: &mut impl FnMut(Report),
 ) -> SearchResult {
-    std::thread::scope(|s| {
-        for id in 1..threads {
-            let mut w = Worker::new(pos.clone(), banned, id, shared.clone(), limits.clone());
-            let _ = std::thread::Builder::new()
-                .stack_size(64 << 20)
-                .spawn_scoped(s, move || {
-                    w.run(|_| {});
-                });
-        }
-        let mut main = Worker::new(pos.clone(), banned, 0, shared.clone(), limits.clone());
+    // A search that panicked left its statistics as they were: still valid numbers.
+    let mut kept = histories.lock().unwrap_or_else(|e| e.into_inner());
+    kept.resize_with(threads.max(1), Histories::new_boxed);
+    let mut tables = std::mem::take(&mut *kept).into_iter();
+    let worker = |id: usize, hist: Box<Histories>| {
+        Worker::new(pos.clone(), banned, id, shared.clone(), limits.clone(), hist)
+    };
+    let main_hist = tables.next().unwrap_or_else(Histories::new_boxed);
+    let (outcome, returned) = std::thread::scope(|s| {
+        let helpers: Vec<_> = tables
+            .enumerate()
+            .map(|(i, hist)| {
+                let mut w = worker(i + 1, hist);
+                std::thread::Builder::new()
+                    .stack_size(64 << 20)
+                    .spawn_scoped(s, move || {
+                        w.run(|_| {});
+                        w.into_histories()
+                    })
+            })
+            .collect();
+        let mut main = worker(0, main_hist);
         let outcome = main.run(|info| report(Report::Info(info.clone())));
         shared.stop.store(true, Ordering::Relaxed);
-        outcome
-    })
+        let mut returned = vec![main.into_histories()];
+        // A helper that could not be started (or panicked) starts afresh next time.
+        returned.extend(helpers.into_iter().map(|h| {
+            h.ok()
+                .and_then(|h| h.join().ok())
+                .unwrap_or_else(Histories::new_boxed)
+        }));
+        (outcome, returned)
+    });
+    *kept = returned;
+    outcome
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 pub mod alphabeta;
 pub mod engine;
 pub mod eval;
+pub mod history;
 pub mod levels;
 pub mod movepick;
 pub mod nnue;

@@ -4,22 +4,20 @@
 //! work is done only when its turn comes (Stockfish's `movepick`):
 //!
 //! - main search: the table move (checked with [`Position::is_legal`], nothing generated), the
-//!   captures by MVV-LVA (SEE computed as each comes up; losing ones are put aside), the
-//!   killers and the counter-move (checked the same way, quiet only), the quiet moves by
-//!   history, then the captures put aside;
-//! - quiescence, not in check: the table move if it is a capture, then the captures by
-//!   MVV-LVA (the caller prunes by delta and SEE, cheapest test first);
+//!   captures by victim, capture history and attacker ([`HistoryView::capture`]; SEE computed
+//!   as each comes up, losing ones put aside), the killers and the counter-move (checked the
+//!   same way, quiet only), the quiet moves by history, then the captures put aside;
+//! - quiescence, not in check: the table move if it is a capture, then the captures in the
+//!   same order (the caller prunes by delta and SEE, cheapest test first);
 //! - quiescence in check: the table move, then every evasion by MVV-LVA.
 //!
 //! Every legal move of the stage list is yielded exactly once; nothing here allocates.
 
 use super::eval;
+use super::history::HistoryView;
 use crate::board::movegen::Safety;
 use crate::board::{Move, MoveList, Position, MAX_MOVES};
 use arrayvec::ArrayVec;
-
-/// Quiet-move history, by piece index and destination.
-pub type History = [[i32; 90]; 14];
 
 /// What a yielded move is: the search prunes and reduces by it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -122,7 +120,7 @@ impl MovePicker {
 
     /// The next move and what it is; `None` when all are out. `pos` and `history` must be the
     /// same at every call.
-    pub fn next(&mut self, pos: &Position, history: &History) -> Option<(Move, Kind)> {
+    pub fn next(&mut self, pos: &Position, history: &HistoryView) -> Option<(Move, Kind)> {
         loop {
             match self.stage {
                 Stage::TableMove | Stage::QTableMove | Stage::EvasionTableMove => {
@@ -138,7 +136,7 @@ impl MovePicker {
                 Stage::GenCaptures | Stage::QGenCaptures => {
                     let safety = pos.safety();
                     self.safety = Some(safety);
-                    self.fill(&pos.legal_captures_with(safety), |m| mvv_lva(pos, m));
+                    self.fill(&pos.legal_captures_with(safety), |m| history.capture(pos, m));
                     self.stage = if self.stage == Stage::GenCaptures {
                         Stage::Captures
                     } else {
@@ -177,10 +175,7 @@ impl MovePicker {
                 }
                 Stage::GenQuiets => {
                     let safety = self.safety.unwrap_or_else(|| pos.safety());
-                    self.fill(&pos.legal_quiets_with(safety), |m| {
-                        pos.piece_at(m.from())
-                            .map_or(0, |p| history[p.index()][m.to().index()])
-                    });
+                    self.fill(&pos.legal_quiets_with(safety), |m| history.quiet(pos, m));
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => match pick(&mut self.moves) {
@@ -231,6 +226,7 @@ fn pick(list: &mut ArrayVec<(Move, i32), MAX_MOVES>) -> Option<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::history::Histories;
     use crate::board::Square;
     use crate::search::BENCH_POSITIONS;
     use rand::rngs::StdRng;
@@ -250,7 +246,7 @@ mod tests {
         }
     }
 
-    fn drain(p: &mut MovePicker, pos: &Position, history: &History) -> Vec<(Move, Kind)> {
+    fn drain(p: &mut MovePicker, pos: &Position, history: &HistoryView) -> Vec<(Move, Kind)> {
         let mut out = Vec::new();
         while let Some(x) = p.next(pos, history) {
             out.push(x);
@@ -267,7 +263,7 @@ mod tests {
     }
 
     /// Checks all three pickers at one node.
-    fn check_node(pos: &Position, rng: &mut StdRng, stale: &[Move], history: &History) {
+    fn check_node(pos: &Position, rng: &mut StdRng, stale: &[Move], history: &HistoryView) {
         let legal = pos.legal_moves();
         let tt = offer(rng, &legal, stale).filter(|&m| pos.is_legal(m));
         let killers = [offer(rng, &legal, stale), offer(rng, &legal, stale)];
@@ -304,17 +300,13 @@ mod tests {
                 Kind::Quiet => assert!(!capture),
             }
         }
-        // Captures come by MVV-LVA, quiets by history.
+        // Captures and quiets come by their history scores.
         for w in got.windows(2) {
             if w[0].1 == w[1].1 && w[0].1 == Kind::Capture {
-                assert!(mvv_lva(pos, w[0].0) >= mvv_lva(pos, w[1].0));
+                assert!(history.capture(pos, w[0].0) >= history.capture(pos, w[1].0));
             }
             if w[0].1 == w[1].1 && w[0].1 == Kind::Quiet {
-                let h = |m: Move| {
-                    let p = pos.piece_at(m.from()).unwrap();
-                    history[p.index()][m.to().index()]
-                };
-                assert!(h(w[0].0) >= h(w[1].0));
+                assert!(history.quiet(pos, w[0].0) >= history.quiet(pos, w[1].0));
             }
         }
 
@@ -344,21 +336,25 @@ mod tests {
     #[test]
     fn pickers_yield_the_legal_moves_once_each() {
         let mut rng = StdRng::seed_from_u64(16);
-        let mut history: Box<History> = Box::new([[0; 90]; 14]);
+        let mut tables = Histories::new_boxed();
         let mut nodes = 0;
         let mut stale: Vec<Move> = Vec::new();
         for fen in BENCH_POSITIONS {
             for _ in 0..12 {
                 let mut pos = Position::from_fen(fen).unwrap();
                 for _ in 0..100 {
-                    for row in history.iter_mut() {
-                        for h in row.iter_mut() {
-                            if rng.gen_bool(0.05) {
-                                *h = rng.gen_range(-16_000..16_000);
-                            }
+                    // Random statistics, the continuation rows of two random moves among them.
+                    let mut randomize = |h: &mut i16| {
+                        if rng.gen_bool(0.05) {
+                            *h = rng.gen_range(-16_000..16_000);
                         }
-                    }
-                    check_node(&pos, &mut rng, &stale, &history);
+                    };
+                    tables.quiet.iter_mut().flatten().for_each(&mut randomize);
+                    tables.capture.iter_mut().flatten().flatten().for_each(&mut randomize);
+                    tables.continuation[3][40].iter_mut().flatten().for_each(&mut randomize);
+                    tables.continuation[10][5].iter_mut().flatten().for_each(&mut randomize);
+                    let prev = [Some((3, 40)), Some((10, 5))];
+                    check_node(&pos, &mut rng, &stale, &HistoryView::new(&tables, prev));
                     nodes += 1;
                     let Some(m) = pos.random_move(&mut rng, 0.4) else {
                         break;
