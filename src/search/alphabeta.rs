@@ -775,13 +775,20 @@ impl Worker {
             }
         }
 
-        let static_eval = if in_check {
-            -INFINITE
+        // The table keeps the evaluation as computed; pruning reads it corrected by what
+        // earlier searches found (see `history`).
+        let raw_eval = if in_check {
+            0
         } else {
             match tt {
                 Some(e) if e.bound != Bound::None || e.eval != 0 => e.eval,
                 _ => self.evaluate(),
             }
+        };
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            self.hist.corrected_eval(&self.pos, raw_eval)
         };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
@@ -944,6 +951,18 @@ impl Worker {
             // lose (2011 rules 4.1).
             return mated_in(ply);
         }
+        // Correct the evaluation where the search's result is a true measure of its error:
+        // not after a capture (which the evaluation does not see coming), and not where the
+        // result is only a bound on the wrong side of the evaluation.
+        if !in_check
+            && !is_decisive(best)
+            && best_move.is_none_or(|m| self.pos.piece_at(m.to()).is_none())
+            && !(best >= beta && best <= static_eval)
+            && !(best_move.is_none() && best >= static_eval)
+        {
+            self.hist
+                .update_correction(&self.pos, best, static_eval, depth);
+        }
         if !is_rule(best) {
             let bound = if best >= beta {
                 Bound::Lower
@@ -952,10 +971,9 @@ impl Worker {
             } else {
                 Bound::Upper
             };
-            let e = if in_check { 0 } else { static_eval };
             self.shared
                 .tt
-                .store(key, ply, best_move, best, e, depth, bound);
+                .store(key, ply, best_move, best, raw_eval, depth, bound);
         }
         best
     }
@@ -1036,7 +1054,8 @@ impl Worker {
             best = -INFINITE;
             stand = -INFINITE;
         } else {
-            stand = self.evaluate();
+            let raw = self.evaluate();
+            stand = self.hist.corrected_eval(&self.pos, raw);
             if stand >= beta {
                 return stand;
             }
