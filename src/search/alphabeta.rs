@@ -864,7 +864,15 @@ impl Worker {
             let capture = self.pos.piece_at(m.to()).is_some();
             let gives = self.pos.gives_check(m);
             let quiet = !capture;
-            // Shallow pruning of late quiet moves.
+            // The quiet move's statistics, for pruning and reduction (read before the move).
+            let stat = if quiet {
+                self.history_view(ply).quiet(&self.pos, m)
+            } else {
+                0
+            };
+            // Shallow pruning of late quiet moves: by move count (half as many when the
+            // position is not improving), by futility, by history, and moves that lose
+            // material by static exchange.
             if !pv_node
                 && !in_check
                 && quiet
@@ -873,10 +881,17 @@ impl Worker {
                 && count > 0
                 && self.sel.prune_moves
             {
-                if depth <= 5 && count as i32 >= 4 + depth * depth {
+                let late = (4 + depth * depth) / if improving { 1 } else { 2 };
+                if depth <= 5 && count as i32 >= late {
                     continue;
                 }
                 if depth <= 5 && static_eval + 120 + 110 * depth <= alpha {
+                    continue;
+                }
+                if depth <= 4 && stat < -4000 * depth {
+                    continue;
+                }
+                if depth <= 6 && !self.pos.see_ge(m, -25 * depth * depth) {
                     continue;
                 }
             }
@@ -926,12 +941,6 @@ impl Worker {
                     extension = -1;
                 }
             }
-            // The quiet move's statistics, for its reduction (read before the move is made).
-            let stat = if quiet {
-                self.history_view(ply).quiet(&self.pos, m)
-            } else {
-                0
-            };
             self.note_move(m, ply);
             self.make(m, gives);
             count += 1;
