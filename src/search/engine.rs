@@ -614,7 +614,14 @@ fn search_threads(
     kept.resize_with(threads.max(1), Histories::new_boxed);
     let mut tables = std::mem::take(&mut *kept).into_iter();
     let worker = |id: usize, hist: Box<Histories>| {
-        Worker::new(pos.clone(), banned, id, shared.clone(), limits.clone(), hist)
+        Worker::new(
+            pos.clone(),
+            banned,
+            id,
+            shared.clone(),
+            limits.clone(),
+            hist,
+        )
     };
     let main_hist = tables.next().unwrap_or_else(Histories::new_boxed);
     let (outcome, returned) = std::thread::scope(|s| {

@@ -101,8 +101,7 @@ impl Histories {
 fn correction_index(pos: &Position) -> (usize, usize, usize) {
     // A multiplicative hash of both sides' pawn sets (their top bits index the table).
     let fold = |b: u128| (b as u64) ^ ((b >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    let pawns = fold(pos.pieces(Color::Red, PieceKind::Pawn).0)
-        .wrapping_mul(0xbf58_476d_1ce4_e5b9)
+    let pawns = fold(pos.pieces(Color::Red, PieceKind::Pawn).0).wrapping_mul(0xbf58_476d_1ce4_e5b9)
         ^ fold(pos.pieces(Color::Black, PieceKind::Pawn).0).wrapping_mul(0x94d0_49bb_1331_11eb);
     // Three bits per piece count (at most five of a kind), both sides.
     let mut counts = 0u64;
@@ -217,6 +216,12 @@ mod tests {
         let m = Move::from_u16(5 | 20 << 7).unwrap();
         t.set_counter(3, 40, m);
         assert_eq!(t.counter(3, 40), Some(m));
-        assert!(t.continuation.iter().flatten().flatten().flatten().all(|&v| v == 0));
+        assert!(t
+            .continuation
+            .iter()
+            .flatten()
+            .flatten()
+            .flatten()
+            .all(|&v| v == 0));
     }
 }

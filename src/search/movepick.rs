@@ -136,7 +136,9 @@ impl MovePicker {
                 Stage::GenCaptures | Stage::QGenCaptures => {
                     let safety = pos.safety();
                     self.safety = Some(safety);
-                    self.fill(&pos.legal_captures_with(safety), |m| history.capture(pos, m));
+                    self.fill(&pos.legal_captures_with(safety), |m| {
+                        history.capture(pos, m)
+                    });
                     self.stage = if self.stage == Stage::GenCaptures {
                         Stage::Captures
                     } else {
@@ -226,8 +228,8 @@ fn pick(list: &mut ArrayVec<(Move, i32), MAX_MOVES>) -> Option<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::history::Histories;
     use crate::board::Square;
+    use crate::search::history::Histories;
     use crate::search::BENCH_POSITIONS;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
@@ -350,9 +352,20 @@ mod tests {
                         }
                     };
                     tables.quiet.iter_mut().flatten().for_each(&mut randomize);
-                    tables.capture.iter_mut().flatten().flatten().for_each(&mut randomize);
-                    tables.continuation[3][40].iter_mut().flatten().for_each(&mut randomize);
-                    tables.continuation[10][5].iter_mut().flatten().for_each(&mut randomize);
+                    tables
+                        .capture
+                        .iter_mut()
+                        .flatten()
+                        .flatten()
+                        .for_each(&mut randomize);
+                    tables.continuation[3][40]
+                        .iter_mut()
+                        .flatten()
+                        .for_each(&mut randomize);
+                    tables.continuation[10][5]
+                        .iter_mut()
+                        .flatten()
+                        .for_each(&mut randomize);
                     let prev = [Some((3, 40)), Some((10, 5))];
                     check_node(&pos, &mut rng, &stale, &HistoryView::new(&tables, prev));
                     nodes += 1;
