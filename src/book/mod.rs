@@ -27,6 +27,7 @@ pub mod eleeye;
 
 use crate::board::{zobrist, Color, Move, Position, Square};
 use crate::checksum::fnv1a32;
+use crate::input;
 use rand::Rng;
 use std::path::{Path, PathBuf};
 
@@ -159,8 +160,11 @@ pub struct Book {
 
 impl Book {
     /// Loads a book in our format or ElephantEye's `BOOK.DAT` format (chosen by the magic).
+    /// Only a regular file of at most [`input::MAX_BOOK_BYTES`] is read (a GUI may name a
+    /// directory, a FIFO or `/dev/zero`).
     pub fn load(path: &Path) -> Result<Book, BookError> {
-        let bytes = std::fs::read(path).map_err(|e| BookError::Io(e.to_string()))?;
+        let bytes = input::read_file(path, input::MAX_BOOK_BYTES)
+            .map_err(|e| BookError::Io(e.to_string()))?;
         let source = if bytes.starts_with(&MAGIC[..7]) {
             Source::Ours(decode(&bytes)?)
         } else {
