@@ -94,6 +94,21 @@ fn engine_options_refuse_special_files_at_once() {
                 said.iter().any(|l| l.contains("truncated")),
                 "cut book: {said:?}"
             );
+            // A good book made longer (under the limit) than its header allows is refused by
+            // its size, not read.
+            let long = write_file(&sub, "long.jjb", &book);
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(&long)
+                .unwrap()
+                .set_len(100 << 20)
+                .unwrap();
+            e.send(&format!("setoption bookfiles {long}"));
+            let said = e.sync();
+            assert!(
+                said.iter().any(|l| l.contains("longer than")),
+                "long book: {said:?}"
+            );
         }
         e.send("quit");
         assert!(e.wait_exit(std::time::Duration::from_secs(10)).is_some());
