@@ -11,7 +11,8 @@
 //! 2. [`rules`]: the repetition referee and the natural limit (2011 rules 23-26, 4.2.4) on
 //!    top of the board.
 //! 3. [`book`]: the opening book format and lookup (beside the search: it knows the board,
-//!    not the search). [`checksum`] is a leaf helper for the file formats.
+//!    not the search). [`checksum`] is a leaf helper for the file formats; [`input`], one for
+//!    reading files with bounds (type checked before opening, sizes capped).
 //! 4. [`search`]: evaluation, alpha-beta, time management and the [`search::engine`] façade.
 //!    It reads no files: the front end loads the book and network files and hands them over
 //!    (the built-in network, [`search::nnue::embedded`], is compiled in).
@@ -29,6 +30,7 @@ pub mod board;
 pub mod book;
 pub mod checksum;
 pub mod cli;
+pub mod input;
 pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -27,6 +27,7 @@ pub mod eleeye;
 
 use crate::board::{zobrist, Color, Move, Position, Square};
 use crate::checksum::fnv1a32;
+use crate::input;
 use rand::Rng;
 use std::path::{Path, PathBuf};
 
@@ -159,8 +160,18 @@ pub struct Book {
 
 impl Book {
     /// Loads a book in our format or ElephantEye's `BOOK.DAT` format (chosen by the magic).
+    /// Only a regular file of at most [`input::MAX_BOOK_BYTES`] is read (a GUI may name a
+    /// directory, a FIFO or `/dev/zero`), and only when its size is one its header (ours) or
+    /// its record size (`BOOK.DAT`) allows: a wrong size is refused before the file is read.
     pub fn load(path: &Path) -> Result<Book, BookError> {
-        let bytes = std::fs::read(path).map_err(|e| BookError::Io(e.to_string()))?;
+        let io = |e: input::InputError| BookError::Io(e.to_string());
+        let (file, size) = input::open_regular(path, input::MAX_BOOK_BYTES).map_err(io)?;
+        let mut head = Vec::with_capacity(HEADER);
+        std::io::Read::read_to_end(&mut std::io::Read::take(&file, HEADER as u64), &mut head)
+            .map_err(|e| BookError::Io(e.to_string()))?;
+        size_allowed(&head, size)?;
+        drop(file);
+        let bytes = input::read_file(path, input::MAX_BOOK_BYTES).map_err(io)?;
         let source = if bytes.starts_with(&MAGIC[..7]) {
             Source::Ours(decode(&bytes)?)
         } else {
@@ -366,6 +377,33 @@ pub fn encode(entries: &[Entry]) -> Vec<u8> {
     out
 }
 
+/// Checks a book file's size against its first bytes: ours must be exactly as long as its
+/// header's entry count says, a `BOOK.DAT` a whole number of 8-byte records.
+fn size_allowed(head: &[u8], size: u64) -> Result<(), BookError> {
+    let expected = if head.starts_with(&MAGIC[..7]) {
+        if head.len() < HEADER {
+            return Ok(()); // `decode` says what is wrong
+        }
+        (HEADER as u64) + u64::from(u32_at(head, 16)) * ENTRY as u64
+    } else if size.is_multiple_of(8) {
+        return Ok(());
+    } else {
+        return Err(BookError::Corrupt(format!(
+            "{size} bytes: neither a Jiangjun book nor a whole number of BOOK.DAT records"
+        )));
+    };
+    match size.cmp(&expected) {
+        std::cmp::Ordering::Equal => Ok(()),
+        std::cmp::Ordering::Less => Err(BookError::Truncated {
+            expected: usize::try_from(expected).unwrap_or(usize::MAX),
+            got: usize::try_from(size).unwrap_or(usize::MAX),
+        }),
+        std::cmp::Ordering::Greater => Err(BookError::Corrupt(format!(
+            "{size} bytes, longer than the {expected} its header gives"
+        ))),
+    }
+}
+
 fn u64_at(b: &[u8], i: usize) -> u64 {
     let mut a = [0u8; 8];
     a.copy_from_slice(&b[i..i + 8]);
@@ -555,9 +593,23 @@ mod tests {
         let mut v2 = bytes.clone();
         v2[7] = 9;
         assert_eq!(decode(&v2), Err(BookError::BadVersion(9)));
-        let mut keys = bytes;
+        let mut keys = bytes.clone();
         keys[8] ^= 1;
         assert_eq!(decode(&keys), Err(BookError::WrongKeys));
+        // A wrong size is refused from the header alone.
+        let head = &bytes[..HEADER];
+        let n = bytes.len() as u64;
+        assert_eq!(size_allowed(head, n), Ok(()));
+        assert!(matches!(
+            size_allowed(head, n - 1),
+            Err(BookError::Truncated { .. })
+        ));
+        assert!(matches!(
+            size_allowed(head, 1 << 30),
+            Err(BookError::Corrupt(m)) if m.contains("longer than")
+        ));
+        assert_eq!(size_allowed(&[1, 2, 3], 800), Ok(()));
+        assert!(size_allowed(&[1, 2, 3], 803).is_err());
         // Random garbage never panics.
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
         for len in 0..200 {

@@ -248,7 +248,7 @@ fn build(a: BuildArgs) -> anyhow::Result<i32> {
         anyhow::bail!("--min-games, --threads and --merge need --games");
     }
     let d = builder::Config::default();
-    let seed_text = std::fs::read_to_string(&a.seeds)
+    let seed_text = crate::input::read_text(a.seeds.as_ref(), crate::input::MAX_TEXT_BYTES)
         .with_context(|| format!("cannot read seeds {}", a.seeds))?;
     let cfg = builder::Config {
         depth: a.depth.unwrap_or(d.depth).clamp(1, 30),

@@ -179,7 +179,8 @@ fn from_games(args: DatagenArgs) -> anyhow::Result<i32> {
 /// Opening lines as `jiangjun book lines` writes them (one line of ICCS moves per line, `#`
 /// comments), each checked for legality from the start position.
 fn read_opening_lines(path: &str) -> anyhow::Result<Vec<Vec<Move>>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+    let text = crate::input::read_text(path.as_ref(), crate::input::MAX_TEXT_BYTES)
+        .with_context(|| format!("cannot read {path}"))?;
     let mut lines = Vec::new();
     for (n, l) in text.lines().enumerate() {
         if l.trim_start().starts_with('#') || l.trim().is_empty() {

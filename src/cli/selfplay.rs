@@ -31,7 +31,7 @@ pub struct SelfplayArgs {
 
 pub fn run(args: SelfplayArgs) -> anyhow::Result<i32> {
     let openings = match &args.openings {
-        Some(p) => std::fs::read_to_string(p)
+        Some(p) => crate::input::read_text(p.as_ref(), crate::input::MAX_TEXT_BYTES)
             .with_context(|| format!("cannot read {p}"))?
             .lines()
             .filter(|l| !l.starts_with('#'))

@@ -2,7 +2,7 @@
 //! NET can be written, is checked before training starts.
 
 use super::value::{number, number_in};
-use crate::search::nnue::{FloatNetwork, Network};
+use crate::search::nnue::FloatNetwork;
 use crate::tools::train::{self, Config, Schedule};
 use anyhow::Context;
 
@@ -108,10 +108,9 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
         threads: args.threads.unwrap_or(d.threads),
         init: match &args.init {
             Some(p) => {
-                let bytes =
-                    std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
-                let net = Network::from_bytes(&bytes)
-                    .with_context(|| format!("{} is not a network file", p.display()))?;
+                let net = crate::protocol::evalfile::load(&p.to_string_lossy())
+                    .map_err(anyhow::Error::msg)
+                    .context("--init")?;
                 Some(FloatNetwork::dequantize(&net))
             }
             None => None,

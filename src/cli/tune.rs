@@ -52,8 +52,8 @@ pub fn run(args: TuneArgs) -> anyhow::Result<i32> {
     let load = |files: &str| -> anyhow::Result<Vec<tune::Sample>> {
         let mut text = String::new();
         for file in files.split(',') {
-            text +=
-                &std::fs::read_to_string(file).with_context(|| format!("cannot read {file}"))?;
+            text += &crate::input::read_text(file.as_ref(), crate::input::MAX_SAMPLES_BYTES)
+                .with_context(|| format!("cannot read {file}"))?;
             text.push('\n');
         }
         let (samples, bad) = tune::parse_samples(&text);

@@ -376,6 +376,14 @@ fn parse_tokens(
         ))
     } else if first.is("go") {
         Ok(Command::Go(Box::new(parse_go(rest, warnings))))
+    } else if first.is("debug") {
+        // UCI's `debug [on|off]`: the `debug` option by its command name (bare: on).
+        let value = rest.first().map_or("on", |t| t.text).to_string();
+        warn_ignored(warnings, "debug", rest.get(1..).unwrap_or(&[]));
+        Ok(Command::SetOption {
+            name: "debug".into(),
+            value: Some(value),
+        })
     } else if first.is("ponderhit") {
         let draw = rest.first().is_some_and(|t| t.is("draw"));
         warn_ignored(

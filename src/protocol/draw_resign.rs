@@ -11,7 +11,9 @@
 //! when the search's score is at or below [`DRAW_MARGIN`] cp: equal, worse, being mated, or
 //! losing by a repetition rule. The score must come from depth `>=` [`DRAW_MIN_DEPTH`], except
 //! a forced mate or rule loss against us, which is proven at any depth; a shallower score (an
-//! opening-book answer is depth 0) may hide a win, so then we play on. Above the margin (a
+//! opening-book answer is depth 0) may hide a win, so then we play on. (An only move, which
+//! the search otherwise plays after one iteration, is searched to the limits when a draw is
+//! offered, so its score counts like any other.) Above the margin (a
 //! winning score, our mate, a rule win) we decline. An offer is answered for that move only
 //! and is not remembered (ucci.md §8 note 4).
 //!

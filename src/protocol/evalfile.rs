@@ -6,10 +6,10 @@
 //! file, another format), the answer is a message naming the file and the reason, never a
 //! panic.
 
+use crate::input::{self, InputError};
 use crate::search::nnue::network::FILE_LEN;
 use crate::search::nnue::{Network, NetworkError, BUILT_IN_NAME};
 use std::fmt;
-use std::io::Read;
 
 /// What an `evalfile` value asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,12 +41,9 @@ impl EvalFile<'_> {
 /// Why a network file was refused; its message starts with the path.
 #[derive(Debug)]
 pub enum EvalFileError {
-    /// Opening or reading the file failed.
-    Io {
-        path: String,
-        source: std::io::Error,
-    },
-    /// The file is longer than any network file (read no further than that).
+    /// Opening or reading the file failed, or it is no regular file (see [`crate::input`]).
+    Io { path: String, source: InputError },
+    /// The file is longer than any network file (refused by its size, or read no further).
     TooLong { path: String, expected: usize },
     /// The bytes are not a valid network.
     Network { path: String, source: NetworkError },
@@ -77,27 +74,27 @@ impl std::error::Error for EvalFileError {
     }
 }
 
-/// Reads and checks a network file; the error says which file and why it was refused.
+/// Reads and checks a network file; the error says which file and why it was refused. The
+/// limit is the format's exact length, so a longer file is refused by its size, unread; a
+/// FIFO or device is refused before it is opened (the engine must not block or read forever).
 pub fn load(path: &str) -> Result<Network, EvalFileError> {
-    let io = |source| EvalFileError::Io {
-        path: path.to_string(),
-        source,
-    };
-    let file = std::fs::File::open(path).map_err(io)?;
-    let mut bytes = Vec::new();
-    // One byte more than a network has is enough to refuse a longer file without reading it
-    // all (`/dev/zero` must not hang the engine).
-    file.take(FILE_LEN as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(io)?;
-    match Network::from_bytes(&bytes) {
-        Ok(net) => Ok(net),
-        Err(NetworkError::Size { expected, .. }) if bytes.len() > FILE_LEN => {
-            Err(EvalFileError::TooLong {
+    let bytes = match input::read_file(std::path::Path::new(path), FILE_LEN as u64) {
+        Ok(b) => b,
+        Err(InputError::TooLarge { .. }) => {
+            return Err(EvalFileError::TooLong {
                 path: path.to_string(),
-                expected,
+                expected: FILE_LEN,
             })
         }
+        Err(source) => {
+            return Err(EvalFileError::Io {
+                path: path.to_string(),
+                source,
+            })
+        }
+    };
+    match Network::from_bytes(&bytes) {
+        Ok(net) => Ok(net),
         Err(source) => Err(EvalFileError::Network {
             path: path.to_string(),
             source,
@@ -161,7 +158,10 @@ mod tests {
                 dir.join("missing.nnue").to_string_lossy().into_owned(),
                 "missing.nnue",
             ),
-            (dir.to_string_lossy().into_owned(), "jj-evalfile"),
+            (
+                dir.to_string_lossy().into_owned(),
+                "not a regular file (a directory)",
+            ),
         ];
         for (path, why) in cases {
             let e = load(&path)

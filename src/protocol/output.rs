@@ -111,15 +111,19 @@ pub fn info_line(dialect: Dialect, info: &Info, origin: RankOrigin, wdl: bool) -
 /// depth-0 search sees), and the weights, which say how often the book plays each move, go
 /// into one `info string` that GUIs only log.
 ///
-/// * UCCI: one `info depth 0 score <eval> pv <move>` per candidate, best weight first, as
-///   ElephantEye lists them (XQWizard users see the book's choices);
-/// * UCI: one `info depth 0 score cp <eval> pv <move>` for the move played only, because UCI
-///   GUIs take the last `info` line as the engine's main line and it must match `bestmove`.
+/// * UCCI: one `info depth 0 score <eval> pv <move>` per candidate, as ElephantEye lists them
+///   (XQWizard users see the book's choices): the others best weight first, then the move
+///   played **last**, because a GUI shows the latest line as the engine's choice;
+/// * UCI: the move played as the main line (`multipv 1`), then with `multipv` > 1 the other
+///   candidates, best weight first, up to that many lines, each with its `multipv k` field as
+///   a search prints them; `wdl` (with `UCI_ShowWDL`) comes from the score as in a search.
 pub fn book_lines(
     dialect: Dialect,
     candidates: &[BookCandidate],
     chosen: Move,
     origin: RankOrigin,
+    multipv: usize,
+    show_wdl: bool,
 ) -> Vec<String> {
     let mut weights = String::from("book:");
     for (i, c) in candidates.iter().enumerate() {
@@ -131,16 +135,32 @@ pub fn book_lines(
         ));
     }
     let mut lines = vec![info_string(&weights)];
-    let line = |c: &BookCandidate| {
-        format!(
-            "info depth 0 score {} pv {}",
-            score_text(dialect, c.score),
-            format_move(c.mv, origin)
-        )
-    };
+    let played = candidates.iter().filter(|c| c.mv == chosen);
+    let others = candidates.iter().filter(|c| c.mv != chosen);
     match dialect {
-        Dialect::Ucci => lines.extend(candidates.iter().map(line)),
-        Dialect::Uci => lines.extend(candidates.iter().filter(|c| c.mv == chosen).map(line)),
+        Dialect::Ucci => lines.extend(others.chain(played).map(|c| {
+            format!(
+                "info depth 0 score {} pv {}",
+                score_text(dialect, c.score),
+                format_move(c.mv, origin)
+            )
+        })),
+        Dialect::Uci => {
+            let ranked = played.chain(others).take(multipv.max(1));
+            lines.extend(ranked.enumerate().map(|(i, c)| {
+                let mut s = String::from("info depth 0");
+                if multipv > 1 {
+                    s.push_str(&format!(" multipv {}", i + 1));
+                }
+                s.push_str(&format!(" score {}", score_text(dialect, c.score)));
+                if show_wdl {
+                    let [w, d, l] = wdl::wdl(c.score);
+                    s.push_str(&format!(" wdl {w} {d} {l}"));
+                }
+                s.push_str(&format!(" pv {}", format_move(c.mv, origin)));
+                s
+            }))
+        }
     }
     lines
 }
@@ -296,25 +316,58 @@ mod tests {
             weight,
             score,
         };
-        let cands = [c("h2e2", 1000, 31), c("b0c2", 400, -12)];
+        let cands = [c("h2e2", 1000, 31), c("b0c2", 400, -12), c("c3c4", 300, 5)];
         let z = RankOrigin::Zero;
+        // UCCI: every candidate, the move played last (a GUI shows the latest line).
         assert_eq!(
-            book_lines(Dialect::Ucci, &cands, mv("b0c2"), z),
+            book_lines(Dialect::Ucci, &cands, mv("b0c2"), z, 1, false),
             vec![
-                "info string book: h2e2 weight 1000, b0c2 weight 400",
+                "info string book: h2e2 weight 1000, b0c2 weight 400, c3c4 weight 300",
                 "info depth 0 score 31 pv h2e2",
+                "info depth 0 score 5 pv c3c4",
                 "info depth 0 score -12 pv b0c2",
             ]
         );
+        // UCI: the move played only, unless MultiPV asks for more.
         assert_eq!(
-            book_lines(Dialect::Uci, &cands, mv("b0c2"), z),
-            vec![
-                "info string book: h2e2 weight 1000, b0c2 weight 400",
-                "info depth 0 score cp -12 pv b0c2",
+            book_lines(Dialect::Uci, &cands, mv("b0c2"), z, 1, false)[1..],
+            ["info depth 0 score cp -12 pv b0c2"]
+        );
+        assert_eq!(
+            book_lines(Dialect::Uci, &cands, mv("b0c2"), z, 2, false)[1..],
+            [
+                "info depth 0 multipv 1 score cp -12 pv b0c2",
+                "info depth 0 multipv 2 score cp 31 pv h2e2",
+            ]
+        );
+        let all = book_lines(Dialect::Uci, &cands, mv("h2e2"), z, 5, true);
+        let wdl_of = |s: i32| wdl::wdl(s).map(|x| x.to_string()).join(" ");
+        assert_eq!(
+            all[1..],
+            [
+                format!(
+                    "info depth 0 multipv 1 score cp 31 wdl {} pv h2e2",
+                    wdl_of(31)
+                ),
+                format!(
+                    "info depth 0 multipv 2 score cp -12 wdl {} pv b0c2",
+                    wdl_of(-12)
+                ),
+                format!(
+                    "info depth 0 multipv 3 score cp 5 wdl {} pv c3c4",
+                    wdl_of(5)
+                ),
             ]
         );
         assert_eq!(
-            book_lines(Dialect::Uci, &cands[..1], mv("h2e2"), RankOrigin::One)[1],
+            book_lines(
+                Dialect::Uci,
+                &cands[..1],
+                mv("h2e2"),
+                RankOrigin::One,
+                1,
+                false
+            )[1],
             "info depth 0 score cp 31 pv h3e3"
         );
     }

@@ -108,6 +108,9 @@ struct Search {
     stop_sent: bool,
     /// A result that came before the `stop`/`ponderhit` it must wait for.
     held: Option<SearchResult>,
+    /// The bans in force before `searchmoves` narrowed this search, put back when it ends:
+    /// `searchmoves` restricts one `go`, `banmoves` lasts until the next `position`.
+    bans_before: Option<Vec<String>>,
 }
 
 impl Search {
@@ -278,7 +281,15 @@ impl<W: Write> Session<W> {
                 self.send(&line);
             }
             Report::Book { candidates, chosen } => {
-                for line in output::book_lines(dialect, &candidates, chosen, self.out_origin()) {
+                let lines = output::book_lines(
+                    dialect,
+                    &candidates,
+                    chosen,
+                    self.out_origin(),
+                    self.settings.multipv,
+                    self.settings.show_wdl,
+                );
+                for line in lines {
                     self.send(&line);
                 }
             }
@@ -641,8 +652,9 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// UCI `searchmoves`: every other legal move is banned for this search.
-    fn restrict_to(&mut self, searchmoves: &[String]) {
+    /// UCI `searchmoves`: every other legal move is banned for this search. Returns the bans
+    /// to restore when it ends (`None`: nothing was changed).
+    fn restrict_to(&mut self, searchmoves: &[String]) -> Option<Vec<String>> {
         let pos = self.engine.position();
         let origin = self.input_origin();
         let guess = self.uci();
@@ -655,9 +667,10 @@ impl<W: Write> Session<W> {
             .collect();
         if allowed.is_empty() {
             self.info("go searchmoves: no legal move among them; searching all moves");
-            return;
+            return None;
         }
-        let mut banned: Vec<String> = self.engine.banned().iter().map(Move::to_string).collect();
+        let before: Vec<String> = self.engine.banned().iter().map(Move::to_string).collect();
+        let mut banned = before.clone();
         for m in pos.legal_moves() {
             if !allowed.contains(&m) {
                 banned.push(m.to_string());
@@ -665,6 +678,7 @@ impl<W: Write> Session<W> {
         }
         // Every entry is a legal move here, so there is nothing to report.
         let _ = self.engine.set_banned(&banned);
+        Some(before)
     }
 
     fn go(&mut self, params: Box<GoParams>) {
@@ -684,9 +698,6 @@ impl<W: Write> Session<W> {
             });
             return;
         }
-        if !params.searchmoves.is_empty() {
-            self.restrict_to(&params.searchmoves);
-        }
         if params.perft.is_some() {
             // A developer command of the Stockfish family, which answers it without a
             // `bestmove`; searching instead would run without any limit.
@@ -699,6 +710,11 @@ impl<W: Write> Session<W> {
             self.send("nobestmove");
             return;
         }
+        let bans_before = if params.searchmoves.is_empty() {
+            None
+        } else {
+            self.restrict_to(&params.searchmoves)
+        };
         let pos = self.engine.position();
         let red_to_move = pos.side_to_move() == Color::Red;
         let ply = game_ply(pos);
@@ -712,6 +728,7 @@ impl<W: Write> Session<W> {
             quiet_plies: pos.halfmove_clock(),
             stop_sent: false,
             held: None,
+            bans_before,
             go: params,
         };
         let budget = self.budget(&search);
@@ -736,6 +753,8 @@ impl<W: Write> Session<W> {
             hard_ms: budget.filter(|_| timed).map(|b| b.hard_ms),
             infinite: search.infinite,
             multipv: self.settings.multipv,
+            // Accepting or declining needs the real score, even of an only move.
+            score_only_move: search.draw_offered,
             // The engine applies its own rule set (the `repetition` option).
             ..Limits::default()
         };
@@ -829,6 +848,10 @@ impl<W: Write> Session<W> {
         let Some(search) = self.search.take() else {
             return;
         };
+        if let Some(bans) = &search.bans_before {
+            // The position has not changed meanwhile (commands wait for the search).
+            let _ = self.engine.set_banned(bans);
+        }
         let Some(dialect) = self.dialect else {
             return;
         };
@@ -1284,6 +1307,16 @@ mod tests {
         );
         s.simulate_search_end(0, 2);
         assert_eq!(take(&mut s), vec!["bestmove b0c2"]);
+        // `searchmoves` is for that `go` only; `banmoves` stays until the next position.
+        feed(&mut s, &["go depth 2"]);
+        s.simulate_search_end(0, 2);
+        assert_eq!(take(&mut s), vec!["bestmove a0a1"]);
+        feed(&mut s, &["banmoves a0a1", "go depth 2 searchmoves h2e2"]);
+        s.simulate_search_end(0, 2);
+        assert_eq!(take(&mut s), vec!["bestmove h2e2"]);
+        feed(&mut s, &["go depth 2"]);
+        s.simulate_search_end(0, 2);
+        assert_eq!(take(&mut s), vec!["bestmove a0a2"]);
     }
 
     #[test]

@@ -67,6 +67,9 @@ pub struct Limits {
     /// from its options). Ignored at `knowledge` levels below `large`, which keep the reduced
     /// hand-written evaluation.
     pub network: Option<Arc<Network>>,
+    /// Search a root with a single legal move to the limits like any other, for its score (a
+    /// draw offer, an analysis); by default that move is played after one iteration.
+    pub score_only_move: bool,
 }
 
 /// State shared by all threads of one search.
@@ -446,7 +449,7 @@ impl Worker {
         if self.limits.infinite || self.shared.pondering.load(Ordering::Relaxed) {
             return false;
         }
-        if n_root == 1 && self.root_depth >= 1 {
+        if n_root == 1 && self.root_depth >= 1 && !self.limits.score_only_move {
             return true; // only move: play it at once
         }
         let soft = self.shared.soft_ms.load(Ordering::Relaxed);

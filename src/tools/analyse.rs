@@ -236,10 +236,16 @@ pub fn analyse(
     })
 }
 
-/// One search of the engine's position (`pos` is the same position, to check the line).
+/// One search of the engine's position (`pos` is the same position, to check the line). An
+/// only move is searched to the budget like any other (the engine would play it after one
+/// iteration, whose score would put a false dip in the graph).
 fn search(engine: &mut Engine, pos: &Position, budget: Budget) -> PositionScore {
     let mut line = Vec::new();
-    let result = engine.search_blocking(budget.limits(), |info| {
+    let limits = Limits {
+        score_only_move: true,
+        ..budget.limits()
+    };
+    let result = engine.search_blocking(limits, |info| {
         if info.multipv.is_none() && !info.pv.is_empty() {
             line = info.pv.clone();
         }

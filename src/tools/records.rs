@@ -142,7 +142,7 @@ impl std::error::Error for RecordError {}
 /// the encodings (detected). Only a file that cannot be read at all is an error; a bad game
 /// is its own entry of [`Records::games`].
 pub fn read_games(path: &std::path::Path) -> std::io::Result<Records> {
-    let bytes = std::fs::read(path)?;
+    let bytes = crate::input::read_file(path, crate::input::MAX_GAME_FILE_BYTES)?;
     Ok(parse_bytes(&bytes, None).0)
 }
 
@@ -206,6 +206,9 @@ pub fn game_files(paths: &[std::path::PathBuf]) -> (Vec<std::path::PathBuf>, Vec
             found.sort();
         } else if p.is_file() {
             found.push(p.clone());
+        } else if p.exists() {
+            // A FIFO or a device: named on purpose perhaps, but never read (crate::input).
+            bad.push(format!("{}: not a regular file or folder", p.display()));
         } else {
             bad.push(format!("{}: no such file or folder", p.display()));
         }
@@ -218,14 +221,14 @@ pub fn game_files(paths: &[std::path::PathBuf]) -> (Vec<std::path::PathBuf>, Vec
 /// detected encoding.
 pub(crate) fn read_input(input: &Input) -> Result<Records> {
     let path = &input.path;
-    let bytes = if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
-            .context("cannot read standard input")?;
-        bytes
-    } else {
-        std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?
-    };
+    let bytes =
+        crate::input::read_input(path, crate::input::MAX_GAME_FILE_BYTES).with_context(|| {
+            if path.as_os_str() == "-" {
+                "cannot read standard input".to_string()
+            } else {
+                format!("cannot read {}", path.display())
+            }
+        })?;
     let (records, decoded) = parse_bytes(&bytes, input.encoding);
     if input.verbose {
         match decoded {

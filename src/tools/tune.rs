@@ -25,8 +25,8 @@ use std::path::Path;
 
 /// Reads a weights file, e.g. a previous run's output to continue from.
 pub fn read_weights(path: &Path) -> anyhow::Result<Weights> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = crate::input::read_text(path, crate::input::MAX_TEXT_BYTES)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     Weights::from_json(&text).with_context(|| format!("{}", path.display()))
 }
 

@@ -106,7 +106,8 @@ pub fn parse_openings(text: &str) -> Result<Vec<Opening>, String> {
 
 /// Reads a suite from a file.
 pub fn load_openings(path: &std::path::Path) -> anyhow::Result<Vec<Opening>> {
-    let text = std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
+    let text = crate::input::read_text(path, crate::input::MAX_TEXT_BYTES)
+        .with_context(|| path.display().to_string())?;
     parse_openings(&text)
         .map_err(anyhow::Error::msg)
         .with_context(|| path.display().to_string())

@@ -328,10 +328,15 @@ fn default_eval(pos: &Position) -> i32 {
 /// `go` from the start position with the shipped book in `hello`'s dialect: the (score, move)
 /// pairs of the `info depth 0 <score_key><n> pv <move>` lines, every line, and the move played.
 /// The book weights must come in an `info string`.
-fn book_answer(hello: &str, score_key: &str) -> (Vec<(String, String)>, Vec<String>, String) {
+fn book_answer(
+    hello: &str,
+    options: &[&str],
+    score_key: &str,
+) -> (Vec<(String, String)>, Vec<String>, String) {
     let mut e = support::Engine::start_with_book(None);
     e.send(hello);
     e.until_exact(&format!("{hello}ok"));
+    e.send_all(options);
     e.send("position startpos");
     e.send("go depth 12");
     let lines: Vec<String> = e.until_answer().into_iter().map(|l| l.text).collect();
@@ -374,15 +379,46 @@ fn the_engine_plays_from_the_shipped_book_by_default() {
         .collect();
     assert!(!book_moves.is_empty());
 
-    // UCCI: one line per candidate, as ElephantEye lists them.
-    let (shown, lines, mv) = book_answer("ucci", "score ");
+    // UCCI: one line per candidate, as ElephantEye lists them, the move played last (a GUI
+    // shows the latest line as the engine's choice).
+    let (shown, lines, mv) = book_answer("ucci", &[], "score ");
     assert_eq!(shown.len(), book_moves.len(), "{lines:?}");
     for (score, mv) in &shown {
         assert_eq!(score.parse::<i32>().ok(), Some(eval_after(mv)), "{lines:?}");
     }
     assert!(book_moves.contains(&mv), "{mv} not in {book_moves:?}");
+    assert_eq!(shown.last().unwrap().1, mv, "{lines:?}");
+    // UCI with MultiPV and UCI_ShowWDL: the move played as multipv 1, then other book moves,
+    // each line ranked and with the wdl of its score.
+    let (_, lines, mv) = book_answer(
+        "uci",
+        &[
+            "setoption name MultiPV value 3",
+            "setoption name UCI_ShowWDL value true",
+        ],
+        "",
+    );
+    let ranked: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 0 multipv "))
+        .collect();
+    assert_eq!(ranked.len(), book_moves.len().min(3), "{lines:?}");
+    for (k, l) in ranked.iter().enumerate() {
+        let f: Vec<&str> = l.split(' ').collect();
+        assert_eq!(f[4], (k + 1).to_string(), "{l}");
+        assert_eq!(&f[5..7], ["score", "cp"], "{l}");
+        let pv = f.last().unwrap();
+        assert!(book_moves.contains(&pv.to_string()), "{l}");
+        let score = eval_after(pv);
+        assert_eq!(f[7], score.to_string(), "{l}");
+        let wdl = jiangjun::search::wdl::wdl(score).map(|x| x.to_string());
+        assert_eq!(f[8..12], ["wdl", &wdl[0], &wdl[1], &wdl[2]], "{l}");
+        if k == 0 {
+            assert_eq!(*pv, mv, "multipv 1 is the move played: {lines:?}");
+        }
+    }
     // UCI: `score cp`, one line, for the move played.
-    let (shown, lines, mv) = book_answer("uci", "score cp ");
+    let (shown, lines, mv) = book_answer("uci", &[], "score cp ");
     assert_eq!(shown.len(), 1, "{lines:?}");
     assert_eq!(shown[0].1, mv, "{lines:?}");
     assert_eq!(shown[0].0.parse::<i32>().ok(), Some(eval_after(&mv)));

@@ -8,17 +8,25 @@ use std::path::{Path, PathBuf};
 const ALLOWED: &[(&str, &[&str])] = &[
     ("board", &[]),
     ("rules", &["board"]),
-    ("book", &["board", "checksum"]),
+    ("book", &["board", "checksum", "input"]),
     ("search", &["board", "rules", "book", "checksum"]),
     (
         "protocol",
-        &["board", "rules", "book", "search", "checksum"],
+        &["board", "rules", "book", "search", "checksum", "input"],
     ),
     (
         "tools",
-        &["board", "rules", "book", "search", "checksum", "tournament"],
+        &[
+            "board",
+            "rules",
+            "book",
+            "search",
+            "checksum",
+            "input",
+            "tournament",
+        ],
     ),
-    ("tournament", &["board", "rules"]),
+    ("tournament", &["board", "rules", "input"]),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -25,6 +25,9 @@ mod protocol_evalfile;
 mod protocol_session;
 mod protocol_transcripts;
 
+// Files the engine and the subcommands read: refused when not regular or too large.
+mod bounded_input;
+
 // Subcommands, run as a user runs them.
 mod analyse;
 mod cli_bench;

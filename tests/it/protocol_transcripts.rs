@@ -39,7 +39,7 @@ fn only_info_strings(lines: &[String]) {
 #[test]
 fn every_case_has_a_test() {
     // Keep in step with the `case_NN` functions below.
-    let implemented: Vec<u32> = (1..=40).collect();
+    let implemented: Vec<u32> = (1..=44).collect();
     assert_eq!(transcript_case_numbers(), implemented);
     for n in implemented {
         assert!(
@@ -851,4 +851,86 @@ fn case_40_position_as_first_line() {
     assert!(!got.iter().any(|l| l.text.starts_with("info string")));
     assert_legal_bestmove(&got.last().unwrap().text, &position(None, &["h2e2"]));
     e.finish();
+}
+
+#[test]
+fn case_41_searchmoves_restricts_one_go() {
+    let (mut e, inputs) = handshake(Engine::start(), 41);
+    // With two lines asked for, a search restricted to one move would print one.
+    e.send("setoption name MultiPV value 2");
+    e.send_all(&inputs[1..3]);
+    assert_eq!(parse_bestmove(&e.answer()).0, "b0c2");
+    e.send(&inputs[3]);
+    let got = texts(&e.until_answer());
+    assert!(
+        got.iter()
+            .any(|l| l.starts_with("info depth 3 ") && l.contains(" multipv 2 ")),
+        "the second go was still restricted: {got:?}"
+    );
+    assert_legal_bestmove(got.last().unwrap(), &position(None, &[]));
+    // `banmoves` outlives a `go` with searchmoves, until the next position.
+    e.send_all(&[
+        "banmoves h2e2",
+        "go depth 2 searchmoves h2e2 b2e2",
+        "go depth 2 searchmoves h2e2",
+    ]);
+    assert_eq!(parse_bestmove(&e.answer()).0, "b2e2");
+    let ans = e.answer();
+    assert_ne!(parse_bestmove(&ans).0, "h2e2", "{ans}");
+    e.finish();
+}
+
+#[test]
+fn case_42_uci_debug_on() {
+    let (mut e, inputs) = handshake(Engine::start(), 42);
+    e.send_all(&inputs[1..3]);
+    let said = e.sync();
+    assert!(
+        said.iter().all(|l| !l.contains("unknown")),
+        "debug refused: {said:?}"
+    );
+    e.finish();
+}
+
+#[test]
+fn case_43_book_answer_shows_the_move_played_last() {
+    let (mut e, inputs) = handshake(Engine::start_with_book(None), 43);
+    e.send_all(&inputs[1..]);
+    let got = texts(&e.until_answer());
+    let book: Vec<&String> = got
+        .iter()
+        .filter(|l| l.starts_with("info depth 0 score "))
+        .collect();
+    assert!(!book.is_empty(), "no book lines: {got:?}");
+    let played = parse_bestmove(got.last().unwrap()).0;
+    let last_pv = book.last().unwrap().rsplit(' ').next().unwrap();
+    assert_eq!(last_pv, played, "{got:?}");
+    e.finish();
+}
+
+#[test]
+fn case_44_draw_offer_with_an_only_move() {
+    let mut e = Engine::ucci();
+    e.send_all(&transcript_inputs(44));
+    let got = texts(&e.until_answer());
+    let (mv, _, suffix) = parse_bestmove(got.last().unwrap());
+    assert_eq!(mv, "f0f1");
+    assert_eq!(
+        suffix.as_deref(),
+        Some("draw"),
+        "a lost side accepts: {got:?}"
+    );
+    assert!(
+        got.iter().any(|l| l.starts_with("info depth 8 ")),
+        "the only move was not searched to the depth: {got:?}"
+    );
+    e.finish();
+}
+
+/// `e` after the first line of case `n` (`ucci` or `uci`) and its answer; the case's lines.
+fn handshake(mut e: Engine, n: u32) -> (Engine, Vec<String>) {
+    let inputs = transcript_inputs(n);
+    e.send(&inputs[0]);
+    e.until_exact(&format!("{}ok", inputs[0]));
+    (e, inputs)
 }

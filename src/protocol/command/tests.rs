@@ -89,6 +89,31 @@ fn empty_and_unknown() {
 }
 
 #[test]
+fn uci_debug_is_the_debug_option() {
+    for (line, value) in [
+        ("debug on", "on"),
+        ("debug off", "off"),
+        ("debug", "on"),
+        ("DEBUG On", "On"),
+    ] {
+        let out = parse_line(line, Dialect::Uci);
+        assert_eq!(
+            out.result,
+            Ok(Command::SetOption {
+                name: "debug".into(),
+                value: Some(value.into())
+            }),
+            "{line}"
+        );
+        assert!(out.messages().is_empty(), "{line}");
+    }
+    assert_eq!(
+        parse_line("debug on now", Dialect::Uci).messages(),
+        vec!["debug: ignored 'now'".to_string()]
+    );
+}
+
+#[test]
 fn setoption_forms() {
     // Transcripts 1 and 5.
     assert_eq!(

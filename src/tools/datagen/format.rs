@@ -484,8 +484,9 @@ impl ChunkReader {
             Sources::Stream(s) => s.take().map(Ok),
             Sources::Files(it) => it.next().map(|p| {
                 let name = p.display().to_string();
-                File::open(&p)
-                    .map(|f| {
+                crate::input::open_regular(&p, u64::MAX)
+                    .map_err(io::Error::from)
+                    .map(|(f, _)| {
                         (
                             name.clone(),
                             Box::new(BufReader::new(f)) as Box<dyn Read + Send>,

@@ -1,0 +1,307 @@
+//! Bounded input: the one place where the engine and the tools open a file they read.
+//!
+//! A path that comes from a GUI option or a command line may name anything: a directory, a
+//! FIFO that nobody writes to (opening it for reading blocks until someone does), a device
+//! such as `/dev/zero` (endless), a file far larger than its format allows, or a file another
+//! program is rewriting. Every reader goes through [`open_regular`], [`read_file`] or
+//! [`read_input`], which
+//!
+//! * look at the file type (following links) **before** opening, and refuse anything but a
+//!   regular file with a message saying what it is; on Unix the file is also opened with
+//!   `O_NONBLOCK`, so a path swapped for a FIFO between the check and the open cannot block
+//!   either, and the opened file is checked again;
+//! * refuse a file over the reader's limit by its size, before reading it, and read at most
+//!   one byte more than the limit, so a file that grows meanwhile is still bounded;
+//! * report a file whose size changed while it was read as an error, never half a file.
+//!
+//! Standard input (`-`, where a subcommand reads a stream) is read up to the same limits.
+//! Limits per kind of input are the `MAX_*` constants here (the network file's is its exact
+//! length, [`crate`]'s `search::nnue::network::FILE_LEN`); streamed inputs (training data)
+//! have none, since they are never held whole.
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+/// Largest opening book read (our `.jjb` or ElephantEye's `BOOK.DAT`): 256 MiB, 16 million
+/// of our entries; the books shipped are under 200 KB.
+pub const MAX_BOOK_BYTES: u64 = 256 << 20;
+/// Largest game file (PGN, XQF) or standard input of game records read: 512 MiB, millions of
+/// games; a file is decoded whole.
+pub const MAX_GAME_FILE_BYTES: u64 = 512 << 20;
+/// Largest small text input read: opening suites, book seed lists, evaluation weights (64 MiB).
+pub const MAX_TEXT_BYTES: u64 = 64 << 20;
+/// Largest tuning-sample file read (`jiangjun tune --data`): 2 GiB, held in memory whole.
+pub const MAX_SAMPLES_BYTES: u64 = 2 << 30;
+
+/// Why an input was refused. The message does not name the path: callers say which input.
+#[derive(Debug)]
+pub enum InputError {
+    /// Looking at, opening or reading the file failed.
+    Io(io::Error),
+    /// Not a regular file; what it is instead ("a directory", "a FIFO", ...).
+    NotRegular(&'static str),
+    /// Larger than the reader's limit.
+    TooLarge { size: u64, limit: u64 },
+    /// The file's size changed while it was read.
+    Changed,
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputError::Io(e) => e.fmt(f),
+            InputError::NotRegular(what) => write!(f, "not a regular file ({what})"),
+            InputError::TooLarge { size, limit } => {
+                write!(f, "{size} bytes or more, over the limit of {limit} bytes")
+            }
+            InputError::Changed => write!(f, "the file changed while it was read"),
+        }
+    }
+}
+
+impl std::error::Error for InputError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            InputError::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<io::Error> for InputError {
+    fn from(e: io::Error) -> InputError {
+        InputError::Io(e)
+    }
+}
+
+impl From<InputError> for io::Error {
+    fn from(e: InputError) -> io::Error {
+        match e {
+            InputError::Io(e) => e,
+            other => io::Error::other(other),
+        }
+    }
+}
+
+/// What a file that is not a regular file is, in words.
+fn kind_of(t: std::fs::FileType) -> Option<&'static str> {
+    if t.is_file() {
+        return None;
+    }
+    if t.is_dir() {
+        return Some("a directory");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return Some("a FIFO");
+        }
+        if t.is_char_device() {
+            return Some("a character device");
+        }
+        if t.is_block_device() {
+            return Some("a block device");
+        }
+        if t.is_socket() {
+            return Some("a socket");
+        }
+    }
+    Some("not a file")
+}
+
+/// Opens `path` for reading if it is a regular file of at most `limit` bytes; returns the
+/// file and its size. Never blocks on a FIFO and never reads.
+pub fn open_regular(path: &Path, limit: u64) -> Result<(File, u64), InputError> {
+    check(&std::fs::metadata(path)?, limit)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    // The path may name another file by now: check what was opened.
+    let size = check(&file.metadata()?, limit)?;
+    Ok((file, size))
+}
+
+/// The size of a regular file of at most `limit` bytes; anything else is refused.
+fn check(meta: &std::fs::Metadata, limit: u64) -> Result<u64, InputError> {
+    if let Some(what) = kind_of(meta.file_type()) {
+        return Err(InputError::NotRegular(what));
+    }
+    if meta.len() > limit {
+        return Err(InputError::TooLarge {
+            size: meta.len(),
+            limit,
+        });
+    }
+    Ok(meta.len())
+}
+
+/// Reads at most `limit` bytes of `r`; more is an error (one byte past the limit is read).
+fn read_bounded(r: impl Read, limit: u64) -> Result<Vec<u8>, InputError> {
+    let mut bytes = Vec::new();
+    r.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    let size = bytes.len() as u64;
+    if size > limit {
+        return Err(InputError::TooLarge { size, limit });
+    }
+    Ok(bytes)
+}
+
+/// The whole of the regular file `path`, at most `limit` bytes.
+pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
+    let (file, size) = open_regular(path, limit)?;
+    let bytes = read_bounded(&file, limit)?;
+    // A writer that truncated or extended the file meanwhile: the bytes are no file's.
+    if bytes.len() as u64 != size || file.metadata()?.len() != size {
+        return Err(InputError::Changed);
+    }
+    Ok(bytes)
+}
+
+/// The regular file `path` as UTF-8 text, at most `limit` bytes.
+pub fn read_text(path: &Path, limit: u64) -> Result<String, InputError> {
+    String::from_utf8(read_file(path, limit)?)
+        .map_err(|e| InputError::Io(io::Error::new(io::ErrorKind::InvalidData, e.utf8_error())))
+}
+
+/// The whole of `path`, or of standard input when `path` is `-`, at most `limit` bytes.
+pub fn read_input(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
+    if path.as_os_str() == "-" {
+        read_bounded(io::stdin().lock(), limit)
+    } else {
+        read_file(path, limit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    /// A scratch folder for one test, removed at the end.
+    struct Scratch(PathBuf);
+
+    impl Scratch {
+        fn new(tag: &str) -> Scratch {
+            let dir = std::env::temp_dir().join(format!("jj-input-{tag}-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            Scratch(dir)
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// A FIFO at `path` made with `mkfifo`, or `None` (with the reason printed) where there is
+    /// no `mkfifo`.
+    fn make_fifo(path: &Path) -> Option<()> {
+        match std::process::Command::new("mkfifo").arg(path).status() {
+            Ok(s) if s.success() => Some(()),
+            other => {
+                println!("skipped: mkfifo {} failed ({other:?})", path.display());
+                None
+            }
+        }
+    }
+
+    #[test]
+    fn regular_files_are_read_up_to_the_limit() {
+        let s = Scratch::new("regular");
+        let p = s.0.join("f.txt");
+        std::fs::write(&p, b"0123456789").unwrap();
+        assert_eq!(read_file(&p, 10).unwrap(), b"0123456789");
+        assert_eq!(read_text(&p, 100).unwrap(), "0123456789");
+        let e = read_file(&p, 9).unwrap_err();
+        assert!(
+            matches!(e, InputError::TooLarge { size: 10, limit: 9 }),
+            "{e}"
+        );
+        assert!(e.to_string().contains("limit of 9 bytes"), "{e}");
+        std::fs::write(&p, [0xff, 0xfe]).unwrap();
+        assert!(read_text(&p, 100).is_err());
+        let e = read_file(&s.0.join("missing"), 100).unwrap_err();
+        assert!(matches!(e, InputError::Io(ref io) if io.kind() == io::ErrorKind::NotFound));
+    }
+
+    #[test]
+    fn directories_devices_and_fifos_are_refused_without_blocking() {
+        let s = Scratch::new("special");
+        let e = read_file(&s.0, u64::MAX).unwrap_err();
+        assert_eq!(e.to_string(), "not a regular file (a directory)");
+        let zero = Path::new("/dev/zero");
+        if zero.exists() {
+            let e = read_file(zero, u64::MAX).unwrap_err();
+            assert_eq!(e.to_string(), "not a regular file (a character device)");
+        } else {
+            println!("skipped /dev/zero: not on this system");
+        }
+        let fifo = s.0.join("fifo");
+        if make_fifo(&fifo).is_some() {
+            // Opening a FIFO nobody writes to would block: the answer must come at once.
+            let (tx, rx) = std::sync::mpsc::channel();
+            let path = fifo.clone();
+            std::thread::spawn(move || {
+                let _ = tx.send(read_file(&path, 100).map_err(|e| e.to_string()));
+            });
+            let got = rx
+                .recv_timeout(std::time::Duration::from_secs(10))
+                .expect("reading a FIFO blocked");
+            assert_eq!(got.unwrap_err(), "not a regular file (a FIFO)");
+            // Through a symbolic link too.
+            #[cfg(unix)]
+            {
+                let link = s.0.join("link");
+                std::os::unix::fs::symlink(&fifo, &link).unwrap();
+                let e = read_file(&link, 100).unwrap_err();
+                assert_eq!(e.to_string(), "not a regular file (a FIFO)");
+            }
+        }
+    }
+
+    #[test]
+    fn a_file_rewritten_while_read_gives_bytes_of_one_version_or_an_error() {
+        let s = Scratch::new("changing");
+        let p = s.0.join("f.bin");
+        let short = vec![1u8; 1000];
+        let long = vec![2u8; 300_000];
+        std::fs::write(&p, &long).unwrap();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let writer = {
+            let (p, stop) = (p.clone(), stop.clone());
+            let (short, long) = (short.clone(), long.clone());
+            std::thread::spawn(move || {
+                let mut i = 0u32;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let _ = std::fs::write(&p, if i.is_multiple_of(2) { &short } else { &long });
+                    i += 1;
+                }
+            })
+        };
+        let (mut ok, mut err) = (0, 0);
+        for _ in 0..300 {
+            match read_file(&p, 1 << 20) {
+                Ok(b) => {
+                    // The size was the same before and after the read (a writer caught
+                    // between the two may still have left a part-written file: the formats'
+                    // checksums are there for that).
+                    assert!(b.len() <= long.len());
+                    ok += 1;
+                }
+                Err(_) => err += 1,
+            }
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        writer.join().unwrap();
+        assert_eq!(ok + err, 300);
+    }
+}
