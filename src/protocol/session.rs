@@ -974,7 +974,7 @@ impl<W: Write> Session<W> {
 
 /// Plies since the game started, as well as we can tell: the moves given after the FEN, or the
 /// FEN's move number if that says more (a league-style FEN after the last capture).
-fn game_ply(pos: &Position) -> u32 {
+pub(crate) fn game_ply(pos: &Position) -> u32 {
     let from_history = u32::try_from(pos.history().len()).unwrap_or(u32::MAX);
     let from_fen = pos
         .fullmove_number()
