@@ -1,5 +1,5 @@
 //! Move notation for people: the Chinese notation of the 2011 rules (article 7.5, full and
-//! short records) and the WXF letter notation.
+//! short records), the WXF letter notation, and (read only) the SAN that XBoard writes.
 //!
 //! # The Chinese notation (rules, 7.5)
 //!
@@ -45,6 +45,14 @@
 //! Doubled pieces: `+R`/`-R` (`R+`/`R-` accepted). Pawns: three on a file `+P`, `P3` (middle),
 //! `-P`; four or five `++`, `+P`, (`P3`), `-P`, `--`; on two files the file digit comes first,
 //! `3+`, `33`, `3-` (the WXF tandem-pawn rules).
+//!
+//! # XBoard's SAN
+//!
+//! XBoard saves xiangqi games in chess-like SAN over ICCS coordinates: `Cbe2`, `Hc7`, `Rxh0`,
+//! `Hd2+`, `Ke0`, `cxc4`, `gh5` — a piece letter (K A E H R C; none for a pawn), the from-file
+//! and/or from-rank when needed, `x` for a capture, the destination square (files a-i, ranks
+//! 0-9 from Red's side), `+`/`#` for check. [`parse_san`] reads it, so `jiangjun pgn` reads
+//! what XBoard writes; nothing here writes it.
 
 use super::{Color, Move, PieceKind, Position, Square};
 use std::fmt;
@@ -801,8 +809,65 @@ fn resolve(pos: &Position, req: Request, input: &str) -> Result<Move, NotationEr
     }
 }
 
+/// Reads a move in XBoard's SAN (`Cbe2`, `Hc7`, `Rxh0`, `Hd2+`, `cxc4`, `gh5`; see the module
+/// header): the one legal move of that piece to that square, from that file or rank if given.
+pub fn parse_san(pos: &Position, s: &str) -> Result<Move, NotationError> {
+    let t = s.trim().trim_end_matches(['+', '#', '!', '?']);
+    if t.is_empty() {
+        return Err(NotationError::Empty);
+    }
+    let syntax = || NotationError::Syntax(clip(s));
+    if !t.is_ascii() {
+        return Err(syntax());
+    }
+    let (kind, body) = match t.as_bytes()[0] {
+        b'K' => (PieceKind::King, &t[1..]),
+        b'A' => (PieceKind::Advisor, &t[1..]),
+        b'E' | b'B' => (PieceKind::Elephant, &t[1..]),
+        b'H' | b'N' => (PieceKind::Horse, &t[1..]),
+        b'R' => (PieceKind::Rook, &t[1..]),
+        b'C' => (PieceKind::Cannon, &t[1..]),
+        b'P' => (PieceKind::Pawn, &t[1..]),
+        b'a'..=b'i' => (PieceKind::Pawn, t),
+        _ => return Err(syntax()),
+    };
+    if body.len() < 2 {
+        return Err(syntax());
+    }
+    let (head, dest) = body.split_at(body.len() - 2);
+    if !dest.starts_with(|c: char| c.is_ascii_lowercase()) {
+        return Err(syntax());
+    }
+    let to: Square = dest.parse().map_err(|_| syntax())?;
+    let head = head.strip_suffix('x').unwrap_or(head);
+    let (mut file, mut rank) = (None, None);
+    for c in head.bytes() {
+        match c {
+            b'a'..=b'i' if file.is_none() && rank.is_none() => file = Some(c - b'a'),
+            b'0'..=b'9' if rank.is_none() => rank = Some(c - b'0'),
+            _ => return Err(syntax()),
+        }
+    }
+    let fits: Vec<Move> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|m| {
+            m.to() == to
+                && pos.piece_at(m.from()).is_some_and(|p| p.kind() == kind)
+                && file.is_none_or(|f| m.from().file() == f)
+                && rank.is_none_or(|r| m.from().rank() == r)
+        })
+        .collect();
+    match fits[..] {
+        [m] => Ok(m),
+        [] => Err(NotationError::NoLegalMove(clip(s))),
+        _ => Err(NotationError::Ambiguous(clip(s))),
+    }
+}
+
 /// Reads a move in any notation this module or the core knows: ICCS (`h2e2`, `H2-E2`), Chinese
-/// (full or short) or WXF. What PGN reading uses when a file does not say its format.
+/// (full or short), WXF or XBoard's SAN. What PGN reading uses when a file does not say its
+/// format.
 pub fn parse_any(pos: &Position, s: &str) -> Result<Move, NotationError> {
     let t = s.trim();
     if t.is_empty() {
@@ -816,8 +881,71 @@ pub fn parse_any(pos: &Position, s: &str) -> Result<Move, NotationError> {
         };
     }
     if t.is_ascii() {
-        parse_wxf(pos, t)
+        // WXF and SAN words never fit each other's shape: a word WXF cannot read may be SAN.
+        parse_wxf(pos, t).or_else(|e| match e {
+            NotationError::Syntax(_) => parse_san(pos, t).map_err(|san| match san {
+                NotationError::Syntax(_) => e,
+                other => other,
+            }),
+            other => Err(other),
+        })
     } else {
         parse_chinese(pos, t)
+    }
+}
+
+#[cfg(test)]
+mod san_tests {
+    use super::*;
+
+    /// Plays `words` from the start position with [`parse_any`]; the moves in ICCS.
+    fn play(words: &[&str]) -> Vec<String> {
+        let mut pos = Position::startpos();
+        let mut out = Vec::new();
+        for w in words {
+            let m = parse_any(&pos, w).unwrap_or_else(|e| panic!("{w}: {e}"));
+            out.push(m.to_string());
+            pos.make_move(m);
+        }
+        out
+    }
+
+    #[test]
+    fn reads_xboards_san() {
+        // The start of a game XBoard saved between two Jiangjun engines.
+        let moves = play(&[
+            "Cbe2", "Hc7", "Hc2", "Rb9", "Rb0", "c5", "g4", "Hg7", "Ch4", "Ci7", "Hg2", "Rh9",
+            "c4", "Rh5", "Rh0", "g5", "Ci4", "Rxh0", "Hxh0", "cxc4", "gxg5", "Cxi4", "ixi4",
+        ]);
+        assert_eq!(&moves[..3], ["b2e2", "b9c7", "b0c2"]);
+        assert_eq!(moves[17], "h5h0");
+        assert_eq!(moves[22], "i3i4");
+    }
+
+    #[test]
+    fn san_disambiguates_and_refuses() {
+        let pos = Position::startpos();
+        // Only one rook reaches a1: no file needed.
+        assert_eq!(parse_san(&pos, "Ra1").unwrap().to_string(), "a0a1");
+        assert_eq!(parse_san(&pos, "Hc2+").unwrap().to_string(), "b0c2");
+        // Both advisors reach e1: the file decides.
+        assert!(matches!(
+            parse_san(&pos, "Ae1"),
+            Err(NotationError::Ambiguous(_))
+        ));
+        assert_eq!(parse_san(&pos, "Afe1").unwrap().to_string(), "f0e1");
+        assert_eq!(
+            parse_san(&pos, "A0fe1"),
+            Err(NotationError::Syntax("A0fe1".into()))
+        );
+        assert!(matches!(
+            parse_san(&pos, "Re5"),
+            Err(NotationError::NoLegalMove(_))
+        ));
+        for bad in ["", "X", "Qe2", "Hc", "H22", "He", "将e2", "Hxxc2", "cc2x"] {
+            assert!(parse_san(&pos, bad).is_err(), "{bad}");
+        }
+        // WXF keeps its reading where both could apply.
+        assert_eq!(parse_any(&pos, "C2.5").unwrap().to_string(), "h2e2");
     }
 }

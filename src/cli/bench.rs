@@ -8,9 +8,13 @@ use std::sync::Arc;
 /// `jiangjun bench [depth] [--evalfile F | --nnue | --random-network SEED | --handwritten]`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// Search depth of each position.
-    #[arg(value_name = "depth", value_parser = clap::value_parser!(i32).range(1..=30))]
-    pub depth: Option<i32>,
+    /// Search depth of each position; the default is the depth of the `Bench:` signatures.
+    #[arg(
+        value_name = "depth",
+        default_value_t = crate::tools::bench::DEFAULT_DEPTH,
+        value_parser = clap::value_parser!(i32).range(1..=30)
+    )]
+    pub depth: i32,
     /// Also bench with this network and print the nodes-per-second ratio.
     #[arg(long, value_name = "F", conflicts_with_all = ["nnue", "random_network", "handwritten"])]
     pub evalfile: Option<String>,
@@ -36,7 +40,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
     } else {
         None
     };
-    let depth = args.depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH);
+    let depth = args.depth;
     let out = |line: &str| println!("{line}");
     match net {
         Some(net) => {

@@ -8,8 +8,10 @@ pub struct JudgeArgs {
     /// The start position (default, or `startpos`: the standard one).
     #[arg(long, value_name = "FEN")]
     pub fen: Option<String>,
-    /// The game's moves in ICCS coordinates, separated by spaces.
-    #[arg(long, value_name = "MOVES", default_value = "")]
+    /// The game's moves in ICCS coordinates, separated by spaces. Required: without moves
+    /// there is nothing to rule on, and a forgotten `--moves` must not read as a clean game
+    /// (`--moves ""` asks about the position alone).
+    #[arg(long, value_name = "MOVES")]
     pub moves: String,
     /// The rule book: cxa2011 (the 2011 Chinese rules) or axf, as `RuleSet` spells them.
     #[arg(long, value_name = "R", default_value = "cxa2011", value_parser = |s: &str| s.parse::<RuleSet>())]

@@ -15,6 +15,7 @@ pub mod selfplay;
 pub mod train;
 pub mod tune;
 pub mod value;
+pub mod version;
 
 use clap::{CommandFactory, FromArgMatches};
 
@@ -68,19 +69,25 @@ impl Command {
 pub const USAGE: &str = "\
 usage:
   jiangjun                         speak UCCI/UCI on stdin/stdout (chosen by the first command)
-  jiangjun help [SUBCOMMAND]       this text, or one subcommand's usage (also SUBCOMMAND --help)
+  jiangjun help [SUBCOMMAND]       this text, or one subcommand's usage (also SUBCOMMAND --help;
+                                   `jiangjun pgn check --help` or `jiangjun pgn help check` for
+                                   one of a group's subcommands)
+  jiangjun --version | -V          the version, the git commit it was built from, and the
+                                   network and book built in
   jiangjun perft <depth> [--fen \"<FEN>\"] [--divide]
                                    count the leaf nodes of the legal-move tree
   jiangjun bench [depth] [--handwritten]
-                                   search fixed positions with the default evaluation (or the
-                                   hand-written one); last line: <nodes> nodes <nps> nps
+                                   search fixed positions (default depth 9) with the default
+                                   evaluation (or the hand-written one); last line: <nodes>
+                                   nodes <nps> nps
   jiangjun bench [depth] --evalfile F | --nnue | --random-network SEED
                                    the bench with the hand-written evaluation, then with the
                                    network (--nnue: the built-in one); last line: the ratio of
                                    their nodes per second
   jiangjun judge [--fen \"<FEN>\"] --moves \"<m1 m2 ...>\" [--rules cxa2011|axf] [--strict] [--nine-rounds] [--json]
                                    rule on a game's repetitions (2011 rules 23-26) and limits;
-                                   first line: verdict <red_loses|black_loses|draw|none> <clause>
+                                   first line: verdict <red_loses|black_loses|draw|none> <clause>;
+                                   --moves is required (--moves \"\" for the position alone)
   jiangjun book build --games PATH... [--out F] [--plies 24] [--min-games N] [--depth D]
                   [--margin CP] [--holdout K] [--threads T] [--merge F]
                                    the opening book from master games (PGN/XQF files or
@@ -123,7 +130,8 @@ usage:
                                    and writes the format of src/search/eval/weights.json
   jiangjun pgn convert IN|- [-o OUT|-] --to chinese|wxf|iccs [--script simplified|traditional]
                   [--encoding utf-8|utf-16le|utf-16be|gb18030|gbk|big5] [--verbose]
-                                   rewrite PGN (any notation or encoding) or XQF games as PGN
+                                   rewrite PGN (any notation or encoding) or XQF games as UTF-8
+                                   PGN; --encoding is the input's (default: detected)
   jiangjun pgn check IN [--encoding E] [--verbose]
                                    replay every game; name the first bad move of each (exit 1)
   jiangjun pgn judge IN [--rules cxa2011|axf] [--json] [--encoding E]
@@ -168,51 +176,109 @@ fn wants_help(args: &[String]) -> bool {
 
 /// The clap command with the project's conventions on every subcommand, nested ones too:
 /// negative numbers are values, a repeated option keeps its last value (as `--x a --x b`
-/// always did), and the usage shown is [`USAGE`]'s entry.
+/// always did), and the usage shown is [`USAGE`]'s entry — a group's subcommand (`pgn check`)
+/// its own entry where it has one, else the group's.
 fn command() -> clap::Command {
-    fn conventions(cmd: clap::Command, usage: Option<&str>) -> clap::Command {
+    fn conventions(cmd: clap::Command, path: &str, inherited: Option<String>) -> clap::Command {
+        let usage = usage_of(path).or(inherited);
         let cmd = cmd.allow_negative_numbers(true).args_override_self(true);
-        let cmd = match usage {
+        let cmd = match &usage {
             Some(u) => cmd
-                .override_usage(u.to_string())
+                .override_usage(u.clone())
                 .help_template("{usage}\n\n{all-args}"),
             None => cmd.help_template("usage: {usage}\n\n{all-args}"),
         };
-        cmd.mut_subcommands(|sub| conventions(sub, usage))
+        subcommand_names(&cmd).into_iter().fold(cmd, |cmd, name| {
+            let sub_path = format!("{path} {name}");
+            let usage = usage.clone();
+            cmd.mut_subcommand(&name, |sub| conventions(sub, &sub_path, usage))
+        })
     }
     let cmd = Cli::command();
-    let names: Vec<String> = cmd
-        .get_subcommands()
-        .map(|s| s.get_name().to_string())
-        .collect();
-    names.into_iter().fold(cmd, |cmd, name| {
-        let usage = usage_of(&name);
-        cmd.mut_subcommand(&name, |sub| conventions(sub, usage.as_deref()))
+    subcommand_names(&cmd).into_iter().fold(cmd, |cmd, name| {
+        cmd.mut_subcommand(&name, |sub| conventions(sub, &name, None))
     })
 }
 
-/// The help of one subcommand: its usage, then clap's list of its arguments.
-fn help_of(sub: &str) -> Option<String> {
+fn subcommand_names(cmd: &clap::Command) -> Vec<String> {
+    cmd.get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect()
+}
+
+/// The help of a subcommand, or of a group's subcommand (`["pgn", "check"]`): its usage, then
+/// clap's list of its arguments. Words after a subcommand that has none of its own are its
+/// arguments, not names. `Err`: the name that is not a subcommand (`book convert`).
+fn help_of(path: &[&str]) -> Result<String, String> {
     let mut cmd = command();
-    let sub = cmd.find_subcommand_mut(sub)?;
-    Some(sub.render_help().to_string().trim_end().to_string())
+    let mut at = &mut cmd;
+    let mut name = String::new();
+    for (i, word) in path.iter().enumerate() {
+        if i > 0 && !at.has_subcommands() {
+            break;
+        }
+        if i > 0 {
+            name.push(' ');
+        }
+        name.push_str(word);
+        at = match at.find_subcommand_mut(word) {
+            Some(sub) => sub,
+            None => return Err(name),
+        };
+    }
+    Ok(at.render_help().to_string().trim_end().to_string())
+}
+
+/// Is `sub` a group of subcommands (`pgn`, `book`)?
+fn is_group(sub: &str) -> bool {
+    command()
+        .find_subcommand(sub)
+        .is_some_and(clap::Command::has_subcommands)
+}
+
+/// The subcommand a help request names, as words (`["pgn", "check"]`), or `None` when the
+/// arguments ask for no subcommand's help. Asked as `jiangjun help pgn check`,
+/// `jiangjun pgn help check` or `jiangjun pgn check --help` (the flag anywhere).
+fn help_request(args: &[String]) -> Option<Vec<&str>> {
+    let first = args.first()?.as_str();
+    let word = |i: usize| {
+        args.get(i)
+            .map(String::as_str)
+            .filter(|w| !w.starts_with('-'))
+    };
+    let mut path = match first {
+        "help" | "--help" | "-h" => vec![word(1)?],
+        sub if wants_help(&args[1..]) => vec![sub],
+        sub if is_group(sub) && args.get(1).is_some_and(|a| a == "help") => {
+            return Some([sub].into_iter().chain(word(2)).collect());
+        }
+        _ => return None,
+    };
+    let next = if matches!(first, "help" | "--help" | "-h") {
+        word(2)
+    } else {
+        word(1)
+    };
+    // Only a group's next word is a name; `perft 3 --help` asks for perft's help.
+    if is_group(path[0]) {
+        path.extend(next);
+    }
+    Some(path)
 }
 
 /// Runs the subcommand in `args` (without the program name). `None` means: no subcommand,
 /// run the protocol loop.
 pub fn run(args: &[String]) -> Option<i32> {
     let first = args.first()?;
-    // `jiangjun <sub> --help` (anywhere among its arguments) and `jiangjun help <sub>`.
-    let help_for = match first.as_str() {
-        "help" | "--help" | "-h" => args.get(1).map(String::as_str),
-        sub if wants_help(&args[1..]) => Some(sub),
-        _ => None,
-    };
-    if let Some(sub) = help_for {
-        return Some(match help_of(sub) {
-            Some(help) => print_out(&help),
-            None => {
-                eprintln!("jiangjun: unknown subcommand '{sub}'\n{USAGE}");
+    if matches!(first.as_str(), "--version" | "-V") {
+        return Some(print_out(&version::text()));
+    }
+    if let Some(path) = help_request(args) {
+        return Some(match help_of(&path) {
+            Ok(help) => print_out(&help),
+            Err(name) => {
+                let usage = usage_of(path[0]).unwrap_or_else(|| USAGE.to_string());
+                eprintln!("jiangjun: unknown subcommand '{name}'\n{usage}");
                 2
             }
         });
@@ -292,4 +358,40 @@ fn usage_error(name: &str, error: &str) -> i32 {
 /// merge stderr into the engine's output (ucci.md §1).
 pub fn run_protocol() -> i32 {
     crate::protocol::stdio::run()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usage_states_the_bench_default_depth() {
+        let depth = crate::tools::bench::DEFAULT_DEPTH;
+        let bench = usage_of("bench").unwrap();
+        assert!(
+            bench.contains(&format!("(default depth {depth})")),
+            "{bench}"
+        );
+    }
+
+    #[test]
+    fn help_requests_name_a_group_subcommand() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<String>>();
+        let pgn_check = args(&["pgn", "check", "--help"]);
+        assert_eq!(help_request(&pgn_check), Some(vec!["pgn", "check"]));
+        let pgn_help = args(&["pgn", "help", "check"]);
+        assert_eq!(help_request(&pgn_help), Some(vec!["pgn", "check"]));
+        let help_pgn = args(&["help", "pgn", "judge"]);
+        assert_eq!(help_request(&help_pgn), Some(vec!["pgn", "judge"]));
+        let perft = args(&["perft", "3", "--help"]);
+        assert_eq!(help_request(&perft), Some(vec!["perft"]));
+        assert_eq!(help_request(&args(&["perft", "3"])), None);
+        assert_eq!(
+            help_of(&["book", "convert"]),
+            Err("book convert".to_string())
+        );
+        let check = help_of(&["pgn", "check"]).unwrap();
+        assert!(check.contains("jiangjun pgn check IN"), "{check}");
+        assert!(!check.contains("jiangjun pgn convert"), "{check}");
+    }
 }

@@ -129,7 +129,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {dir}"))?;
     }
     eprintln!(
-        "train: {} file(s), {} epochs, batch {}, lr {} ({:?}), weight decay {}, lambda {}, scale {}, 1 in {} held out, seed {}, {} threads, start {}{}",
+        "train: {} file(s), {} epochs, batch {}, lr {} ({}), weight decay {}, lambda {}, scale {}, 1 in {} held out, seed {}, {} threads, start {}{}",
         cfg.data.len(), cfg.epochs, cfg.batch, cfg.lr, cfg.schedule, cfg.weight_decay,
         cfg.lambda, cfg.scale, cfg.val_every, cfg.seed, cfg.threads,
         args.init.as_ref().map_or("random".to_string(), |p| p.display().to_string()),

@@ -1,10 +1,12 @@
-//! The UCCI and UCI protocols: from GUI text to typed commands, and back to GUI text.
+//! The UCCI and UCI protocols: from GUI text to typed commands, and back to GUI text; and
+//! CECP (XBoard), whose conversation differs enough to have a session of its own ([`xboard`]).
 //!
 //! Modules: [`command`] parses one line; [`session`] is the state machine (boot → idle →
 //! thinking, the queue of commands that arrive while thinking, ending); [`stdio`] is the
 //! process edge (reader thread, main loop); [`options`] announces and applies options;
 //! [`output`] words replies per dialect (0-/1-based UCI ranks through
-//! [`crate::board::rank_origin`]); [`draw_resign`] decides `draw`/`resign`; [`evalfile`] reads the network file `evalfile` names.
+//! [`crate::board::rank_origin`]); [`draw_resign`] decides `draw`/`resign`; [`evalfile`] reads the network file `evalfile` names;
+//! [`xboard`] is the third dialect, CECP (XBoard/WinBoard), chosen by a first line `xboard`.
 //!
 //! # Shape
 //!
@@ -29,7 +31,9 @@
 //!   and the time unit ([`command::ucci_time_scale`], ucci.md §6) depend on the dialect.
 //! * **Dialect from the first line** ([`boot_dialect`], ucci.md §9.5): `ucci` → UCCI; `uci`,
 //!   `ucicyclone`, or a position line (`position`, bare `fen`/`startpos`, the UCI-Cyclone habit of
-//!   §9.3) → UCI. Anything else leaves the engine in its boot state, still reading (transcripts 4).
+//!   §9.3) → UCI; `xboard` → CECP ([`xboard::is_hello`], checked by [`stdio`] before the
+//!   UCCI/UCI session sees the line). Anything else leaves the engine in its boot state, still
+//!   reading (transcripts 4).
 //! * **`go` is an unordered key/value set** (§4.6, transcripts 18); bare `go` means infinite
 //!   (transcripts 22); bad numbers are clamped, never fatal (§4.6, transcripts 21).
 //! * **Lenient, never silent about it**: unknown commands and repaired arguments come back as
@@ -42,6 +46,7 @@ pub mod options;
 pub mod output;
 pub mod session;
 pub mod stdio;
+pub mod xboard;
 
 pub use command::{
     canonical_option_name, parse_check_value, parse_line, ucci_time_scale, Command, Dialect,

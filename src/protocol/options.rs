@@ -9,7 +9,9 @@
 //!   `allowresign`, `repetition`, `pruning`, `knowledge`, `style` (see
 //!   [`crate::search::levels`]), `evalfile`, `usennue`, `newgame`; in UCI `UCI_Variant`
 //!   (xiangqi only), `Hash`, `Threads`, `Ponder`, `OwnBook`, `BookFile`, `EvalFile`,
-//!   `Use NNUE`, `Move Overhead`, `Rank Origin`, `Repetition`, `Clear Hash`;
+//!   `Use NNUE`, `Move Overhead`, `Rank Origin`, `Repetition`, `Clear Hash`, `Randomness`,
+//!   `Pruning`, `Knowledge`, `Style`; `AllowDraw`/`AllowResign` are accepted in UCI but not
+//!   announced there, because UCI's `bestmove` has no draw or resign to carry;
 //! * options we do not implement yet (`promotion`, `idle`, `useegtb`, …) are accepted without
 //!   effect. When the value asks for something we do not do, an `info string` says it has no
 //!   effect yet; when the value describes what we already do (`useegtb false`, `idle none`),
@@ -181,10 +183,53 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             "option name Repetition type combo default cxa2011 var cxa2011 var axf".to_string(),
             format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
             "option name UCI_ShowWDL type check default false".to_string(),
+            "option name Randomness type combo default none var none var tiny var small var medium var large var huge".to_string(),
+            "option name Pruning type combo default large var none var small var medium var large"
+                .to_string(),
+            "option name Knowledge type combo default large var none var small var medium var large"
+                .to_string(),
+            "option name Style type combo default normal var solid var normal var risky".to_string(),
             "option name Clear Hash type button".to_string(),
         ],
     };
     lines
+}
+
+/// The smallest value `dialect` announces for the spin option `key`, where that is above 0:
+/// UCI's `Hash` and `Threads` start at 1 (UCCI's `hashsize`/`threads` take 0 for "automatic"),
+/// and `multipv` is a number of lines in both.
+fn announced_minimum(dialect: Dialect, key: &str) -> u64 {
+    match (dialect, key) {
+        (_, "multipv") | (Dialect::Uci, "hash" | "hashsize" | "threads") => 1,
+        _ => 0,
+    }
+}
+
+/// [`apply`] as `dialect` announces the option: a number below the announced minimum is
+/// raised to it, with a message, instead of taking a meaning the GUI was never told about.
+pub fn apply_in(
+    settings: &mut Settings,
+    dialect: Dialect,
+    name: &str,
+    value: Option<&str>,
+) -> Applied {
+    let min = announced_minimum(dialect, &key(name));
+    let number = value
+        .map(str::trim)
+        .filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()));
+    match number {
+        // All digits: only overflow fails to parse, and that is not below anything.
+        Some(v) if v.parse::<u64>().is_ok_and(|n| n < min) => {
+            let mut applied = apply(settings, name, Some(&min.to_string()));
+            let shown = excerpt(name);
+            applied.messages.insert(
+                0,
+                format!("setoption {shown}: {v} is below the minimum {min}; using {min}"),
+            );
+            applied
+        }
+        _ => apply(settings, name, value),
+    }
 }
 
 /// Lower case without spaces, `_` and `-`: the key names are compared by.
@@ -559,6 +604,43 @@ mod tests {
     }
 
     #[test]
+    fn values_below_the_announced_minimum_are_raised_to_it() {
+        let mut s = Settings::default();
+        for name in ["Hash", "Threads", "MultiPV"] {
+            let a = apply_in(&mut s, Dialect::Uci, name, Some("0"));
+            assert_eq!(
+                a.messages,
+                vec![format!(
+                    "setoption {name}: 0 is below the minimum 1; using 1"
+                )]
+            );
+            let expected = match name {
+                "Hash" => Effect::HashMb(1),
+                "Threads" => Effect::Threads(1),
+                _ => Effect::None,
+            };
+            assert_eq!(a.effect, expected);
+        }
+        assert_eq!(s.multipv, 1);
+        // UCCI announces 0 ("automatic") for hashsize and threads, and TCHESS sends `Hash`.
+        for name in ["hashsize", "threads", "Hash"] {
+            let a = apply_in(&mut s, Dialect::Ucci, name, Some("0"));
+            assert!(a.messages.is_empty(), "{name}: {:?}", a.messages);
+        }
+        let a = apply_in(&mut s, Dialect::Ucci, "multipv", Some("0"));
+        assert_eq!(a.messages.len(), 1, "{:?}", a.messages);
+        // Values at or above the minimum, and non-numbers, are apply's business.
+        let a = apply_in(&mut s, Dialect::Uci, "Threads", Some("2"));
+        assert_eq!((a.effect, a.messages.len()), (Effect::Threads(2), 0));
+        assert_eq!(
+            apply_in(&mut s, Dialect::Uci, "Hash", Some("x"))
+                .messages
+                .len(),
+            1
+        );
+    }
+
+    #[test]
     fn announcements() {
         let ucci = announce(Dialect::Ucci);
         assert!(ucci[0].starts_with("option usemillisec "));
@@ -582,6 +664,48 @@ mod tests {
             // Turning debug on echoes option changes, starting with itself.
             let expected = usize::from(name == "debug");
             assert_eq!(a.messages.len(), expected, "{line}: {:?}", a.messages);
+        }
+    }
+
+    #[test]
+    fn uci_announces_every_option_that_acts_in_uci() {
+        let uci = announce(Dialect::Uci);
+        for name in ["Randomness", "Pruning", "Knowledge", "Style"] {
+            let line = uci
+                .iter()
+                .find(|l| l.starts_with(&format!("option name {name} type combo default ")))
+                .unwrap_or_else(|| panic!("{name} not announced: {uci:?}"));
+            // The default is one of the values, and each value is taken without complaint.
+            let default = line
+                .split(" default ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap();
+            let vars: Vec<&str> = line.split(" var ").skip(1).collect();
+            assert!(vars.contains(&default), "{line}");
+            for v in vars {
+                let a = apply_in(&mut Settings::default(), Dialect::Uci, name, Some(v));
+                assert!(a.messages.is_empty(), "{line} {v}: {:?}", a.messages);
+            }
+        }
+        // Every announced option, at its default (or a value in range), takes no complaint.
+        for line in &uci {
+            let rest = line.strip_prefix("option name ").unwrap();
+            let name = &rest[..rest.find(" type ").unwrap()];
+            let value = if line.contains("type button") {
+                None
+            } else if line.contains("type spin") {
+                Some("1")
+            } else {
+                line.split(" default ")
+                    .nth(1)
+                    .and_then(|v| v.split(" var ").next())
+            };
+            let value = value.map(|v| if v == "<empty>" { "" } else { v });
+            let a = apply_in(&mut Settings::default(), Dialect::Uci, name, value);
+            assert!(a.messages.is_empty(), "{line}: {:?}", a.messages);
         }
     }
 }

@@ -158,6 +158,9 @@ pub struct Session<W: Write> {
     reports: Option<SyncSender<Event>>,
     /// A book was handed to the engine (`bookfiles`, or the default book at the first `go`).
     book_chosen: bool,
+    /// The network the engine holds, as debug messages name it: the built-in one, the file
+    /// `evalfile` loaded, or `none`.
+    network_name: String,
 }
 
 impl<W: Write> Session<W> {
@@ -178,6 +181,7 @@ impl<W: Write> Session<W> {
             exit: None,
             reports,
             book_chosen: false,
+            network_name: nnue::BUILT_IN_NAME.to_string(),
         }
     }
 
@@ -443,7 +447,8 @@ impl<W: Write> Session<W> {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let applied = options::apply(&mut self.settings, name, value);
+        let dialect = self.dialect.unwrap_or(Dialect::Ucci);
+        let applied = options::apply_in(&mut self.settings, dialect, name, value);
         match applied.effect {
             Effect::None => {}
             Effect::HashMb(mb) => self.engine.set_hash_mb(mb),
@@ -484,6 +489,7 @@ impl<W: Write> Session<W> {
             EvalFile::BuiltIn => match nnue::built_in() {
                 Ok(net) => {
                     self.engine.set_network(Some(net));
+                    self.network_name = nnue::BUILT_IN_NAME.to_string();
                     if self.settings.debug {
                         self.info(&format!("evalfile: the built-in network, {state}"));
                     }
@@ -495,6 +501,7 @@ impl<W: Write> Session<W> {
             },
             EvalFile::None => {
                 self.engine.set_network(None);
+                self.network_name = "none".to_string();
                 if self.settings.debug {
                     self.info("evalfile: no network; the hand-written evaluation is used");
                 }
@@ -502,6 +509,7 @@ impl<W: Write> Session<W> {
             EvalFile::Path(path) => match evalfile::load(path) {
                 Ok(net) => {
                     self.engine.set_network(Some(Arc::new(net)));
+                    self.network_name = path.to_string();
                     self.info(&format!("evalfile: network {path} loaded, {state}"));
                 }
                 Err(e) => self.info(&format!("evalfile: {e}; evaluation unchanged")),
@@ -547,7 +555,8 @@ impl<W: Write> Session<W> {
 
     /// Hands the engine the default book (built in, or [`book::BOOK_ENV`]'s) if no `bookfiles`
     /// came first, once, at the first `isready` or `go` of a session that searches; in debug
-    /// mode an `info string` says which book is in use, so a GUI user can see it.
+    /// mode `info string`s say which book and which network are in use, so a GUI user can
+    /// see both.
     fn choose_default_book(&mut self, at: &str) {
         if self.reports.is_none() {
             return;
@@ -567,6 +576,12 @@ impl<W: Write> Session<W> {
                 None => "none".to_string(),
             };
             self.info(&format!("{at}: book in use: {what}"));
+            let net = match self.engine.active_network() {
+                Some(_) => self.network_name.clone(),
+                None if self.settings.use_nnue => "none (the hand-written evaluation)".to_string(),
+                None => "none (usennue is false: the hand-written evaluation)".to_string(),
+            };
+            self.info(&format!("{at}: network in use: {net}"));
         }
     }
 
@@ -982,7 +997,7 @@ impl<W: Write> Session<W> {
 
 /// Plies since the game started, as well as we can tell: the moves given after the FEN, or the
 /// FEN's move number if that says more (a league-style FEN after the last capture).
-fn game_ply(pos: &Position) -> u32 {
+pub(crate) fn game_ply(pos: &Position) -> u32 {
     let from_history = u32::try_from(pos.history().len()).unwrap_or(u32::MAX);
     let from_fen = pos
         .fullmove_number()

@@ -10,8 +10,9 @@
 //! the pipe instead of in our memory.
 
 use super::session::{Event, Session, MAX_LINE_BYTES};
+use super::xboard::{self, Xboard};
 use std::io::{BufRead, ErrorKind};
-use std::sync::mpsc::{sync_channel, SyncSender};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
 /// Events that may wait in the channel before the reader blocks.
 const CHANNEL_DEPTH: usize = 256;
@@ -75,9 +76,26 @@ pub fn run() -> i32 {
     if reader.is_err() {
         return 1;
     }
-    let mut session = Session::new(std::io::stdout(), Some(tx));
+    let mut session = Session::new(std::io::stdout(), Some(tx.clone()));
     loop {
         // The session holds a sender itself, so the channel never closes while we wait.
+        let event = rx.recv().unwrap_or(Event::Eof);
+        // `xboard` before any UCCI/UCI command: the rest of the session is CECP.
+        if let Event::Line(line) = &event {
+            if session.dialect().is_none() && xboard::is_hello(line) {
+                return run_xboard(&rx, Xboard::new(std::io::stdout(), Some(tx)));
+            }
+        }
+        session.handle(event);
+        if let Some(code) = session.exit_code() {
+            return code;
+        }
+    }
+}
+
+/// The main loop of a CECP session (see [`xboard`]).
+fn run_xboard(rx: &Receiver<Event>, mut session: Xboard<std::io::Stdout>) -> i32 {
+    loop {
         let event = rx.recv().unwrap_or(Event::Eof);
         session.handle(event);
         if let Some(code) = session.exit_code() {

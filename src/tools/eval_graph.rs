@@ -1,6 +1,6 @@
 //! The evaluation graph of an analysed game as a self-contained SVG: no fonts, scripts or
-//! style sheets from outside (generic `sans-serif` text, inline attributes), so the file opens
-//! the same in any browser and converts with ImageMagick or rsvg.
+//! style sheets from outside (installed fonts named by [`FONTS`], inline attributes), so the
+//! file opens the same in any browser and converts with ImageMagick or rsvg.
 //!
 //! x: the plies of the game, labelled in move numbers. y: the score after each move from
 //! Red's view, in pawns, clipped to ±[`CLIP_CP`]; a mate or a rule win sits on the clip line
@@ -13,6 +13,12 @@ use crate::board::pgn::Game;
 use crate::board::Color;
 use crate::search::score;
 use std::fmt::Write as _;
+
+/// The text's font families: common CJK fonts first, because a renderer whose `sans-serif` has
+/// no Chinese glyphs (rsvg, ImageMagick on a bare system) draws the Chinese title and player
+/// names blank; `sans-serif` last for the rest.
+pub const FONTS: &str = "'Noto Sans CJK SC', 'Source Han Sans SC', 'WenQuanYi Micro Hei', \
+                         'Microsoft YaHei', 'PingFang SC', sans-serif";
 
 /// The scores drawn are clipped to ± this many centipawns.
 pub const CLIP_CP: i32 = 1000;
@@ -63,7 +69,7 @@ pub fn eval_graph_svg(game: &Game, analysis: &Analysis) -> String {
     let _ = writeln!(
         svg,
         r##"<?xml version="1.0" encoding="UTF-8"?>
-<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif">
+<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONTS}">
 <rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>"##
     );
     title(&mut svg, game, analysis);
@@ -453,5 +459,23 @@ mod tests {
         assert_eq!(svg.matches("<g><title>ply ").count(), 2);
         assert!(svg.contains(DECISIVE));
         assert!(svg.trim_end().ends_with("</svg>"));
+    }
+
+    #[test]
+    fn cjk_fonts_come_before_the_generic_family() {
+        let (g, a) = analysis(&[0], &[None]);
+        let svg = eval_graph_svg(&g, &a);
+        let families = svg
+            .split("font-family=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap();
+        assert!(families.starts_with("'Noto Sans CJK SC', "), "{families}");
+        assert!(families.ends_with(", sans-serif"), "{families}");
+        // One attribute, one line: no line break from the source's continuation.
+        assert!(
+            !families.contains('\n') && !families.contains("  "),
+            "{families}"
+        );
     }
 }

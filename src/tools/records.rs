@@ -53,8 +53,8 @@ pub struct Input {
     /// standard input.
     #[arg(value_name = "IN")]
     pub path: PathBuf,
-    /// Read the PGN in this encoding instead of detecting it (utf-8, utf-16le, utf-16be,
-    /// gb18030, gbk, big5).
+    /// The input file's encoding (utf-8, utf-16le, utf-16be, gb18030, gbk, big5), read this
+    /// way instead of detected; what is written is always UTF-8.
     #[arg(long, value_name = "E", value_parser = |s: &str| s.parse::<TextEncoding>())]
     pub encoding: Option<TextEncoding>,
     /// Say on stderr which encoding was used and how many games were read.

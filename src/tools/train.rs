@@ -99,6 +99,19 @@ impl Schedule {
     }
 }
 
+/// In the words of `jiangjun train`'s options (`cosine, floor 0.05`), for its report line.
+impl fmt::Display for Schedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Schedule::Constant => write!(f, "constant"),
+            Schedule::Step { every, gamma } => {
+                write!(f, "step, gamma {gamma} every {every} epochs")
+            }
+            Schedule::Cosine { floor } => write!(f, "cosine, floor {floor}"),
+        }
+    }
+}
+
 /// A training run.
 #[derive(Clone, Debug)]
 pub struct Config {

@@ -74,3 +74,95 @@ fn unknown_flags_exit_2_with_the_usage() {
     assert_eq!(code, 2);
     assert!(err.contains("unknown subcommand"), "{err}");
 }
+
+#[test]
+fn version_names_the_commit_network_and_book() {
+    for flag in ["--version", "-V"] {
+        let (code, out, err) = run(&[flag]);
+        assert_eq!(code, 0, "{flag}: {err}");
+        assert!(err.is_empty(), "{flag}: {err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines[0],
+            format!("jiangjun {}", env!("CARGO_PKG_VERSION")),
+            "{out}"
+        );
+        assert!(lines[1].starts_with("commit "), "{out}");
+        assert!(lines[2].starts_with("network built-in "), "{out}");
+        assert!(lines[3].starts_with("book built-in "), "{out}");
+    }
+}
+
+#[test]
+fn a_groups_subcommand_has_its_own_help() {
+    for args in [
+        vec!["pgn", "check", "--help"],
+        vec!["pgn", "help", "check"],
+        vec!["help", "pgn", "check"],
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(out.contains("jiangjun pgn check IN"), "{args:?}: {out}");
+        assert!(!out.contains("jiangjun pgn convert"), "{args:?}: {out}");
+        assert!(out.contains("--encoding"), "{args:?}: {out}");
+    }
+    // The group's own help still lists all of them.
+    let (code, out, _) = run(&["pgn", "help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("jiangjun pgn convert") && out.contains("jiangjun pgn judge"));
+    // A subcommand the group does not have is an error, not help.
+    for args in [
+        vec!["book", "convert", "--help"],
+        vec!["pgn", "help", "nosuch"],
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains("unknown subcommand"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn help_says_what_the_defaults_and_encodings_are() {
+    let (_, out, _) = run(&["bench", "--help"]);
+    assert!(out.contains("default depth 9"), "{out}");
+    assert!(out.contains("[default: 9]"), "{out}");
+    let (_, out, _) = run(&["pgn", "convert", "--help"]);
+    assert!(out.contains("--encoding is the input's"), "{out}");
+    assert!(out.contains("The input file's encoding"), "{out}");
+}
+
+#[test]
+fn judge_without_moves_is_a_usage_error() {
+    let (code, out, err) = run(&["judge"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("--moves"), "{err}");
+    // An explicit empty list asks about the position alone.
+    let (code, out, _) = run(&["judge", "--moves", ""]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("verdict none"), "{out}");
+}
+
+/// `cargo install` must not install the test double: its target needs a feature that only
+/// the package's dev-dependency on itself turns on.
+#[test]
+fn the_test_double_is_not_installed() {
+    let manifest = include_str!("../../Cargo.toml");
+    let double = manifest
+        .split("[[bin]]")
+        .find(|block| block.contains("name = \"random_engine\""))
+        .expect("the random_engine target");
+    assert!(
+        double.contains("required-features = [\"test-doubles\"]"),
+        "{double}"
+    );
+    let features = manifest.split("[features]").nth(1).unwrap();
+    let features = features.split("\n[").next().unwrap();
+    assert!(!features.contains("default"), "{features}");
+    let dev = manifest.split("[dev-dependencies]").nth(1).unwrap();
+    assert!(
+        dev.contains("jiangjun = { path = \".\", features = [\"test-doubles\"] }"),
+        "{dev}"
+    );
+}

@@ -312,3 +312,17 @@ fn a_closed_output_pipe_ends_quietly() {
         assert_eq!(out.status.code(), Some(141), "{args:?}: {stderr}");
     }
 }
+
+/// A game exactly as XBoard saved it (`scripts/xboard_check.sh`, Jiangjun against itself):
+/// XBoard's SAN (`Cbe2`, `Rxh0`, `cxc4`, `gh5`) reads like any other notation.
+#[test]
+fn reads_the_san_xboard_writes() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/xboard_game.pgn");
+    let (code, out, err) = run(&["pgn", "check", path]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("1 good, 0 bad"), "{out}");
+    let (code, out, err) = run(&["pgn", "convert", path, "--to", "iccs"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("1. B2-E2 B9-C7 2. B0-C2"), "{out}");
+    assert!(out.contains("[Result \"0-1\"]"), "{out}");
+}

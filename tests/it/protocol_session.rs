@@ -442,3 +442,54 @@ fn latencies() {
     assert!(*readyok.last().unwrap() < Duration::from_millis(500));
     assert!(*stop.last().unwrap() < Duration::from_millis(500));
 }
+
+/// UCI announces the options that act there, and refuses to take a spin value below the
+/// minimum it announced without saying so.
+#[test]
+fn uci_announces_its_options_and_keeps_their_minimums() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let hello = texts(&e.until_exact("uciok"));
+    for line in [
+        "option name Style type combo default normal var solid var normal var risky",
+        "option name Pruning type combo default large var none var small var medium var large",
+        "option name Knowledge type combo default large var none var small var medium var large",
+        "option name Randomness type combo default none var none var tiny var small var medium var large var huge",
+    ] {
+        assert!(hello.iter().any(|l| l == line), "{line} missing: {hello:?}");
+    }
+    for name in ["Threads", "Hash", "MultiPV"] {
+        e.send(&format!("setoption name {name} value 0"));
+        e.send("isready");
+        let got = texts(&e.until_exact("readyok"));
+        assert_eq!(
+            got[0],
+            format!("info string setoption {name}: 0 is below the minimum 1; using 1"),
+            "{got:?}"
+        );
+    }
+    e.finish();
+}
+
+/// In debug mode `isready` names the network in use beside the book.
+#[test]
+fn debug_isready_names_the_network() {
+    let mut e = Engine::ucci();
+    e.send("setoption debug true");
+    e.send("isready");
+    let got = texts(&e.until_exact("readyok"));
+    assert!(
+        got.iter()
+            .any(|l| l == "info string isready: network in use: <built-in>"),
+        "{got:?}"
+    );
+    e.send("setoption usennue false");
+    e.send("isready");
+    let got = texts(&e.until_exact("readyok"));
+    assert!(
+        got.iter().any(|l| l
+            == "info string isready: network in use: none (usennue is false: the hand-written evaluation)"),
+        "{got:?}"
+    );
+    e.finish();
+}

@@ -8,6 +8,7 @@
 
 use crate::protocol_support as support;
 
+use jiangjun::board::Position;
 use std::time::{Duration, Instant};
 use support::*;
 
@@ -39,7 +40,7 @@ fn only_info_strings(lines: &[String]) {
 #[test]
 fn every_case_has_a_test() {
     // Keep in step with the `case_NN` functions below.
-    let implemented: Vec<u32> = (1..=44).collect();
+    let implemented: Vec<u32> = (1..=50).collect();
     assert_eq!(transcript_case_numbers(), implemented);
     for n in implemented {
         assert!(
@@ -933,4 +934,151 @@ fn handshake(mut e: Engine, n: u32) -> (Engine, Vec<String>) {
     e.send(&inputs[0]);
     e.until_exact(&format!("{}ok", inputs[0]));
     (e, inputs)
+
+// ---- CECP (XBoard protocol 2), cases 45-50 ----
+
+/// A thinking line: `depth score centiseconds nodes pv…`.
+fn is_thinking_line(line: &str) -> bool {
+    let words: Vec<&str> = line.split(' ').collect();
+    words.len() >= 5
+        && words[..4].iter().all(|w| w.parse::<i64>().is_ok())
+        && words[4..].iter().all(|m| m.len() == 4)
+}
+
+/// A fresh engine after the case's first two lines (`xboard`, `protover 2`) and the
+/// features they bring; returns the case's other lines.
+fn xboard_case(n: u32) -> (Engine, Vec<String>) {
+    let mut e = Engine::start();
+    let inputs = transcript_inputs(n);
+    assert_eq!(inputs[..2], ["xboard", "protover 2"]);
+    e.send_all(&inputs[..2]);
+    e.until_exact("feature done=1");
+    (e, inputs[2..].to_vec())
+}
+
+/// Reads up to the engine's `move`; checks it is legal in `pos`. Returns the lines before it.
+fn xboard_move(e: &mut Engine, pos: &Position) -> (Vec<String>, String) {
+    let got = texts(&e.until("move", |l| l.starts_with("move ")));
+    let mv = got.last().unwrap()["move ".len()..].to_string();
+    assert!(pos.parse_move(&mv).is_ok(), "illegal move {mv}: {got:?}");
+    (got[..got.len() - 1].to_vec(), mv)
+}
+
+#[test]
+fn case_45_cecp_handshake() {
+    let mut e = Engine::start();
+    assert!(e.quiet_for(Duration::from_millis(100)).is_empty());
+    let inputs = transcript_inputs(45);
+    let sent = Instant::now();
+    e.send_all(&inputs[..2]);
+    let got = texts(&e.until_exact("feature done=1"));
+    assert!(sent.elapsed() < Duration::from_secs(1));
+    assert_eq!(got.len(), 2, "{got:?}");
+    for f in [
+        " myname=\"Jiangjun ",
+        " variants=\"xiangqi\"",
+        " setboard=1",
+        " usermove=1",
+        " ping=1",
+        " sigint=0",
+        " sigterm=0",
+        " analyze=1",
+        " colors=0",
+    ] {
+        assert!(
+            got[0].starts_with("feature ") && got[0].contains(f),
+            "{f}: {got:?}"
+        );
+    }
+    e.send_all(&inputs[2..]);
+    let got = texts(&e.until_exact("pong 1"));
+    assert_eq!(got, vec!["pong 1"]);
+    e.finish();
+}
+
+#[test]
+fn case_46_cecp_game_engine_plays_black() {
+    let (mut e, inputs) = xboard_case(46);
+    e.send_all(&inputs);
+    let (before, _) = xboard_move(&mut e, &position(None, &["h2e2"]));
+    assert!(!before.is_empty(), "post gives thinking lines");
+    for l in &before {
+        assert!(is_thinking_line(l), "{l:?}");
+    }
+    e.send("ping 2");
+    assert_eq!(texts(&e.until_exact("pong 2")), vec!["pong 2"]);
+    e.finish();
+}
+
+#[test]
+fn case_47_cecp_force_setboard_go_and_ping() {
+    let (mut e, inputs) = xboard_case(47);
+    e.send_all(&inputs);
+    let got = texts(&e.until_exact("pong 3"));
+    assert_eq!(got.len(), 3, "{got:?}");
+    // Two moves mate: b0b9 and b0d0.
+    assert!(got[0] == "move b0b9" || got[0] == "move b0d0", "{got:?}");
+    assert_eq!(got[1..], ["1-0 {Black has no legal move}", "pong 3"]);
+    e.finish();
+}
+
+#[test]
+fn case_48_cecp_illegal_moves_and_bad_commands() {
+    let (mut e, inputs) = xboard_case(48);
+    e.send_all(&inputs);
+    let got = texts(&e.until_exact("pong 4"));
+    assert_eq!(got.len(), 4, "{got:?}");
+    assert!(
+        got[0].starts_with("Illegal move (") && got[0].ends_with("): e3e5"),
+        "{got:?}"
+    );
+    assert_eq!(got[1], "Error (unknown command): foo");
+    assert_eq!(got[2], "tellusererror Illegal position");
+    e.finish();
+}
+
+#[test]
+fn case_49_cecp_analyze_until_exit() {
+    let (mut e, inputs) = xboard_case(49);
+    e.send_all(&inputs[..3]);
+    let first = e.until("a thinking line", is_thinking_line);
+    assert_eq!(first.len(), 1, "{:?}", texts(&first));
+    e.send(&inputs[3]); // usermove h2e2
+    let after = position(None, &["h2e2"]);
+    // Lines of the new analysis: their PVs start with a Black move.
+    let line = e.until("Black's analysis", |l| {
+        is_thinking_line(l) && after.parse_move(l.split(' ').nth(4).unwrap()).is_ok()
+    });
+    assert!(!texts(&line).iter().any(|l| l.starts_with("move ")));
+    e.send_all(&inputs[4..]);
+    let got = texts(&e.until_exact("pong 5"));
+    assert!(!got.iter().any(|l| l.starts_with("move ")), "{got:?}");
+    // After `exit` the analysis is over: nothing more comes.
+    let rest = e.quiet_for(Duration::from_millis(300));
+    assert!(rest.is_empty(), "{rest:?}");
+    e.finish();
+}
+
+#[test]
+fn case_50_cecp_move_now_and_pondering() {
+    let (mut e, inputs) = xboard_case(50);
+    e.send_all(&inputs[..4]);
+    let early = e.quiet_for(WATCH);
+    assert!(!early.iter().any(|l| l.starts_with("move ")), "{early:?}");
+    let sent = Instant::now();
+    e.send(&inputs[4]); // ?
+    xboard_move(&mut e, &position(None, &["h2e2"]));
+    assert!(sent.elapsed() < Duration::from_secs(5));
+    e.send(&inputs[5]); // ping 6, answered while the engine ponders
+    let got = texts(&e.until_exact("pong 6"));
+    assert!(
+        got.iter().all(|l| l == "pong 6" || is_thinking_line(l)),
+        "{got:?}"
+    );
+    e.send(&inputs[6]); // quit
+    assert!(
+        e.wait_exit(Duration::from_secs(5)).is_some(),
+        "quit ends the session"
+    );
+    e.finish();
 }

@@ -421,3 +421,20 @@ fn bad_data_and_settings_are_errors() {
         );
     }
 }
+
+#[test]
+fn schedules_print_in_the_words_of_the_options() {
+    assert_eq!(
+        Schedule::Cosine { floor: 0.05 }.to_string(),
+        "cosine, floor 0.05"
+    );
+    assert_eq!(
+        Schedule::Step {
+            every: 10,
+            gamma: 0.5
+        }
+        .to_string(),
+        "step, gamma 0.5 every 10 epochs"
+    );
+    assert_eq!(Schedule::Constant.to_string(), "constant");
+}

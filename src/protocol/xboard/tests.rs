@@ -1,0 +1,306 @@
+use super::*;
+use crate::search::tt::Bound;
+
+fn dry() -> Xboard<Vec<u8>> {
+    let mut x = Xboard::new(Vec::new(), None);
+    x.on_line("xboard");
+    x
+}
+
+/// Feeds lines and returns what was printed since the last call.
+fn feed(x: &mut Xboard<Vec<u8>>, lines: &[&str]) -> Vec<String> {
+    for l in lines {
+        x.on_line(l);
+    }
+    take(x)
+}
+
+fn take(x: &mut Xboard<Vec<u8>>) -> Vec<String> {
+    let text = String::from_utf8_lossy(x.output()).into_owned();
+    x.output().clear();
+    text.lines().map(str::to_string).collect()
+}
+
+/// Ends the oldest running search as if it had found `best`.
+fn done(x: &mut Xboard<Vec<u8>>, best: Option<&str>, ponder: Option<&str>, score: i32) {
+    x.on_report(Report::Done(SearchResult {
+        best: best.map(|m| m.parse().unwrap()),
+        ponder: ponder.map(|m| m.parse().unwrap()),
+        score,
+        depth: 6,
+        root_moves: 40,
+    }));
+}
+
+fn info(depth: i32, score: i32, pv: &[&str]) -> Report {
+    Report::Info(Info {
+        depth,
+        seldepth: depth,
+        score,
+        bound: Bound::Exact,
+        nodes: 12345,
+        time_ms: 1234,
+        nps: 10000,
+        hashfull: 0,
+        multipv: None,
+        pv: pv.iter().map(|m| m.parse().unwrap()).collect(),
+    })
+}
+
+#[test]
+fn features_answer_protover_2() {
+    let mut x = dry();
+    let out = feed(&mut x, &["protover 2"]);
+    assert_eq!(out.len(), 2, "{out:?}");
+    for f in [
+        "myname=\"Jiangjun ",
+        "variants=\"xiangqi\"",
+        "setboard=1",
+        "usermove=1",
+        "ping=1",
+        "sigint=0",
+        "sigterm=0",
+        "analyze=1",
+        "colors=0",
+    ] {
+        assert!(
+            out[0].starts_with("feature ") && out[0].contains(f),
+            "{f}: {out:?}"
+        );
+    }
+    assert_eq!(out[1], "feature done=1");
+    assert!(feed(
+        &mut x,
+        &["accepted setboard", "rejected nps", "variant xiangqi"]
+    )
+    .is_empty());
+    let out = feed(&mut x, &["variant normal"]);
+    assert_eq!(out, vec!["Error (unsupported variant): variant normal"]);
+}
+
+#[test]
+fn the_engine_answers_as_black_after_the_users_move() {
+    let mut x = dry();
+    let out = feed(&mut x, &["new", "level 40 5 0", "post", "usermove h2e2"]);
+    assert!(out.is_empty(), "{out:?}");
+    assert!(x.is_thinking());
+    x.on_report(info(3, 25, &["h9g7", "h0g2"]));
+    assert_eq!(take(&mut x), vec!["3 25 123 12345 h9g7 h0g2"]);
+    done(&mut x, Some("h9g7"), None, 25);
+    assert_eq!(take(&mut x), vec!["move h9g7"]);
+    assert!(!x.is_thinking());
+    assert_eq!(x.game().history().len(), 2);
+    // nopost: no thinking lines.
+    feed(&mut x, &["nopost", "h0g2"]);
+    x.on_report(info(3, 25, &["i9h9"]));
+    assert!(take(&mut x).is_empty());
+}
+
+#[test]
+fn force_mode_takes_moves_and_go_plays_the_side_to_move() {
+    let mut x = dry();
+    assert!(feed(&mut x, &["new", "force", "usermove h2e2", "usermove h9g7"]).is_empty());
+    assert!(!x.is_thinking());
+    feed(&mut x, &["go"]);
+    assert!(x.is_thinking());
+    done(&mut x, Some("h0g2"), None, 0);
+    assert_eq!(take(&mut x), vec!["move h0g2"]);
+    // The engine now plays Red: Black's reply makes it think again.
+    feed(&mut x, &["usermove i9h9"]);
+    assert!(x.is_thinking());
+}
+
+#[test]
+fn illegal_moves_and_bad_commands_are_reported() {
+    let mut x = dry();
+    feed(&mut x, &["new", "force"]);
+    let out = feed(&mut x, &["usermove e3e5"]);
+    assert!(out[0].starts_with("Illegal move ("), "{out:?}");
+    assert!(out[0].ends_with("): e3e5"), "{out:?}");
+    let out = feed(&mut x, &["usermove zz"]);
+    assert!(out[0].starts_with("Illegal move ("), "{out:?}");
+    assert!(out[0].ends_with("): zz"), "{out:?}");
+    assert_eq!(x.game().history().len(), 0);
+    assert_eq!(
+        feed(&mut x, &["frobnicate 3"]),
+        vec!["Error (unknown command): frobnicate 3"]
+    );
+    assert_eq!(feed(&mut x, &["sd x"]), vec!["Error (bad depth): sd x"]);
+    assert_eq!(
+        feed(&mut x, &["setboard rnbakabnr/9/9 w"]),
+        vec!["tellusererror Illegal position"]
+    );
+    assert_eq!(
+        feed(&mut x, &["undo"]),
+        vec!["Error (no move to undo): undo"]
+    );
+}
+
+#[test]
+fn setboard_undo_and_remove() {
+    let mut x = dry();
+    feed(
+        &mut x,
+        &[
+            "new",
+            "force",
+            "setboard 4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 1",
+        ],
+    );
+    assert_eq!(x.game().side_to_move(), Color::Black);
+    feed(&mut x, &["e9e8", "d0d1", "e8e9"]);
+    assert_eq!(x.game().history().len(), 3);
+    feed(&mut x, &["undo"]);
+    assert_eq!(x.game().history().len(), 2);
+    feed(&mut x, &["remove"]);
+    assert_eq!(x.game().history().len(), 0);
+    assert_eq!(x.game().side_to_move(), Color::Black);
+}
+
+#[test]
+fn ping_waits_for_the_move_in_progress() {
+    let mut x = dry();
+    assert_eq!(feed(&mut x, &["ping 1"]), vec!["pong 1"]);
+    feed(&mut x, &["new", "go"]);
+    assert!(x.is_thinking());
+    assert!(feed(&mut x, &["ping 2"]).is_empty());
+    done(&mut x, Some("h2e2"), None, 0);
+    assert_eq!(take(&mut x), vec!["move h2e2", "pong 2"]);
+    // A command that changes the game drops the search, and the pong follows at once.
+    feed(&mut x, &["new", "go", "ping 3"]);
+    assert_eq!(feed(&mut x, &["force"]), vec!["pong 3"]);
+    // The dropped search's report changes nothing.
+    done(&mut x, Some("h2e2"), None, 0);
+    assert!(take(&mut x).is_empty());
+    assert_eq!(x.game().history().len(), 0);
+}
+
+#[test]
+fn analyze_shows_lines_until_exit() {
+    let mut x = dry();
+    feed(&mut x, &["new", "force", "analyze"]);
+    // `analyze` posts without `post`; mate scores are ±100000 + N (N in moves).
+    let score = crate::search::score::mate_in(3);
+    let n = mate_in_moves(score).unwrap();
+    x.on_report(info(5, score, &["h2e2"]));
+    x.on_report(info(5, -score, &["h2e2"]));
+    let out = take(&mut x);
+    assert_eq!(out[0], format!("5 {} 123 12345 h2e2", 100_000 + n));
+    let m = mate_in_moves(-score).unwrap();
+    assert!(m <= 0);
+    assert_eq!(out[1], format!("5 {} 123 12345 h2e2", -100_000 + m));
+    // A move restarts the analysis on the new position; nothing is played.
+    feed(&mut x, &["usermove h2e2"]);
+    done(&mut x, Some("h2e2"), None, 0);
+    assert!(take(&mut x).is_empty());
+    assert_eq!(x.game().history().len(), 1);
+    feed(&mut x, &["exit"]);
+    done(&mut x, Some("h9g7"), None, 0);
+    assert!(take(&mut x).is_empty());
+    assert!(!x.is_thinking());
+}
+
+#[test]
+fn pondering_turns_into_the_search_on_a_hit() {
+    let mut x = dry();
+    feed(&mut x, &["new", "hard", "h2e2"]);
+    done(&mut x, Some("h9g7"), Some("h0g2"), 0);
+    assert_eq!(take(&mut x), vec!["move h9g7"]);
+    // Pondering on h0g2: not thinking on a move of our own, so ping answers at once.
+    assert!(!x.is_thinking());
+    assert_eq!(feed(&mut x, &["ping 7"]), vec!["pong 7"]);
+    feed(&mut x, &["usermove h0g2"]);
+    assert!(x.is_thinking());
+    done(&mut x, Some("i9h9"), None, 0);
+    assert_eq!(take(&mut x), vec!["move i9h9"]);
+    // A miss drops the ponder search and searches the real reply.
+    feed(&mut x, &["easy"]);
+    feed(&mut x, &["hard"]);
+    feed(&mut x, &["i0h0"]);
+    done(&mut x, Some("b9c7"), Some("b0c2"), 0);
+    take(&mut x);
+    feed(&mut x, &["c3c4"]);
+    // Two searches are open: the dropped ponder and the new one.
+    done(&mut x, Some("h7h0"), None, 0);
+    assert!(take(&mut x).is_empty());
+    done(&mut x, Some("a9a8"), None, 0);
+    assert_eq!(take(&mut x), vec!["move a9a8"]);
+}
+
+#[test]
+fn mate_is_claimed_and_ends_the_engines_play() {
+    let mut x = dry();
+    // After Red's b0b9 the engine (Black) is mated: d8 is the a8 rook's, e9 faces the king.
+    feed(
+        &mut x,
+        &[
+            "new",
+            "force",
+            "setboard 3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1",
+        ],
+    );
+    // The engine plays Black from here.
+    let out = feed(&mut x, &["playother", "b0b9"]);
+    assert_eq!(out, vec!["1-0 {Black has no legal move}"], "{out:?}");
+    assert!(!x.is_thinking());
+}
+
+#[test]
+fn quit_and_end_of_input() {
+    let mut x = dry();
+    feed(&mut x, &["new", "go"]);
+    x.on_eof();
+    // The move in progress is still played, then the session ends.
+    assert_eq!(x.exit_code(), None);
+    done(&mut x, Some("h2e2"), None, 0);
+    assert_eq!(take(&mut x), vec!["move h2e2"]);
+    assert_eq!(x.exit_code(), Some(0));
+    let mut x = dry();
+    feed(&mut x, &["quit"]);
+    assert_eq!(x.exit_code(), Some(0));
+    assert!(feed(&mut x, &["ping 1"]).is_empty());
+}
+
+#[test]
+fn time_controls_set_the_budget() {
+    assert_eq!(parse_level("40 5 0"), Some((40, 300_000, 0)));
+    assert_eq!(parse_level("0 0:30 2"), Some((0, 30_000, 2000)));
+    assert_eq!(parse_level("0 2 0.5"), Some((0, 120_000, 500)));
+    assert_eq!(parse_level("40 x 0"), None);
+    assert_eq!(parse_level("40 5"), None);
+    let mut x = dry();
+    feed(&mut x, &["new", "st 2"]);
+    let b = x.budget(&Position::startpos()).unwrap();
+    assert!(b.hard_ms <= 2000, "{b:?}");
+    feed(&mut x, &["level 0 1 0", "time 100", "otim 100"]);
+    let b = x.budget(&Position::startpos()).unwrap();
+    assert!(b.hard_ms <= 1000, "{b:?}");
+    // No time control at all: a fixed time per move, so the engine still answers.
+    let mut x = dry();
+    let b = x.budget(&Position::startpos()).unwrap();
+    assert!(b.hard_ms <= DEFAULT_MOVE_MS, "{b:?}");
+    // Depth alone: no time limit.
+    feed(&mut x, &["sd 4"]);
+    assert!(x.budget(&Position::startpos()).is_none());
+}
+
+#[test]
+fn draw_offers_and_first_line() {
+    assert!(is_hello("xboard"));
+    assert!(is_hello("xboard\r"));
+    assert!(!is_hello("ucci"));
+    let mut x = dry();
+    // A dead-drawn position: the offer is accepted with the move.
+    feed(
+        &mut x,
+        &[
+            "new",
+            "force",
+            "setboard 4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1",
+            "draw",
+            "go",
+        ],
+    );
+    done(&mut x, Some("d0d1"), None, 0);
+    assert_eq!(take(&mut x), vec!["offer draw", "move d0d1"]);
+}
