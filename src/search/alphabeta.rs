@@ -172,7 +172,7 @@ pub struct Worker {
     stopped: bool,
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
     /// The thread's move-ordering statistics, kept across the searches of a game.
-    hist: Box<Histories>,
+    hist: Histories,
     /// The move made at each ply of the current line, by piece index and square index
     /// (`None` for a null move): the keys of the continuation history.
     moved: [Option<(usize, usize)>; MAX_PLY + 2],
@@ -222,7 +222,7 @@ impl Worker {
         id: usize,
         shared: Arc<Shared>,
         limits: Limits,
-        hist: Box<Histories>,
+        hist: Histories,
     ) -> Worker {
         let root_moves = pos
             .legal_moves()
@@ -283,7 +283,7 @@ impl Worker {
     }
 
     /// The statistics, for the thread's next search.
-    pub fn into_histories(self) -> Box<Histories> {
+    pub fn into_histories(self) -> Histories {
         self.hist
     }
 
@@ -1021,12 +1021,10 @@ impl Worker {
         // Correct the evaluation where the search's result is a true measure of its error:
         // not after a capture (which the evaluation does not see coming), and not where the
         // result is only a bound on the wrong side of the evaluation.
-        if !in_check
-            && !is_decisive(best)
-            && best_move.is_none_or(|m| self.pos.piece_at(m.to()).is_none())
-            && !(best >= beta && best <= static_eval)
-            && !(best_move.is_none() && best >= static_eval)
-        {
+        let capture = best_move.is_some_and(|m| self.pos.piece_at(m.to()).is_some());
+        let bound_on_wrong_side =
+            (best >= beta && best <= static_eval) || (best_move.is_none() && best >= static_eval);
+        if !in_check && !is_decisive(best) && !capture && !bound_on_wrong_side {
             self.hist
                 .update_correction(&self.pos, best, static_eval, depth);
         }
@@ -1179,7 +1177,7 @@ impl Worker {
 fn test_worker(pos: Position, limits: &Limits) -> Worker {
     let tt = Arc::new(TranspositionTable::new(1));
     let shared = Arc::new(Shared::new(tt, limits, false));
-    Worker::new(pos, &[], 0, shared, limits.clone(), Histories::new_boxed())
+    Worker::new(pos, &[], 0, shared, limits.clone(), Histories::new())
 }
 
 #[cfg(test)]

@@ -146,7 +146,7 @@ pub struct Engine {
     /// Each search thread's move-ordering statistics, kept from one search to the next until
     /// a new game. A search holds the lock while it runs; a new game replaces the whole set,
     /// so it never waits for one.
-    histories: Arc<Mutex<Vec<Box<Histories>>>>,
+    histories: Arc<Mutex<Vec<Histories>>>,
 }
 
 impl Default for Engine {
@@ -606,14 +606,14 @@ fn search_threads(
     shared: &Arc<Shared>,
     limits: &Limits,
     threads: usize,
-    histories: &Mutex<Vec<Box<Histories>>>,
+    histories: &Mutex<Vec<Histories>>,
     report: &mut impl FnMut(Report),
 ) -> SearchResult {
     // A search that panicked left its statistics as they were: still valid numbers.
     let mut kept = histories.lock().unwrap_or_else(|e| e.into_inner());
-    kept.resize_with(threads.max(1), Histories::new_boxed);
+    kept.resize_with(threads.max(1), Histories::new);
     let mut tables = std::mem::take(&mut *kept).into_iter();
-    let worker = |id: usize, hist: Box<Histories>| {
+    let worker = |id: usize, hist: Histories| {
         Worker::new(
             pos.clone(),
             banned,
@@ -623,7 +623,7 @@ fn search_threads(
             hist,
         )
     };
-    let main_hist = tables.next().unwrap_or_else(Histories::new_boxed);
+    let main_hist = tables.next().unwrap_or_default();
     let (outcome, returned) = std::thread::scope(|s| {
         let helpers: Vec<_> = tables
             .enumerate()
@@ -642,11 +642,11 @@ fn search_threads(
         shared.stop.store(true, Ordering::Relaxed);
         let mut returned = vec![main.into_histories()];
         // A helper that could not be started (or panicked) starts afresh next time.
-        returned.extend(helpers.into_iter().map(|h| {
-            h.ok()
-                .and_then(|h| h.join().ok())
-                .unwrap_or_else(Histories::new_boxed)
-        }));
+        returned.extend(
+            helpers
+                .into_iter()
+                .map(|h| h.ok().and_then(|h| h.join().ok()).unwrap_or_default()),
+        );
         (outcome, returned)
     });
     *kept = returned;

@@ -46,17 +46,23 @@ const CORRECTION_SIZE: usize = 1 << 14;
 /// The bound of a correction entry (1/16 cp): 64 cp per table.
 const CORRECTION_MAX: i32 = 1024;
 
+impl Default for Histories {
+    fn default() -> Histories {
+        Histories::new()
+    }
+}
+
 impl Histories {
-    /// Empty tables.
-    pub fn new_boxed() -> Box<Histories> {
-        Box::new(Histories {
+    /// Empty tables (each on the heap: together they are megabytes).
+    pub fn new() -> Histories {
+        Histories {
             quiet: bytemuck::zeroed_box(),
             capture: bytemuck::zeroed_box(),
             continuation: bytemuck::zeroed_box(),
             counter: bytemuck::zeroed_box(),
             pawn_correction: bytemuck::zeroed_box(),
             material_correction: bytemuck::zeroed_box(),
-        })
+        }
     }
 
     /// `raw`, the static evaluation of `pos`, corrected by what searches found.
@@ -211,7 +217,7 @@ mod tests {
 
     #[test]
     fn counters_round_trip_and_start_empty() {
-        let mut t = Histories::new_boxed();
+        let mut t = Histories::new();
         assert_eq!(t.counter(3, 40), None);
         let m = Move::from_u16(5 | 20 << 7).unwrap();
         t.set_counter(3, 40, m);

@@ -338,7 +338,7 @@ mod tests {
     #[test]
     fn pickers_yield_the_legal_moves_once_each() {
         let mut rng = StdRng::seed_from_u64(16);
-        let mut tables = Histories::new_boxed();
+        let mut tables = Histories::new();
         let mut nodes = 0;
         let mut stale: Vec<Move> = Vec::new();
         for fen in BENCH_POSITIONS {
