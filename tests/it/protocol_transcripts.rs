@@ -934,6 +934,7 @@ fn handshake(mut e: Engine, n: u32) -> (Engine, Vec<String>) {
     e.send(&inputs[0]);
     e.until_exact(&format!("{}ok", inputs[0]));
     (e, inputs)
+}
 
 // ---- CECP (XBoard protocol 2), cases 45-50 ----
 
