@@ -176,8 +176,6 @@ pub struct Worker {
     /// The move made at each ply of the current line, by piece index and square index
     /// (`None` for a null move): the keys of the continuation history.
     moved: [Option<(usize, usize)>; MAX_PLY + 2],
-    /// The move a singular-extension search leaves out at each ply.
-    excluded: [Option<Move>; MAX_PLY + 2],
     pv: Vec<ArrayVec<Move, MAX_PLY>>,
     evals: [i32; MAX_PLY + 2],
     root_moves: Vec<RootMove>,
@@ -259,7 +257,6 @@ impl Worker {
             killers: [[None; 2]; MAX_PLY + 2],
             hist,
             moved: [None; MAX_PLY + 2],
-            excluded: [None; MAX_PLY + 2],
             pv: vec![ArrayVec::new(); MAX_PLY + 2],
             evals: [0; MAX_PLY + 2],
             root_moves,
@@ -760,13 +757,10 @@ impl Worker {
             return alpha;
         }
 
-        // A singular-extension search of this node leaves this move out: it takes no cutoff
-        // from the table, prunes nothing before the moves, and stores nothing.
-        let excluded = self.excluded[ply];
         let key = self.table_key();
         let tt = self.shared.tt.probe(key, ply);
         let tt_move = tt.and_then(|e| e.mv).filter(|&m| self.pos.is_legal(m));
-        if let Some(e) = tt.filter(|_| excluded.is_none()) {
+        if let Some(e) = tt {
             if !pv_node
                 && e.depth >= depth
                 && !is_rule(e.score)
@@ -784,25 +778,18 @@ impl Worker {
             }
         }
 
-        // The table keeps the evaluation as computed; pruning reads it corrected by what
-        // earlier searches found (see `history`).
-        let raw_eval = if in_check {
-            0
+        let static_eval = if in_check {
+            -INFINITE
         } else {
             match tt {
                 Some(e) if e.bound != Bound::None || e.eval != 0 => e.eval,
                 _ => self.evaluate(),
             }
         };
-        let static_eval = if in_check {
-            -INFINITE
-        } else {
-            self.hist.corrected_eval(&self.pos, raw_eval)
-        };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
 
-        if !pv_node && !in_check && excluded.is_none() && self.sel.prune_nodes {
+        if !pv_node && !in_check && self.sel.prune_nodes {
             // Reverse futility pruning.
             if depth <= 6
                 && static_eval - 90 * depth + if improving { 40 } else { 0 } >= beta
@@ -843,12 +830,7 @@ impl Worker {
             }
         }
         // Internal iterative reduction: without a table move this node is probably not critical.
-        if tt_move.is_none()
-            && depth >= 4
-            && (pv_node || cut)
-            && excluded.is_none()
-            && self.sel.prune_nodes
-        {
+        if tt_move.is_none() && depth >= 4 && (pv_node || cut) && self.sel.prune_nodes {
             depth -= 1;
         }
 
@@ -861,21 +843,10 @@ impl Worker {
         let orig_alpha = alpha;
         let mut count = 0usize;
         while let Some((m, kind)) = picker.next(&self.pos, &self.history_view(ply)) {
-            if Some(m) == excluded {
-                continue;
-            }
             let capture = self.pos.piece_at(m.to()).is_some();
             let gives = self.pos.gives_check(m);
             let quiet = !capture;
-            // The quiet move's statistics, for pruning and reduction (read before the move).
-            let stat = if quiet {
-                self.history_view(ply).quiet(&self.pos, m)
-            } else {
-                0
-            };
-            // Shallow pruning of late quiet moves: by move count (half as many when the
-            // position is not improving), by futility, by history, and moves that lose
-            // material by static exchange.
+            // Shallow pruning of late quiet moves.
             if !pv_node
                 && !in_check
                 && quiet
@@ -884,17 +855,10 @@ impl Worker {
                 && count > 0
                 && self.sel.prune_moves
             {
-                let late = (4 + depth * depth) / if improving { 1 } else { 2 };
-                if depth <= 5 && count as i32 >= late {
+                if depth <= 5 && count as i32 >= 4 + depth * depth {
                     continue;
                 }
                 if depth <= 5 && static_eval + 120 + 110 * depth <= alpha {
-                    continue;
-                }
-                if depth <= 4 && stat < -4000 * depth {
-                    continue;
-                }
-                if depth <= 6 && !self.pos.see_ge(m, -25 * depth * depth) {
                     continue;
                 }
             }
@@ -910,44 +874,16 @@ impl Worker {
             {
                 continue;
             }
-            // Singular extension: the table's move is searched deeper when every other move
-            // falls clearly short of its stored score, shallower when another move also
-            // reaches beta; when others beat a margin below beta, the node cuts off at once
-            // (multi-cut). Decisive scores (mates, rule verdicts) are never the reference.
-            let mut extension = 0;
-            if let Some(e) = tt.filter(|e| {
-                Some(m) == tt_move
-                    && excluded.is_none()
-                    && depth >= 6
-                    && e.depth >= depth - 3
-                    && matches!(e.bound, Bound::Lower | Bound::Exact)
-                    && !is_decisive(e.score)
-                    && ply < 2 * self.root_depth as usize
-            }) {
-                let singular_beta = e.score - 2 * depth;
-                self.excluded[ply] = Some(m);
-                let v = self.search(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut);
-                self.excluded[ply] = None;
-                if self.stopped {
-                    return 0;
-                }
-                if v < singular_beta {
-                    extension =
-                        if !pv_node && v < singular_beta - 30 && ply < self.root_depth as usize {
-                            2
-                        } else {
-                            1
-                        };
-                } else if singular_beta >= beta {
-                    return singular_beta;
-                } else if e.score >= beta {
-                    extension = -1;
-                }
-            }
+            // The quiet move's statistics, for its reduction (read before the move is made).
+            let stat = if quiet {
+                self.history_view(ply).quiet(&self.pos, m)
+            } else {
+                0
+            };
             self.note_move(m, ply);
             self.make(m, gives);
             count += 1;
-            let new_depth = depth - 1 + extension;
+            let new_depth = depth - 1;
             let mut score;
             if count == 1 {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
@@ -1008,25 +944,8 @@ impl Worker {
         }
         if count == 0 {
             // No legal move (the first move is never pruned): checkmate and stalemate both
-            // lose (2011 rules 4.1). Without the excluded move, only that move was legal.
-            return if excluded.is_some() {
-                alpha
-            } else {
-                mated_in(ply)
-            };
-        }
-        if excluded.is_some() {
-            return best;
-        }
-        // Correct the evaluation where the search's result is a true measure of its error:
-        // not after a capture (which the evaluation does not see coming), and not where the
-        // result is only a bound on the wrong side of the evaluation.
-        let capture = best_move.is_some_and(|m| self.pos.piece_at(m.to()).is_some());
-        let bound_on_wrong_side =
-            (best >= beta && best <= static_eval) || (best_move.is_none() && best >= static_eval);
-        if !in_check && !is_decisive(best) && !capture && !bound_on_wrong_side {
-            self.hist
-                .update_correction(&self.pos, best, static_eval, depth);
+            // lose (2011 rules 4.1).
+            return mated_in(ply);
         }
         if !is_rule(best) {
             let bound = if best >= beta {
@@ -1036,9 +955,10 @@ impl Worker {
             } else {
                 Bound::Upper
             };
+            let e = if in_check { 0 } else { static_eval };
             self.shared
                 .tt
-                .store(key, ply, best_move, best, raw_eval, depth, bound);
+                .store(key, ply, best_move, best, e, depth, bound);
         }
         best
     }
@@ -1119,8 +1039,7 @@ impl Worker {
             best = -INFINITE;
             stand = -INFINITE;
         } else {
-            let raw = self.evaluate();
-            stand = self.hist.corrected_eval(&self.pos, raw);
+            stand = self.evaluate();
             if stand >= beta {
                 return stand;
             }

@@ -8,17 +8,13 @@
 //!   works against a given move);
 //! - capture history: captures by the capturing piece, the square and the captured kind,
 //!   ordering captures of equal victims and breaking MVV's ties;
-//! - counter-moves: the quiet move that last refuted each move of the opponent;
-//! - correction history: how far searches found the static evaluation off, by side to move
-//!   and by pawn structure and by material, added to the evaluation that pruning decisions
-//!   read (the evaluation errs alike in positions that share those).
+//! - counter-moves: the quiet move that last refuted each move of the opponent.
 //!
 //! Every entry moves toward a bonus or malus with "gravity" (`h += b - h·|b| / MAX`), which
 //! keeps it within ±[`HISTORY_MAX`] without clamping and lets old knowledge fade.
 
 use super::eval;
-use super::score::DECISIVE_BOUND;
-use crate::board::{Color, Move, PieceKind, Position};
+use crate::board::{Move, Position};
 
 /// The bound of every history entry.
 pub const HISTORY_MAX: i32 = 16_384;
@@ -35,16 +31,7 @@ pub struct Histories {
     pub continuation: Box<PieceTo<PieceTo<i16>>>,
     /// The refutation of each (piece, square) move, as [`Move::to_u16`] (0 = none).
     counter: Box<PieceTo<u16>>,
-    /// Evaluation corrections by side to move and pawn-structure key, in 1/16 centipawn.
-    pawn_correction: Box<[[i16; CORRECTION_SIZE]; 2]>,
-    /// The same by material key.
-    material_correction: Box<[[i16; CORRECTION_SIZE]; 2]>,
 }
-
-/// Entries per side of each correction table.
-const CORRECTION_SIZE: usize = 1 << 14;
-/// The bound of a correction entry (1/16 cp): 64 cp per table.
-const CORRECTION_MAX: i32 = 1024;
 
 impl Default for Histories {
     fn default() -> Histories {
@@ -60,33 +47,6 @@ impl Histories {
             capture: bytemuck::zeroed_box(),
             continuation: bytemuck::zeroed_box(),
             counter: bytemuck::zeroed_box(),
-            pawn_correction: bytemuck::zeroed_box(),
-            material_correction: bytemuck::zeroed_box(),
-        }
-    }
-
-    /// `raw`, the static evaluation of `pos`, corrected by what searches found.
-    #[inline]
-    pub fn corrected_eval(&self, pos: &Position, raw: i32) -> i32 {
-        let (side, pawn, material) = correction_index(pos);
-        let c = i32::from(self.pawn_correction[side][pawn])
-            + i32::from(self.material_correction[side][material]);
-        (raw + c / 16).clamp(-DECISIVE_BOUND + 1, DECISIVE_BOUND - 1)
-    }
-
-    /// Learns that a search of `depth` found `pos` worth `searched` where the corrected
-    /// static evaluation said `corrected`.
-    #[inline]
-    pub fn update_correction(&mut self, pos: &Position, searched: i32, corrected: i32, depth: i32) {
-        let (side, pawn, material) = correction_index(pos);
-        let b = ((searched - corrected) * 16 * depth / 8)
-            .clamp(-CORRECTION_MAX / 4, CORRECTION_MAX / 4);
-        for h in [
-            &mut self.pawn_correction[side][pawn],
-            &mut self.material_correction[side][material],
-        ] {
-            let v = i32::from(*h);
-            *h = (v + b - v * b.abs() / CORRECTION_MAX) as i16;
         }
     }
 
@@ -100,36 +60,6 @@ impl Histories {
     pub fn set_counter(&mut self, piece: usize, to: usize, m: Move) {
         self.counter[piece][to] = m.to_u16();
     }
-}
-
-/// The correction tables' indices of `pos`: side to move, pawn structure, material.
-#[inline]
-fn correction_index(pos: &Position) -> (usize, usize, usize) {
-    // A multiplicative hash of both sides' pawn sets (their top bits index the table).
-    let fold = |b: u128| (b as u64) ^ ((b >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    let pawns = fold(pos.pieces(Color::Red, PieceKind::Pawn).0).wrapping_mul(0xbf58_476d_1ce4_e5b9)
-        ^ fold(pos.pieces(Color::Black, PieceKind::Pawn).0).wrapping_mul(0x94d0_49bb_1331_11eb);
-    // Three bits per piece count (at most five of a kind), both sides.
-    let mut counts = 0u64;
-    for c in Color::ALL {
-        for k in [
-            PieceKind::Advisor,
-            PieceKind::Elephant,
-            PieceKind::Horse,
-            PieceKind::Rook,
-            PieceKind::Cannon,
-            PieceKind::Pawn,
-        ] {
-            counts = counts << 3 | u64::from(pos.pieces(c, k).count());
-        }
-    }
-    let material = counts.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    let bits = CORRECTION_SIZE.trailing_zeros();
-    (
-        pos.side_to_move().index(),
-        (pawns >> (64 - bits)) as usize,
-        (material >> (64 - bits)) as usize,
-    )
 }
 
 /// The bonus (or, negated, the malus) a cutoff at `depth` earns.
