@@ -1,5 +1,5 @@
 //! Reading ElephantEye's `BOOK.DAT` (the book every XQWizard install has), written from the
-//! format description in the project docs (`shared/docs/book.md` §1), not from its code.
+//! format description in the project docs (`docs/book.md` §1), not from its code.
 //!
 //! The file is a flat array of 8-byte little-endian records `(lock: u32, move: u16,
 //! weight: u16)` sorted by `lock`, the position's 32-bit Zobrist "lock1" in ElephantEye's own

@@ -217,9 +217,10 @@ mod tests {
     /// A printed table: rows of (red, black), the largest number's game first.
     type Printed = &'static [&'static [(u32, u32)]];
 
-    // Transcribed from /work/shared/seeds/001_4a5996c6ecf05836.txt; the
-    // parenthesised "(N)" of the print is just N here. 3 or 4 entrants:
-    // lines 37-40 (also printed inline in 003_828011292b50a4a3.txt line 535).
+    // Transcribed from the round-robin tables of the 2011 rules' Appendix 1, in the Chinese
+    // text (001_4a5996c6ecf05836.txt, not in this repository); the parenthesised "(N)" of
+    // the print is just N here. 3 or 4 entrants: lines 37-40 (also printed inline in
+    // 003_828011292b50a4a3.txt line 535).
     const TABLE_4: Printed = &[&[(1, 4), (2, 3)], &[(4, 3), (1, 2)], &[(2, 4), (3, 1)]];
 
     // 001_4a5996c6ecf05836.txt lines 44-49: 5 or 6 entrants.

@@ -1,4 +1,4 @@
-//! FEN acceptance cases from tests/data/fens.txt (copied from shared/data/fens.txt).
+//! FEN acceptance cases from tests/data/fens.txt.
 
 use jiangjun::board::{FenError, PlacementError, Position};
 

@@ -3,8 +3,8 @@
 //! * Every legal move of every position in data/perft.txt, and of every position along random
 //!   games from them (fixed seed), reads back from each written form: Chinese full (simplified
 //!   and traditional), Chinese short, WXF.
-//! * The classic endgames of shared/seeds/004 (data/classic_endgames.pgn) replay to the draws
-//!   the seed states, both from the PGN and record by record.
+//! * The classic endgames of the 1999 rules' text (data/classic_endgames.pgn) replay to the draws
+//!   the text states, both from the PGN and record by record.
 //! * Hand-written positions for 前/后, three to five pawns on a file, pawns on two files,
 //!   Black's digits, character variants, the short form and the errors.
 //! * PGN round trips in every move format, comments, variations, NAGs, move numbers, several

@@ -1,6 +1,6 @@
-//! Perft counts from tests/data/perft.txt (copied from shared/data/perft.txt, verified there by
-//! at least two independent generators). Every depth up to ~5 million nodes runs here, plus the
-//! start position to depth 5; deeper counts run with `cargo test --release -- --ignored`.
+//! Perft counts from tests/data/perft.txt (each verified by at least two independent
+//! generators). Every depth up to ~5 million nodes runs here, plus the start position to
+//! depth 5; deeper counts run with `cargo test --release -- --ignored`.
 
 use jiangjun::board::{perft::perft, Position};
 

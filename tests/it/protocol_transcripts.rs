@@ -1,4 +1,4 @@
-//! The conformance cases of tests/data/transcripts.md (a copy of shared/docs/transcripts.md),
+//! The conformance cases of tests/data/transcripts.md (the protocol notes' cases, with more),
 //! replayed against the real binary. GUI lines are read from that file where the case is a
 //! plain script; expectations are written here, one test per case (`case_NN`).
 //!

@@ -24,7 +24,7 @@ struct Case {
     fen: String,
     moves: Vec<String>,
     expected: String,
-    /// The shared data's own reading of the 2011 text where it differs from `expected` (an
+    /// The data set's own reading of the 2011 text where it differs from `expected` (an
     /// AXF-based source): empty where the data has none.
     expected_cxa2011: String,
     pyffish: String,
@@ -145,7 +145,7 @@ fn every_case_under_the_2011_rules() {
                 flag.proof
             );
             assert_ne!(got, case.expected, "{}: no longer a disagreement", case.id);
-            // The shared data now records the 2011 reading too: it must agree with ours.
+            // The data set now records the 2011 reading too: it must agree with ours.
             assert_eq!(case.expected_cxa2011, flag.verdict, "{}", case.id);
             flagged += 1;
         } else if !case.expected_cxa2011.is_empty() {

@@ -1,6 +1,5 @@
 //! Search behaviour: mates found, no move when mated, banned moves respected, and the
-//! perpetual-check ban applied inside the search (tests/data/repetition_cases.json, copied from
-//! shared/data).
+//! perpetual-check ban applied inside the search (tests/data/repetition_cases.json).
 
 use jiangjun::board::Position;
 use jiangjun::search::alphabeta::Limits;
