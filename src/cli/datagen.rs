@@ -13,7 +13,7 @@ use std::time::Instant;
 /// `jiangjun datagen --out F [--games N] [--nodes N | --depth N] ...`.
 #[derive(clap::Args, Debug)]
 pub struct DatagenArgs {
-    /// The records file written (binary, see README).
+    /// The records file written (binary, see docs/training.md).
     #[arg(long, value_name = "F")]
     pub out: String,
     /// Games in the whole run (all shards together).

@@ -110,7 +110,7 @@ usage:
                   [--openings F] [--shard I/N] [--threads T] [--max-plies N] [--score-limit CP]
                   [--evalfile F | --nnue | --handwritten]
                                    self-play training data for the neural evaluation (binary
-                                   records, see README); shards of one seed concatenate; the
+                                   records, docs/training.md); shards of one seed concatenate;
                                    labels come from the default evaluation unless a flag names
                                    one (a network file, the built-in network, hand-written)
   jiangjun datagen --from-games PATH... --out F [--nodes N | --depth N] [--seed S]
