@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Reference match through `jiangjun match`: ElephantEye (UCCI, book off) against
-# Fairy-Stockfish (UCI, UCI_Variant xiangqi, ranks 1-10) from the shared opening suite.
+# Fairy-Stockfish (UCI, UCI_Variant xiangqi, ranks 1-10) from the opening suite.
 #
 #   scripts/match_opponents.sh [GAMES] [TC] [extra jiangjun match options...]
 #   scripts/match_opponents.sh 6 movetime=100 --pgn /tmp/ref.pgn
 #
-# The opponents live outside the repository (see /work/opponents/README.txt); override their
-# paths with ELEEYE=... FSF=... and the suite with OPENINGS=...
+# The opponents are not part of the repository: build ElephantEye 3.31 and Fairy-Stockfish from
+# their sources and name them with ELEEYE=... FSF=... (the defaults below are one machine's
+# paths); the suite with OPENINGS=... (default tests/data/openings.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-6}

@@ -1133,7 +1133,7 @@ mod fuzz_tests {
     /// Every checking move of random games, classified as the referee does (chases on checking
     /// moves, series of checks): a checking move leaves the opponent's king en prise when the
     /// opponent "passes", and the series-of-checks search once took it and then generated
-    /// moves on a board without a king (a capacity panic in a self-play match, session 3).
+    /// moves on a board without a king (a capacity panic seen in a self-play match, fixed in ad17179).
     #[test]
     fn classifying_checks_of_random_games_never_panics() {
         let mut rng = StdRng::seed_from_u64(3);
