@@ -39,6 +39,9 @@ mod cli_pgn;
 mod cli_train;
 mod cli_tune;
 
+// README.md names only subcommands and options that exist.
+mod readme;
+
 // The match runner, against the test double tests/doubles/random_engine.rs.
 mod tournament_cli;
 mod tournament_games;
