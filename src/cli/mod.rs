@@ -10,6 +10,7 @@ pub mod book;
 pub mod datagen;
 pub mod evaluation;
 pub mod judge;
+pub mod params;
 pub mod perft;
 pub mod selfplay;
 pub mod train;
@@ -30,6 +31,7 @@ pub enum Command {
     Datagen(datagen::DatagenArgs),
     Train(train::TrainArgs),
     Tune(tune::TuneArgs),
+    Params(params::ParamsArgs),
     Pgn(crate::tools::records::PgnArgs),
     Analyse(analyse::AnalyseArgs),
     Match(crate::tournament::arguments::MatchArgs),
@@ -57,6 +59,7 @@ impl Command {
             Command::Datagen(a) => datagen::run(a),
             Command::Train(a) => train::run(a),
             Command::Tune(a) => tune::run(a),
+            Command::Params(a) => params::run(a),
             Command::Pgn(a) => Ok(crate::tools::records::run(&a)),
             Command::Analyse(a) => analyse::run(a),
             Command::Match(a) => crate::tournament::manager::match_main(a),
@@ -128,6 +131,8 @@ usage:
                   [--l2-tables X] [--validate F[,F...]] [--all]
                                    Texel-tune the evaluation weights on self-play data; reads
                                    and writes the format of src/search/eval/weights.json
+  jiangjun params                  the search parameters a tuning run may set (engine options
+                                   tune_<name>): name default min max step, one a line
   jiangjun pgn convert IN|- [-o OUT|-] --to chinese|wxf|iccs [--script simplified|traditional]
                   [--encoding utf-8|utf-16le|utf-16be|gb18030|gbk|big5] [--verbose]
                                    rewrite PGN (any notation or encoding) or XQF games as UTF-8

@@ -38,6 +38,7 @@ use crate::rules::RuleSet;
 use crate::search::engine::{DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
 use crate::search::levels::{Level, Style};
 use crate::search::nnue::{BUILT_IN_NAME, DEFAULT_ON};
+use crate::search::parameters::Parameters;
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 
 /// Most lines a user may ask for with `multipv`; a position with fewer legal moves gets one
@@ -79,6 +80,9 @@ pub struct Settings {
     /// UCCI `usennue`: evaluate with the network (built in, or `evalfile`'s; also handed to
     /// the engine). Default [`DEFAULT_ON`].
     pub use_nnue: bool,
+    /// The search parameters: the defaults, unless a tuning run set hidden `tune_<name>`
+    /// options (they are not announced: they exist for `scripts/spsa.py`).
+    pub params: Parameters,
 }
 
 impl Default for Settings {
@@ -99,6 +103,7 @@ impl Default for Settings {
             multipv: 1,
             show_wdl: false,
             use_nnue: DEFAULT_ON,
+            params: Parameters::DEFAULT,
         }
     }
 }
@@ -124,6 +129,8 @@ pub enum Effect {
     EvalFile(String),
     /// Evaluate with the network (`true`) or the hand-written evaluation.
     UseNnue(bool),
+    /// New search parameters (a hidden `tune_<name>` option).
+    Parameters(Parameters),
 }
 
 /// The result of one `setoption`: an engine action and `info string` texts.
@@ -405,6 +412,29 @@ pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Applie
             }
             Effect::None
         }
+        tune if tune.starts_with("tune") && tune.len() > 4 => {
+            let spec = Parameters::SPECS.iter().find(|s| key(s.name) == tune[4..]);
+            match (spec, value_trimmed.map(str::parse::<i32>)) {
+                (None, _) => {
+                    messages.push(format!("setoption: unknown option '{shown}' ignored"));
+                    Effect::None
+                }
+                (Some(spec), Some(Ok(v))) => match settings.params.set(spec.name, v) {
+                    Ok(()) => Effect::Parameters(settings.params),
+                    Err(e) => {
+                        messages.push(format!("setoption {shown}: {e}"));
+                        Effect::None
+                    }
+                },
+                (Some(spec), _) => {
+                    messages.push(format!(
+                        "setoption {shown}: expected an integer from {} to {}",
+                        spec.min, spec.max
+                    ));
+                    Effect::None
+                }
+            }
+        }
         _ => {
             if let Some((_, neutral, why)) = NO_EFFECT.iter().find(|(n, _, _)| *n == k) {
                 if !is_neutral(neutral, value_trimmed) {
@@ -497,6 +527,35 @@ mod tests {
 
     fn set(s: &mut Settings, name: &str, value: Option<&str>) -> Applied {
         apply(s, name, value)
+    }
+
+    #[test]
+    fn hidden_tuning_options_set_search_parameters_within_range() {
+        let mut s = Settings::default();
+        let a = set(&mut s, "tune_rfp_margin", Some("120"));
+        assert!(a.messages.is_empty(), "{:?}", a.messages);
+        assert_eq!(s.params.rfp_margin, 120);
+        assert_eq!(a.effect, Effect::Parameters(s.params));
+        // UCI spelling and case do not matter, as for every option.
+        set(&mut s, "Tune RFP Margin", Some("130"));
+        assert_eq!(s.params.rfp_margin, 130);
+        for (name, value) in [
+            ("tune_rfp_margin", Some("100000")),
+            ("tune_rfp_margin", Some("x")),
+            ("tune_rfp_margin", None),
+            ("tune_nonsense", Some("1")),
+        ] {
+            let a = set(&mut s, name, value);
+            assert_eq!(a.effect, Effect::None, "{name}");
+            assert_eq!(a.messages.len(), 1, "{name}: {:?}", a.messages);
+        }
+        assert_eq!(s.params.rfp_margin, 130);
+        // Not announced: the options are for tuning runs.
+        for d in [Dialect::Ucci, Dialect::Uci] {
+            assert!(announce(d)
+                .iter()
+                .all(|l| !l.to_lowercase().contains("tune")));
+        }
     }
 
     #[test]

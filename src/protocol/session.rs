@@ -460,6 +460,7 @@ impl<W: Write> Session<W> {
             Effect::Pruning(l) => self.engine.set_pruning(l),
             Effect::Knowledge(l) => self.engine.set_knowledge(l),
             Effect::Style(st) => self.engine.set_style(st),
+            Effect::Parameters(p) => self.engine.set_parameters(p),
             Effect::UseNnue(on) => {
                 self.engine.set_use_network(on);
                 if on && self.engine.active_network().is_none() {

@@ -24,6 +24,7 @@ use super::history::{self, Histories, HistoryView};
 use super::levels::{Level, Selectivity, Style};
 use super::movepick::{Kind, MovePicker};
 use super::nnue::{AccumulatorStack, Network};
+use super::parameters::{self, Parameters};
 use super::repetition;
 use super::score::*;
 use super::time::{self, TimeBudget};
@@ -31,7 +32,6 @@ use super::tt::{self, Bound, TranspositionTable};
 use crate::board::{Move, PieceKind, Position};
 use crate::rules::RuleSet;
 use arrayvec::ArrayVec;
-use once_cell::sync::Lazy;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -70,6 +70,8 @@ pub struct Limits {
     /// Search a root with a single legal move to the limits like any other, for its score (a
     /// draw offer, an analysis); by default that move is played after one iteration.
     pub score_only_move: bool,
+    /// The search's numeric parameters ([`Parameters::DEFAULT`] but in tuning runs).
+    pub params: Parameters,
 }
 
 /// State shared by all threads of one search.
@@ -140,16 +142,6 @@ pub struct SearchResult {
 /// Entries of a worker's evaluation cache (1 MB).
 const EVAL_CACHE: usize = 1 << 17;
 
-static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
-    let mut t = [[0; 64]; 64];
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
-        }
-    }
-    t
-});
-
 #[derive(Clone)]
 struct RootMove {
     mv: Move,
@@ -187,6 +179,10 @@ pub struct Worker {
     eval_cache: Vec<u64>,
     /// The pruning tools the `pruning` level allows.
     sel: Selectivity,
+    /// The search's parameters (a copy of the limits', read at every node) and the
+    /// late-move reductions they give.
+    p: Parameters,
+    lmr: Box<[[i32; 64]; 64]>,
     /// Reduced weights for a `knowledge` level below `large`; `None` = the full evaluation.
     weights: Option<&'static eval::Weights>,
     /// The natural limit of the rules in force, in plies without a capture.
@@ -264,6 +260,8 @@ impl Worker {
             pv_index: 0,
             eval_cache: vec![0; EVAL_CACHE],
             sel: Selectivity::of(limits.pruning),
+            p: limits.params,
+            lmr: parameters::lmr_table(&limits.params),
             weights,
             limit_plies: repetition::natural_limit_plies(limits.rules),
             limits,
@@ -468,7 +466,7 @@ impl Worker {
     }
 
     fn aspiration(&mut self, depth: i32, prev: i32) -> i32 {
-        let mut delta = 30;
+        let mut delta = self.p.aspiration_delta;
         let (mut alpha, mut beta) = if depth >= 5 && !is_decisive(prev) {
             (prev - delta, prev + delta)
         } else {
@@ -517,7 +515,7 @@ impl Worker {
                     .last()
                     .is_some_and(|s| s.captured.is_none());
                 let r = if depth >= 3 && quiet && !gives && !in_check {
-                    (LMR[depth.min(63) as usize][(i - first).min(63)] - 1).max(0)
+                    (self.lmr[depth.min(63) as usize][(i - first).min(63)] - 1).max(0)
                 } else {
                     0
                 };
@@ -791,8 +789,10 @@ impl Worker {
 
         if !pv_node && !in_check && self.sel.prune_nodes {
             // Reverse futility pruning.
-            if depth <= 6
-                && static_eval - 90 * depth + if improving { 40 } else { 0 } >= beta
+            if depth <= self.p.rfp_depth
+                && static_eval - self.p.rfp_margin * depth
+                    + if improving { self.p.rfp_improving } else { 0 }
+                    >= beta
                 && !is_decisive(beta)
             {
                 return static_eval;
@@ -806,7 +806,7 @@ impl Worker {
                 + self.pos.pieces(us, PieceKind::Horse).count()
                 + self.pos.pieces(us, PieceKind::Cannon).count();
             let last_null = self.pos.history().last().is_some_and(|s| s.mv.is_none());
-            if depth >= 3
+            if depth >= self.p.null_min_depth
                 && static_eval >= beta
                 && attackers > 0
                 && !last_null
@@ -816,7 +816,7 @@ impl Worker {
                 // a large margin): xiangqi's quiet mating threats (horse and cannon set-ups)
                 // hide below a deep null-move search; the milder one scored better in
                 // self-play (see the commit).
-                let r = 3 + depth / 6;
+                let r = self.p.null_base + depth / self.p.null_divisor;
                 self.moved[ply] = None;
                 self.make_null();
                 let score = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut);
@@ -830,7 +830,11 @@ impl Worker {
             }
         }
         // Internal iterative reduction: without a table move this node is probably not critical.
-        if tt_move.is_none() && depth >= 4 && (pv_node || cut) && self.sel.prune_nodes {
+        if tt_move.is_none()
+            && depth >= self.p.iir_depth
+            && (pv_node || cut)
+            && self.sel.prune_nodes
+        {
             depth -= 1;
         }
 
@@ -855,10 +859,12 @@ impl Worker {
                 && count > 0
                 && self.sel.prune_moves
             {
-                if depth <= 5 && count as i32 >= 4 + depth * depth {
+                if depth <= self.p.lmp_depth && count as i32 >= self.p.lmp_base + depth * depth {
                     continue;
                 }
-                if depth <= 5 && static_eval + 120 + 110 * depth <= alpha {
+                if depth <= self.p.futility_depth
+                    && static_eval + self.p.futility_base + self.p.futility_margin * depth <= alpha
+                {
                     continue;
                 }
             }
@@ -866,11 +872,11 @@ impl Worker {
             if !pv_node
                 && !in_check
                 && capture
-                && depth <= 4
+                && depth <= self.p.see_capture_depth
                 && count > 0
                 && kind == Kind::BadCapture
                 && self.sel.prune_moves
-                && !self.pos.see_ge(m, -100 * depth)
+                && !self.pos.see_ge(m, -self.p.see_capture_margin * depth)
             {
                 continue;
             }
@@ -890,7 +896,7 @@ impl Worker {
             } else {
                 let mut r = 0;
                 if depth >= 3 && quiet && !gives && !in_check && self.sel.reduce {
-                    r = LMR[depth.min(63) as usize][count.min(63)] - self.sel.reduction_relief;
+                    r = self.lmr[depth.min(63) as usize][count.min(63)] - self.sel.reduction_relief;
                     if !pv_node {
                         r += 1;
                     }
@@ -901,7 +907,7 @@ impl Worker {
                         r -= 1; // killers and counter-moves
                     }
                     // Moves the statistics favour are reduced less, and the reverse.
-                    r -= (stat / 14_000).clamp(-2, 2);
+                    r -= (stat / self.p.lmr_history_divisor).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
@@ -974,7 +980,7 @@ impl Worker {
         quiets: &[Move],
         captures: &[Move],
     ) {
-        let bonus = history::bonus(depth);
+        let bonus = self.p.history_bonus(depth);
         if self.pos.piece_at(m.to()).is_none() {
             if self.killers[ply][0] != Some(m) {
                 self.killers[ply][1] = self.killers[ply][0];
@@ -1058,7 +1064,7 @@ impl Worker {
                 // Delta pruning: even winning the piece cannot reach alpha. The fail-soft
                 // bound is raised to what the move might have reached, so that an upper
                 // bound kept in the table does not undercut a move this window skipped.
-                let reach = stand + victim + 200;
+                let reach = stand + victim + self.p.qs_delta;
                 if reach <= alpha {
                     best = best.max(reach);
                     continue;
@@ -1198,6 +1204,23 @@ mod network_tests {
         let (b, wb) = search(BENCH_POSITIONS[1], &without, true);
         assert_eq!(wa.network_checks, 0);
         assert_eq!((a.best, a.score, wa.nodes()), (b.best, b.score, wb.nodes()));
+    }
+
+    /// The parameters reach the search: the defaults give the tree the engine always had,
+    /// and a changed reduction divisor another tree (the search is deterministic at a depth).
+    #[test]
+    fn search_parameters_shape_the_tree() {
+        let limits = Limits {
+            depth: Some(7),
+            ..Limits::default()
+        };
+        let mut tuned = limits.clone();
+        tuned.params.set("lmr_divisor", 150).unwrap();
+        let (_, w0) = search(BENCH_POSITIONS[1], &limits, false);
+        let (_, w1) = search(BENCH_POSITIONS[1], &limits, false);
+        let (_, w2) = search(BENCH_POSITIONS[1], &tuned, false);
+        assert_eq!(w0.nodes(), w1.nodes());
+        assert!(w2.nodes() < w0.nodes(), "{} vs {}", w2.nodes(), w0.nodes());
     }
 }
 

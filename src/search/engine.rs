@@ -14,6 +14,7 @@ use super::eval;
 use super::history::Histories;
 use super::levels::{Level, Style};
 use super::nnue::{self, Network};
+use super::parameters::Parameters;
 use super::repetition;
 use super::tt::{self, TranspositionTable, TtEntry};
 use crate::board::{FenError, Move, MoveError, Position};
@@ -138,6 +139,8 @@ pub struct Engine {
     pruning: Level,
     knowledge: Level,
     style: Style,
+    /// The search's parameters (the defaults but in tuning runs).
+    params: Parameters,
     /// The network: the built-in one, or one the front end loaded (`evalfile`; the search
     /// layer reads no files); `None` when told to have none.
     network: Option<Arc<Network>>,
@@ -174,6 +177,7 @@ impl Engine {
             pruning: Level::Large,
             knowledge: Level::Large,
             style: Style::Normal,
+            params: Parameters::DEFAULT,
             network: nnue::built_in().ok(),
             use_network: nnue::DEFAULT_ON,
             histories: Arc::default(),
@@ -193,6 +197,11 @@ impl Engine {
     /// What a draw is worth (`style`).
     pub fn set_style(&mut self, style: Style) {
         self.style = style;
+    }
+
+    /// Sets the search's parameters (a tuning run's hidden options).
+    pub fn set_parameters(&mut self, params: Parameters) {
+        self.params = params;
     }
 
     /// Sets the loaded network (`None`: none). Used by searches while [`Self::set_use_network`]
@@ -243,6 +252,7 @@ impl Engine {
         limits.pruning = self.pruning;
         limits.knowledge = self.knowledge;
         limits.style = self.style;
+        limits.params = self.params;
         limits.network = self.active_network().cloned();
     }
 

@@ -62,12 +62,6 @@ impl Histories {
     }
 }
 
-/// The bonus (or, negated, the malus) a cutoff at `depth` earns.
-#[inline]
-pub fn bonus(depth: i32) -> i32 {
-    32 * (depth * depth).min(400)
-}
-
 /// Moves `h` toward `bonus` (see the module docs).
 #[inline]
 pub fn update(h: &mut i16, bonus: i32) {
@@ -126,17 +120,18 @@ impl<'a> HistoryView<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::parameters::Parameters;
 
     #[test]
     fn updates_stay_bounded_and_move_toward_the_bonus() {
         let mut h = 0i16;
         for _ in 0..1000 {
-            update(&mut h, bonus(20));
+            update(&mut h, Parameters::DEFAULT.history_bonus(20));
             assert!(i32::from(h) <= HISTORY_MAX);
         }
         assert!(i32::from(h) > HISTORY_MAX * 9 / 10, "{h}");
         for _ in 0..1000 {
-            update(&mut h, -bonus(20));
+            update(&mut h, -Parameters::DEFAULT.history_bonus(20));
             assert!(i32::from(h) >= -HISTORY_MAX);
         }
         assert!(i32::from(h) < -HISTORY_MAX * 9 / 10, "{h}");

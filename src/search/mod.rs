@@ -7,6 +7,7 @@ pub mod history;
 pub mod levels;
 pub mod movepick;
 pub mod nnue;
+pub mod parameters;
 pub mod repetition;
 pub mod score;
 pub mod time;
