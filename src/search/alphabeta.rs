@@ -182,7 +182,7 @@ pub struct Worker {
     /// The search's parameters (a copy of the limits', read at every node) and the
     /// late-move reductions they give.
     p: Parameters,
-    lmr: Box<[[i32; 64]; 64]>,
+    lmr: Arc<parameters::LmrTable>,
     /// Reduced weights for a `knowledge` level below `large`; `None` = the full evaluation.
     weights: Option<&'static eval::Weights>,
     /// The natural limit of the rules in force, in plies without a capture.

@@ -7,7 +7,9 @@
 //! `jiangjun params` lists them (name, default, minimum, maximum, step) for
 //! `scripts/spsa.py`, which tunes them by SPSA through `jiangjun match`.
 
+use once_cell::sync::Lazy;
 use std::fmt;
+use std::sync::Arc;
 
 /// One parameter as a tuner sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,9 +131,26 @@ impl Default for Parameters {
     }
 }
 
-/// The late-move reduction table (depth, move number) for `p`.
-pub fn lmr_table(p: &Parameters) -> Box<[[i32; 64]; 64]> {
-    let mut t = Box::new([[0; 64]; 64]);
+/// A late-move reduction table, by depth and move number.
+pub type LmrTable = [[i32; 64]; 64];
+
+/// The table of the default parameters, built once: every search but a tuning run's shares it
+/// (a search can be a few hundred nodes, as in data generation, where building the table
+/// each time would cost as much as the search).
+static DEFAULT_LMR: Lazy<Arc<LmrTable>> = Lazy::new(|| build_lmr(&Parameters::DEFAULT));
+
+/// The late-move reduction table for `p`.
+pub fn lmr_table(p: &Parameters) -> Arc<LmrTable> {
+    let d = &Parameters::DEFAULT;
+    if (p.lmr_base, p.lmr_divisor) == (d.lmr_base, d.lmr_divisor) {
+        DEFAULT_LMR.clone()
+    } else {
+        build_lmr(p)
+    }
+}
+
+fn build_lmr(p: &Parameters) -> Arc<LmrTable> {
+    let mut t = [[0; 64]; 64];
     let base = f64::from(p.lmr_base) / 100.0;
     let divisor = f64::from(p.lmr_divisor) / 100.0;
     for (d, row) in t.iter_mut().enumerate().skip(1) {
@@ -139,7 +158,7 @@ pub fn lmr_table(p: &Parameters) -> Box<[[i32; 64]; 64]> {
             *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
         }
     }
-    t
+    Arc::new(t)
 }
 
 impl Parameters {
@@ -184,6 +203,7 @@ mod tests {
     #[test]
     fn default_reductions_are_the_measured_table() {
         let t = lmr_table(&Parameters::DEFAULT);
+        assert!(Arc::ptr_eq(&t, &lmr_table(&Parameters::DEFAULT)));
         // 0.5 + ln d ln m / 2.2, as the engine had it.
         assert_eq!(t[1][1], 0);
         assert_eq!(t[10][10], (0.5 + 10f64.ln() * 10f64.ln() / 2.2) as i32);
