@@ -56,7 +56,7 @@ a threat (AXF defines a chase as a move that threatens to capture; 24.3's "å¾—å­
 Usage:
     scripts/axf_check.py [--cycles N] [--seed S] [--jobs J] [--out FILE] [--engine PATH]
                          [--first I] [--only I]
-e.g. nice -n 10 scripts/axf_check.py --cycles 10000 --seed 1 --jobs 2 --out /tmp/axf_dis.jsonl
+e.g. nice -n 10 scripts/axf_check.py --cycles 10000 --seed 1 --jobs 2 --out axf_dis.jsonl
 """
 import argparse
 import json

@@ -3,15 +3,15 @@
 # weakened ElephantEye (knowledge/pruning "small"), each pairing played with both colours.
 #
 #   scripts/robin_opponents.sh [TC] [extra jiangjun tournament options...]
-#   scripts/robin_opponents.sh movetime=100 --pgn /tmp/robin.pgn
+#   scripts/robin_opponents.sh movetime=100 --pgn robin.pgn
 #
 # Paths as in scripts/match_opponents.sh (ELEEYE=..., FSF=..., OPENINGS=...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tc=${1:-movetime=100}
 shift $(( $# > 1 ? 1 : $# ))
-eleeye=${ELEEYE:-/work/opponents/eleeye/eleeye}
-fsf=${FSF:-/work/opponents/fairy-stockfish}
+eleeye=${ELEEYE:-eleeye}
+fsf=${FSF:-fairy-stockfish}
 openings=${OPENINGS:-tests/data/openings.txt}
 cargo build --release --quiet
 exec target/release/jiangjun tournament \
