@@ -5,9 +5,8 @@
 //! commands themselves; this is the cheap part of that check, kept in the suite.
 
 use crate::cli_support::run;
+use crate::protocol_support::Engine;
 use std::collections::BTreeSet;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 const README: &str = include_str!("../../README.md");
 
@@ -69,23 +68,17 @@ fn every_subcommand_the_readme_names_exists() {
     }
 }
 
-/// The engine's `option` lines after `first` (`ucci` or `uci`).
+/// The engine's `option` lines after `first` (`ucci` or `uci`), with its built-in book.
 fn announced(first: &str) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
-        .env_remove("JIANGJUN_BOOK")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the engine starts");
-    let mut stdin = child.stdin.take().expect("stdin is piped");
-    writeln!(stdin, "{first}\nquit").expect("the engine reads its input");
-    drop(stdin);
-    let out = child.wait_with_output().expect("the engine ends on quit");
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
+    let mut engine = Engine::start_with_book(None);
+    engine.send(first);
+    let lines = engine.until_exact(&format!("{first}ok"));
+    engine.send("quit");
+    engine.finish();
+    lines
+        .into_iter()
+        .map(|l| l.text)
         .filter(|l| l.starts_with("option "))
-        .map(str::to_string)
         .collect()
 }
 
