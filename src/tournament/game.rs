@@ -311,7 +311,12 @@ pub fn play_game(
         }
     }
 
-    let mut clocks = [Clock::new(&cfg.tc), Clock::new(&cfg.tc)];
+    // Each side's time control: its engine's own (`tc=` in its spec), else the match's.
+    let tcs = [
+        red.time_control().unwrap_or(&cfg.tc).clone(),
+        black.time_control().unwrap_or(&cfg.tc).clone(),
+    ];
+    let mut clocks = [Clock::new(&tcs[0]), Clock::new(&tcs[1])];
     let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
     let mut draw_offer: Option<Color> = None;
 
@@ -379,7 +384,9 @@ pub fn play_game(
             Color::Red => (&mut *red, draw_offer == Some(Color::Black)),
             Color::Black => (&mut *black, draw_offer == Some(Color::Red)),
         };
-        let limits = match &cfg.tc {
+        let me = stm.index();
+        let tc = &tcs[me];
+        let limits = match tc {
             TimeControl::MoveTime(ms) => GoLimits::MoveTime(*ms),
             TimeControl::Depth(d) => GoLimits::Depth(*d),
             TimeControl::Nodes(n) => GoLimits::Nodes(*n),
@@ -389,7 +396,6 @@ pub fn play_game(
             },
         };
         let go = eng.go_command(&limits, stm, other_offer);
-        let me = stm.index();
         let deadline = clocks[me].allowance(cfg.margin).unwrap_or(cfg.hang_timeout);
         let thought = match eng.protocol() {
             Protocol::Ucci => {
@@ -402,11 +408,11 @@ pub fn play_game(
         let s = &mut stats[me];
         s.time += thought.elapsed;
         s.max_time = s.max_time.max(thought.elapsed);
-        if let TimeControl::MoveTime(ms) = cfg.tc {
+        if let TimeControl::MoveTime(ms) = *tc {
             s.late += u32::from(thought.elapsed > Duration::from_millis(ms));
         }
         let (raw, mv, offers_draw, resigns) = match thought.reply {
-            Reply::Timeout if cfg.tc.has_clock() || matches!(cfg.tc, TimeControl::MoveTime(_)) => {
+            Reply::Timeout if tc.has_clock() || matches!(tc, TimeControl::MoveTime(_)) => {
                 break loss(
                     stm,
                     Termination::TimeForfeit,

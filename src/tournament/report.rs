@@ -77,6 +77,15 @@ pub(super) fn pgn_for(c: &CommonOptions, g: &FinishedGame, date: &str) -> String
         tags.push(("Opening", r.opening.name.clone()));
     }
     tags.push(("TimeControl", c.settings.game.tc.to_string()));
+    // An engine with its own time control (`tc=`): the side's tag says which it played.
+    for (tag, i) in [
+        ("RedTimeControl", g.game.red),
+        ("BlackTimeControl", g.game.black),
+    ] {
+        if let Some(tc) = c.engines.get(i).and_then(|e| e.tc.as_ref()) {
+            tags.push((tag, tc.to_string()));
+        }
+    }
     tags.push(("Termination", r.reason.clone()));
     tags.push(("PlyCount", r.moves.len().to_string()));
     let mut game = Game::new(start);
@@ -149,7 +158,8 @@ pub(super) fn engine_time_lines(c: &CommonOptions, games: &[FinishedGame]) -> Ve
                 .checked_div(moves[i])
                 .unwrap_or(0);
             // Under a fixed move time, how many answers came after it (within the margin).
-            let over = match c.settings.game.tc {
+            let tc = c.engines[i].tc.as_ref().unwrap_or(&c.settings.game.tc);
+            let over = match *tc {
                 TimeControl::MoveTime(ms) => format!(", {} over {ms} ms", late[i]),
                 _ => String::new(),
             };

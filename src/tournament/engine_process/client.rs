@@ -5,7 +5,7 @@ use super::child_io::{spawn_reader, Event, IoLog};
 use super::spec::{EngineSpec, Protocol, ProtocolChoice};
 use crate::board::rank_origin::{format_move, ranks1_to_ranks0};
 use crate::board::{Color, Move, Position, RankOrigin};
-use crate::tournament::clock::Clock;
+use crate::tournament::clock::{Clock, TimeControl};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -528,6 +528,11 @@ impl EngineProcess {
     /// The protocol in use.
     pub fn protocol(&self) -> Protocol {
         self.protocol
+    }
+
+    /// The engine's own time control, if its spec gave one (`tc=`).
+    pub fn time_control(&self) -> Option<&TimeControl> {
+        self.spec.tc.as_ref()
     }
 
     /// The move notation in use.

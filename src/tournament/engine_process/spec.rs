@@ -1,6 +1,7 @@
 //! `--engine` specifications: how to start one engine and which protocol to speak.
 
 use crate::board::RankOrigin;
+use crate::tournament::clock::TimeControl;
 use std::path::PathBuf;
 
 /// The protocol spoken with an engine.
@@ -36,10 +37,13 @@ pub struct EngineSpec {
     pub notation: Option<RankOrigin>,
     /// Options sent after the handshake, in order.
     pub options: Vec<(String, String)>,
+    /// This engine's own time control (`tc=`), replacing the match's `--tc` for it: odds
+    /// games, and levels measured against a reference searching to a fixed depth.
+    pub tc: Option<TimeControl>,
 }
 
 impl EngineSpec {
-    /// Parses `cmd=PATH,name=N,proto=auto|ucci|uci,ranks=0|1,dir=D,arg=A,option.NAME=VALUE`.
+    /// Parses `cmd=PATH,name=N,proto=auto|ucci|uci,ranks=0|1,dir=D,arg=A,tc=TC,option.NAME=VALUE`.
     /// A first item without `=` is the command. `\,` puts a comma into a value.
     pub fn parse(text: &str) -> Result<EngineSpec, String> {
         let mut items = Vec::new();
@@ -64,6 +68,7 @@ impl EngineSpec {
             protocol: ProtocolChoice::Auto,
             notation: None,
             options: Vec::new(),
+            tc: None,
         };
         for (i, item) in items.iter().enumerate() {
             let item = item.trim();
@@ -83,6 +88,7 @@ impl EngineSpec {
                 "name" => spec.name = value,
                 "arg" => spec.args.push(value),
                 "dir" => spec.dir = Some(PathBuf::from(value)),
+                "tc" => spec.tc = Some(TimeControl::parse(&value)?),
                 "proto" => {
                     spec.protocol = match value.to_ascii_lowercase().as_str() {
                         "auto" => ProtocolChoice::Auto,
@@ -156,5 +162,15 @@ mod tests {
         ] {
             assert!(EngineSpec::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn an_engine_may_have_its_own_time_control() {
+        let s = EngineSpec::parse("cmd=eleeye,tc=depth=3").unwrap();
+        assert_eq!(s.tc, Some(TimeControl::Depth(3)));
+        let s = EngineSpec::parse("cmd=eleeye,tc=40/60:20/30+1,name=x").unwrap();
+        assert!(matches!(s.tc, Some(TimeControl::Periods { .. })));
+        assert_eq!(EngineSpec::parse("cmd=x").unwrap().tc, None);
+        assert!(EngineSpec::parse("cmd=x,tc=fast").is_err());
     }
 }
