@@ -1,16 +1,29 @@
 //! `jiangjun params`: the search parameters a tuning run may set, one a line, for
-//! `scripts/spsa.py` and for people (the hidden engine options `tune_<name>`).
+//! `scripts/spsa.py` and for people (the hidden engine options `tune_<name>`); with
+//! `--levels`, the strength levels instead, for `scripts/strength_levels.py`.
 
 use crate::search::parameters::Parameters;
+use crate::search::strength::LEVELS;
 use std::io::Write;
 
-/// `jiangjun params` (no arguments).
+/// `jiangjun params [--levels]`.
 #[derive(clap::Args, Debug)]
-pub struct ParamsArgs {}
+pub struct ParamsArgs {
+    /// List the strength levels (`UCI_Elo`) instead: Elo, nodes per move, temperature (cp).
+    #[arg(long)]
+    pub levels: bool,
+}
 
-pub fn run(_args: ParamsArgs) -> anyhow::Result<i32> {
+pub fn run(args: ParamsArgs) -> anyhow::Result<i32> {
     let out = std::io::stdout();
     let mut out = out.lock();
+    if args.levels {
+        writeln!(out, "# elo nodes temperature_cp")?;
+        for l in LEVELS {
+            writeln!(out, "{} {} {}", l.elo, l.nodes, l.temperature_cp)?;
+        }
+        return Ok(0);
+    }
     writeln!(out, "# name default min max step")?;
     for s in Parameters::SPECS {
         writeln!(

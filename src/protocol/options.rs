@@ -7,8 +7,10 @@
 //! * options that act: `usemillisec`, `batch`, `debug`, `ponder`, `usebook`, `bookfiles`,
 //!   `randomness`, `hashsize` (0 = auto), `threads` (0 = auto), `moveoverhead`, `allowdraw`,
 //!   `allowresign`, `repetition`, `pruning`, `knowledge`, `style` (see
-//!   [`crate::search::levels`]), `evalfile`, `usennue`, `newgame`; in UCI `UCI_Variant`
+//!   [`crate::search::levels`]), `limitstrength`, `elo` (see [`crate::search::strength`]),
+//!   `evalfile`, `usennue`, `newgame`; in UCI `UCI_Variant`
 //!   (xiangqi only), `Hash`, `Threads`, `Ponder`, `OwnBook`, `BookFile`, `EvalFile`,
+//!   `UCI_LimitStrength`, `UCI_Elo`,
 //!   `Use NNUE`, `Move Overhead`, `Rank Origin`, `Repetition`, `Clear Hash`, `Randomness`,
 //!   `Pruning`, `Knowledge`, `Style`; `AllowDraw`/`AllowResign` are accepted in UCI but not
 //!   announced there, because UCI's `bestmove` has no draw or resign to carry;
@@ -39,6 +41,7 @@ use crate::search::engine::{DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
 use crate::search::levels::{Level, Style};
 use crate::search::nnue::{BUILT_IN_NAME, DEFAULT_ON};
 use crate::search::parameters::Parameters;
+use crate::search::strength::{Strength, MAX_ELO, MIN_ELO};
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 
 /// Most lines a user may ask for with `multipv`; a position with fewer legal moves gets one
@@ -83,6 +86,10 @@ pub struct Settings {
     /// The search parameters: the defaults, unless a tuning run set hidden `tune_<name>`
     /// options (they are not announced: they exist for `scripts/spsa.py`).
     pub params: Parameters,
+    /// UCI `UCI_LimitStrength` / UCCI `limitstrength`: play at `elo` instead of full strength.
+    pub limit_strength: bool,
+    /// UCI `UCI_Elo` / UCCI `elo`: the strength asked for (see [`crate::search::strength`]).
+    pub elo: u32,
 }
 
 impl Default for Settings {
@@ -104,6 +111,8 @@ impl Default for Settings {
             show_wdl: false,
             use_nnue: DEFAULT_ON,
             params: Parameters::DEFAULT,
+            limit_strength: false,
+            elo: MIN_ELO,
         }
     }
 }
@@ -131,6 +140,15 @@ pub enum Effect {
     UseNnue(bool),
     /// New search parameters (a hidden `tune_<name>` option).
     Parameters(Parameters),
+    /// Play at this strength (`None`: full strength).
+    Strength(Option<Strength>),
+}
+
+impl Settings {
+    /// The strength `limit_strength` and `elo` ask for.
+    pub fn strength(&self) -> Option<Strength> {
+        self.limit_strength.then(|| Strength::from_elo(self.elo))
+    }
 }
 
 /// The result of one `setoption`: an engine action and `info string` texts.
@@ -169,6 +187,8 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
                 .to_string(),
             "option style type combo var solid var normal var risky default normal".to_string(),
             format!("option multipv type spin min 1 max {MAX_MULTIPV} default 1"),
+            "option limitstrength type check default false".to_string(),
+            format!("option elo type spin min {MIN_ELO} max {MAX_ELO} default {MIN_ELO}"),
             "option showwdl type check default false".to_string(),
             format!("option evalfile type string default {BUILT_IN_NAME}"),
             format!("option usennue type check default {DEFAULT_ON}"),
@@ -190,6 +210,8 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             "option name Repetition type combo default cxa2011 var cxa2011 var axf".to_string(),
             format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
             "option name UCI_ShowWDL type check default false".to_string(),
+            "option name UCI_LimitStrength type check default false".to_string(),
+            format!("option name UCI_Elo type spin default {MIN_ELO} min {MIN_ELO} max {MAX_ELO}"),
             "option name Randomness type combo default none var none var tiny var small var medium var large var huge".to_string(),
             "option name Pruning type combo default large var none var small var medium var large"
                 .to_string(),
@@ -326,6 +348,22 @@ pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Applie
                 settings.multipv = usize::try_from(n).unwrap_or(MAX_MULTIPV).max(1);
             }
             Effect::None
+        }
+        "ucilimitstrength" | "limitstrength" => {
+            set_check(&mut settings.limit_strength, &shown, value, &mut messages);
+            Effect::Strength(settings.strength())
+        }
+        "ucielo" | "elo" => {
+            if let Some(elo) = spin(&shown, value, u64::from(MAX_ELO), &mut messages) {
+                let elo = u32::try_from(elo).unwrap_or(MAX_ELO);
+                if elo < MIN_ELO {
+                    messages.push(format!(
+                        "setoption {shown}: {elo} is below the minimum {MIN_ELO}; using {MIN_ELO}"
+                    ));
+                }
+                settings.elo = elo.max(MIN_ELO);
+            }
+            Effect::Strength(settings.strength())
         }
         "moveoverhead" => {
             if let Some(ms) = spin(&shown, value, MAX_MOVE_OVERHEAD_MS, &mut messages) {
@@ -530,6 +568,39 @@ mod tests {
     }
 
     #[test]
+    fn strength_options_limit_and_clamp() {
+        let mut s = Settings::default();
+        // The Elo alone changes nothing until the limit is on (UCI's convention).
+        let a = set(&mut s, "UCI_Elo", Some("1500"));
+        assert!(a.messages.is_empty(), "{:?}", a.messages);
+        assert_eq!(a.effect, Effect::Strength(None));
+        let a = set(&mut s, "UCI_LimitStrength", Some("true"));
+        assert_eq!(a.effect, Effect::Strength(Some(Strength::from_elo(1500))));
+        // UCCI spelling; out-of-range values are clamped with a message.
+        let a = set(&mut s, "elo", Some("1"));
+        assert_eq!(a.messages.len(), 1, "{:?}", a.messages);
+        assert_eq!(
+            a.effect,
+            Effect::Strength(Some(Strength::from_elo(MIN_ELO)))
+        );
+        let a = set(&mut s, "elo", Some("99999999999999999999999"));
+        assert_eq!(a.messages.len(), 1, "{:?}", a.messages);
+        assert_eq!(s.elo, MAX_ELO);
+        let a = set(&mut s, "elo", Some("strong"));
+        assert_eq!(a.messages.len(), 1);
+        assert_eq!(s.elo, MAX_ELO);
+        let a = set(&mut s, "limitstrength", Some("false"));
+        assert_eq!(a.effect, Effect::Strength(None));
+        for d in [Dialect::Ucci, Dialect::Uci] {
+            let lines = announce(d).join("\n");
+            assert!(
+                lines.contains(&format!("min {MIN_ELO} max {MAX_ELO}")),
+                "{lines}"
+            );
+        }
+    }
+
+    #[test]
     fn hidden_tuning_options_set_search_parameters_within_range() {
         let mut s = Settings::default();
         let a = set(&mut s, "tune_rfp_margin", Some("120"));
@@ -699,6 +770,15 @@ mod tests {
         );
     }
 
+    /// A value every announced spin takes: 1, or its minimum when that is higher.
+    fn spin_value(line: &str) -> &str {
+        let min = line.split(" min ").nth(1).and_then(|v| v.split(' ').next());
+        match min {
+            Some(m) if m.parse::<u64>().is_ok_and(|m| m > 1) => m,
+            _ => "1",
+        }
+    }
+
     #[test]
     fn announcements() {
         let ucci = announce(Dialect::Ucci);
@@ -717,7 +797,7 @@ mod tests {
             } else if line.contains("combo") {
                 line.split(" default ").nth(1)
             } else {
-                Some("1")
+                Some(spin_value(&line))
             };
             let a = apply(&mut Settings::default(), name, value);
             // Turning debug on echoes option changes, starting with itself.
@@ -756,7 +836,7 @@ mod tests {
             let value = if line.contains("type button") {
                 None
             } else if line.contains("type spin") {
-                Some("1")
+                Some(spin_value(line))
             } else {
                 line.split(" default ")
                     .nth(1)

@@ -461,6 +461,7 @@ impl<W: Write> Session<W> {
             Effect::Knowledge(l) => self.engine.set_knowledge(l),
             Effect::Style(st) => self.engine.set_style(st),
             Effect::Parameters(p) => self.engine.set_parameters(p),
+            Effect::Strength(s) => self.engine.set_strength(s),
             Effect::UseNnue(on) => {
                 self.engine.set_use_network(on);
                 if on && self.engine.active_network().is_none() {

@@ -27,11 +27,13 @@ use super::nnue::{AccumulatorStack, Network};
 use super::parameters::{self, Parameters};
 use super::repetition;
 use super::score::*;
+use super::strength::{self, Strength};
 use super::time::{self, TimeBudget};
 use super::tt::{self, Bound, TranspositionTable};
 use crate::board::{Move, PieceKind, Position};
 use crate::rules::RuleSet;
 use arrayvec::ArrayVec;
+use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -72,6 +74,10 @@ pub struct Limits {
     pub score_only_move: bool,
     /// The search's numeric parameters ([`Parameters::DEFAULT`] but in tuning runs).
     pub params: Parameters,
+    /// A playing strength for people (`UCI_LimitStrength`): the move is chosen among the
+    /// best root lines by [`Strength::choose`], with randomness from `choice_seed`.
+    pub strength: Option<Strength>,
+    pub choice_seed: u64,
 }
 
 /// State shared by all threads of one search.
@@ -317,12 +323,21 @@ impl Worker {
         let mut last_score = 0;
         let mut stable = 0;
         let mut depth = 1 + (self.id % 2) as i32;
-        // Helper threads search one line: they feed the table, the main thread ranks.
+        // Helper threads search one line: they feed the table, the main thread ranks. A
+        // limited strength ranks a few lines to choose from, whatever the user shows.
         let lines = if self.id == 0 {
-            self.limits.multipv.clamp(1, n_root)
+            let choice = if self.limits.strength.is_some() {
+                strength::LINES
+            } else {
+                1
+            };
+            self.limits.multipv.max(choice).clamp(1, n_root)
         } else {
             1
         };
+        let shown = self.limits.multipv.clamp(1, lines);
+        // The lines of the last completed iteration (a limited strength chooses among them).
+        let mut ranked: Vec<(Move, i32)> = Vec::new();
         while depth <= max_depth {
             self.root_depth = depth;
             self.seldepth = 0;
@@ -370,6 +385,10 @@ impl Worker {
             }
             best = self.root_moves[0].clone();
             best_depth = depth;
+            if self.limits.strength.is_some() {
+                ranked.clear();
+                ranked.extend(self.root_moves[..lines].iter().map(|rm| (rm.mv, rm.score)));
+            }
             let drop = last_score - score;
             last_score = score;
             if self.id == 0 {
@@ -377,7 +396,7 @@ impl Worker {
                 if self.limits.multipv <= 1 {
                     on_info(&self.info(depth, score, &best.pv));
                 } else {
-                    for (rank, rm) in self.root_moves[..lines].iter().enumerate() {
+                    for (rank, rm) in self.root_moves[..shown].iter().enumerate() {
                         let mut info = self.info(depth, rm.score, &rm.pv);
                         info.multipv = Some(rank + 1);
                         on_info(&info);
@@ -396,6 +415,11 @@ impl Worker {
             depth += 1;
         }
         self.flush_nodes();
+        if let (Some(strength), 0) = (self.limits.strength, self.id) {
+            if let Some(chosen) = self.choose_weaker(&strength, &ranked, lines) {
+                best = chosen;
+            }
+        }
         let ponder = best
             .pv
             .get(1)
@@ -408,6 +432,38 @@ impl Worker {
             depth: best_depth,
             root_moves: n_root,
         }
+    }
+
+    /// A limited strength's move: chosen among the lines of the last completed iteration,
+    /// or among the lines scored so far when the budget ended the first one.
+    fn choose_weaker(
+        &self,
+        strength: &Strength,
+        ranked: &[(Move, i32)],
+        lines: usize,
+    ) -> Option<RootMove> {
+        let partial: Vec<(Move, i32)>;
+        let candidates = if ranked.is_empty() {
+            partial = self.root_moves[..lines]
+                .iter()
+                .filter(|rm| rm.score > -INFINITE)
+                .map(|rm| (rm.mv, rm.score))
+                .collect();
+            &partial
+        } else {
+            ranked
+        };
+        if candidates.len() < 2 {
+            return None;
+        }
+        let mut rng = rand::rngs::StdRng::seed_from_u64(self.limits.choice_seed);
+        let mv = strength.choose(candidates, &mut rng)?;
+        let score = candidates.iter().find(|&&(m, _)| m == mv)?.1;
+        let rm = self.root_moves.iter().find(|rm| rm.mv == mv)?;
+        Some(RootMove {
+            score,
+            ..rm.clone()
+        })
     }
 
     fn ponder_from_tt(&mut self, best: Move) -> Option<Move> {

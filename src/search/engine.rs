@@ -16,12 +16,13 @@ use super::levels::{Level, Style};
 use super::nnue::{self, Network};
 use super::parameters::Parameters;
 use super::repetition;
+use super::strength::Strength;
 use super::tt::{self, TranspositionTable, TtEntry};
 use crate::board::{FenError, Move, MoveError, Position};
 use crate::book::{self, Book, BookMove, Randomness};
 use crate::rules::RuleSet;
 use rand::rngs::StdRng;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -146,6 +147,10 @@ pub struct Engine {
     network: Option<Arc<Network>>,
     /// Evaluate with `network` when there is one (`usennue`); else the hand-written evaluation.
     use_network: bool,
+    /// A playing strength for people (`UCI_LimitStrength`/`UCI_Elo`); `None`: full strength.
+    strength: Option<Strength>,
+    /// Seeds each limited-strength move choice (from the system, or [`Engine::set_book_seed`]).
+    choice_rng: StdRng,
     /// Each search thread's move-ordering statistics, kept from one search to the next until
     /// a new game. A search holds the lock while it runs; a new game replaces the whole set,
     /// so it never waits for one.
@@ -178,6 +183,8 @@ impl Engine {
             knowledge: Level::Large,
             style: Style::Normal,
             params: Parameters::DEFAULT,
+            strength: None,
+            choice_rng: StdRng::from_entropy(),
             network: nnue::built_in().ok(),
             use_network: nnue::DEFAULT_ON,
             histories: Arc::default(),
@@ -247,13 +254,23 @@ impl Engine {
     }
 
     /// The engine's settings that every search takes with it.
-    fn fill(&self, limits: &mut Limits) {
+    fn fill(&mut self, limits: &mut Limits) {
         limits.rules = self.rules;
         limits.pruning = self.pruning;
         limits.knowledge = self.knowledge;
         limits.style = self.style;
         limits.params = self.params;
         limits.network = self.active_network().cloned();
+        limits.strength = self.strength;
+        if let Some(s) = self.strength {
+            limits.nodes = Some(limits.nodes.map_or(s.nodes, |n| n.min(s.nodes)));
+            limits.choice_seed = self.choice_rng.gen();
+        }
+    }
+
+    /// Plays at a strength for people (`UCI_LimitStrength`/`UCI_Elo`), or at full strength.
+    pub fn set_strength(&mut self, strength: Option<Strength>) {
+        self.strength = strength;
     }
 
     /// Chooses the repetition rules (`repetition` option): the 2011 Chinese rules (default)
@@ -279,6 +296,7 @@ impl Engine {
     /// Seeds the book's random choices: the same seed, book and moves give the same choices.
     pub fn set_book_seed(&mut self, seed: u64) {
         self.book_rng = StdRng::seed_from_u64(seed);
+        self.choice_rng = StdRng::seed_from_u64(seed ^ 0x5eed);
     }
 
     /// Uses `book` from now on (`None`: no book). The front end finds and loads the file
@@ -507,7 +525,12 @@ impl Engine {
             start: started,
             ..Shared::new(tt, &limits, ponder)
         });
-        let threads = self.threads;
+        // A strength level plays alike on every machine: one thread, a node budget.
+        let threads = if limits.strength.is_some() {
+            1
+        } else {
+            self.threads
+        };
         let pos = self.pos.clone();
         let banned = self.banned.clone();
         let sh = shared.clone();
@@ -596,12 +619,17 @@ impl Engine {
                 on_info(&i)
             }
         };
+        let threads = if limits.strength.is_some() {
+            1
+        } else {
+            self.threads
+        };
         search_threads(
             &self.pos,
             &self.banned,
             &shared,
             &limits,
-            self.threads,
+            threads,
             &self.histories,
             &mut report,
         )
@@ -704,6 +732,46 @@ mod tests {
                 chosen.unwrap()
             })
             .collect()
+    }
+
+    /// The moves a limited strength plays from the start position, one search per seed.
+    fn weak_moves(threads: usize, elo: u32) -> Vec<(Move, u64)> {
+        (0..12)
+            .map(|seed| {
+                let mut e = Engine::new();
+                e.set_threads(threads);
+                e.set_strength(Some(Strength::from_elo(elo)));
+                e.set_book_seed(seed);
+                let mut nodes = 0;
+                let r = e.search_blocking(Limits::default(), |i| nodes = i.nodes);
+                (r.best.unwrap(), nodes)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_limited_strength_varies_its_moves_within_its_budget_on_one_thread() {
+        use crate::search::strength::MIN_ELO;
+        let weak = Strength::from_elo(MIN_ELO);
+        let a = weak_moves(1, MIN_ELO);
+        // The seed decides: the same seeds give the same moves, whatever the thread count.
+        assert_eq!(a, weak_moves(4, MIN_ELO));
+        assert!(a.iter().all(|&(_, n)| n <= weak.nodes), "{a:?}");
+        assert!(a.iter().any(|&(m, _)| m != a[0].0), "{a:?}");
+        // Every move is one the full search ranks among its best lines.
+        let mut full = Engine::new();
+        let limits = Limits {
+            depth: Some(2),
+            multipv: crate::search::strength::LINES,
+            ..Limits::default()
+        };
+        let mut best = Vec::new();
+        full.search_blocking(limits, |i| {
+            if i.depth == 1 {
+                best.push(i.pv[0]);
+            }
+        });
+        assert!(a.iter().all(|(m, _)| best.contains(m)), "{a:?} {best:?}");
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod nnue;
 pub mod parameters;
 pub mod repetition;
 pub mod score;
+pub mod strength;
 pub mod time;
 pub mod tt;
 pub mod wdl;
