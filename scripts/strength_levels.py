@@ -3,7 +3,9 @@
 
 Every level plays the reference engine, ElephantEye 3.31 with its book off searching to a
 fixed depth, at the two depths nearest its strength, and the next level up; the references
-play each other at neighbouring depths. One maximum-likelihood fit of all results (the logistic Elo model,
+play each other at neighbouring depths. One maximum-likelihood fit of the games against the
+references (level against level is printed beside it: one engine's levels exaggerate their
+differences against each other) (the logistic Elo model,
 draws as half points, one virtual draw per pairing so that a clean sweep still has a finite
 rating) gives every level and every reference a rating, with a 95% interval from the
 curvature of the likelihood. The scale is fixed by a convention: ElephantEye at depth 1 is
@@ -68,8 +70,7 @@ def fit(names, results):
     """Maximum-likelihood ratings (anchor fixed) and their standard errors."""
     free = [n for n in names if n != ANCHOR[0]]
     idx = {n: i for i, n in enumerate(free)}
-    r = {n: 0.0 for n in names}
-    r[ANCHOR[0]] = ANCHOR[1]
+    r = {n: ANCHOR[1] for n in names}
     k = math.log(10) / 400
 
     def expect(a, b):
@@ -95,7 +96,8 @@ def fit(names, results):
                 for y in (a, b):
                     if x in idx and y in idx:
                         hessian[idx[x]][idx[y]] += h if x == y else -h
-        step = solve(hessian, grad)
+        # Newton's step (the log-likelihood is concave), at most 200 Elo at a time.
+        step = [max(-200.0, min(200.0, x)) for x in solve(hessian, grad)]
         for n_, i in idx.items():
             r[n_] += step[i]
         if max(abs(s) for s in step) < 1e-6:
@@ -189,24 +191,30 @@ def main():
             save()
             print(f"{key}: {state['results'][key]}", flush=True)
         seed += 1
-    names = sorted({n for key in state["results"] for n in key.split(" ")})
-    ratings, se = fit(names, state["results"])
+    # The ratings come from games against the reference only: levels of one engine exaggerate
+    # their differences against each other (each level's mistakes are the kind the next one
+    # punishes), so the level-against-level games are shown beside the fit, not in it.
+    rated = {k: v for k, v in state["results"].items() if any(n.startswith("ee") for n in k.split(" "))}
+    names = sorted({n for key in rated for n in key.split(" ")})
+    ratings, se = fit(names, rated)
     print("\n| level (`UCI_Elo`) | nodes | temperature (cp) | games | measured Elo (95%) |")
     print("| --- | --- | --- | --- | --- |")
     for lv in levels:
         name = f"L{lv['elo']}"
-        n = sum(sum(v) for k, v in state["results"].items() if name in k.split(" "))
+        n = sum(sum(v) for k, v in rated.items() if name in k.split(" "))
         print(f"| {lv['elo']} | {lv['nodes']} | {lv['temperature']} | {n} | "
               f"{ratings[name]:.0f} ± {1.96 * se[name]:.0f} |")
     print("\n| reference | games | Elo (95%) |")
     print("| --- | --- | --- |")
     for ref in refs:
         if ref in ratings:
-            n = sum(sum(v) for k, v in state["results"].items() if ref in k.split(" "))
+            n = sum(sum(v) for k, v in rated.items() if ref in k.split(" "))
             print(f"| ElephantEye depth {ref[2:]} | {n} | {ratings[ref]:.0f} ± {1.96 * se[ref]:.0f} |")
-    print("\nresults (W D L of the first named):")
+    print("\nresults (W D L of the first named; level against level: not in the fit):")
     for key, v in state["results"].items():
-        print(f"  {key}: {v}")
+        a, b = key.split(" ")
+        gap = f"  (fit: {ratings[a] - ratings[b]:+.0f})" if a in ratings and b in ratings else ""
+        print(f"  {key}: {v}{gap}")
 
 
 def score(wdl):

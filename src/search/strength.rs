@@ -26,41 +26,42 @@ pub struct StrengthLevel {
 }
 
 /// The levels, weakest first. The `elo` column is what the level scored in the calibration
-/// games (docs/strength.md), on a scale anchored on ElephantEye 3.31 searching to a fixed
-/// depth; the other two columns define the level.
+/// games (`scripts/strength_levels.py`, 100 to 200 games a level against ElephantEye 3.31 at
+/// fixed depths; docs/strength.md has the table with its error bars), on a scale where
+/// ElephantEye at depth 1 is 1000; the other two columns define the level.
 pub const LEVELS: [StrengthLevel; 7] = [
     StrengthLevel {
-        elo: 1000,
+        elo: 700,
         nodes: 100,
         temperature_cp: 500,
     },
     StrengthLevel {
-        elo: 1200,
+        elo: 840,
         nodes: 300,
         temperature_cp: 250,
     },
     StrengthLevel {
-        elo: 1400,
+        elo: 1140,
         nodes: 1_000,
         temperature_cp: 120,
     },
     StrengthLevel {
-        elo: 1600,
+        elo: 1570,
         nodes: 3_000,
         temperature_cp: 60,
     },
     StrengthLevel {
-        elo: 1800,
+        elo: 1950,
         nodes: 10_000,
         temperature_cp: 30,
     },
     StrengthLevel {
-        elo: 2000,
+        elo: 2440,
         nodes: 40_000,
         temperature_cp: 12,
     },
     StrengthLevel {
-        elo: 2200,
+        elo: 2590,
         nodes: 80_000,
         temperature_cp: 4,
     },

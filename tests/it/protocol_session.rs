@@ -471,6 +471,56 @@ fn uci_announces_its_options_and_keeps_their_minimums() {
     e.finish();
 }
 
+/// A limited strength: announced with its range in both protocols, searches no more than the
+/// weakest level's budget, prints one line at `MultiPV` 1 and answers with a legal move.
+#[test]
+fn a_limited_strength_plays_a_legal_move_within_its_budget() {
+    use jiangjun::search::strength::{Strength, MAX_ELO, MIN_ELO};
+    let mut e = Engine::start();
+    e.send("uci");
+    let hello = texts(&e.until_exact("uciok"));
+    let elo =
+        format!("option name UCI_Elo type spin default {MIN_ELO} min {MIN_ELO} max {MAX_ELO}");
+    assert!(hello.contains(&elo), "{hello:?}");
+    assert!(hello.contains(&"option name UCI_LimitStrength type check default false".to_string()));
+    e.send_all(&[
+        "setoption name OwnBook value false",
+        "setoption name UCI_LimitStrength value true",
+        &format!("setoption name UCI_Elo value {MIN_ELO}"),
+        "position startpos moves h2e2 h9g7",
+        "go wtime 60000 btime 60000",
+    ]);
+    let got = texts(&e.until_answer());
+    let budget = Strength::from_elo(MIN_ELO).nodes;
+    for line in got.iter().filter(|l| l.starts_with("info depth")) {
+        assert!(!line.contains(" multipv "), "{line}");
+        let nodes: u64 = line
+            .split(" nodes ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(nodes <= budget, "{line}");
+    }
+    let best = got.last().unwrap().split(' ').nth(1).unwrap().to_string();
+    let mut pos = jiangjun::board::Position::startpos();
+    for m in ["h2e2", "h9g7"] {
+        pos.make_move(pos.parse_move(m).unwrap());
+    }
+    assert!(pos.parse_move(&best).is_ok(), "{got:?}");
+    e.finish();
+    let mut u = Engine::start();
+    u.send("ucci");
+    let hello = texts(&u.until_exact("ucciok"));
+    let elo = format!("option elo type spin min {MIN_ELO} max {MAX_ELO} default {MIN_ELO}");
+    assert!(hello.contains(&elo), "{hello:?}");
+    assert!(hello.contains(&"option limitstrength type check default false".to_string()));
+    u.finish();
+}
+
 /// In debug mode `isready` names the network in use beside the book.
 #[test]
 fn debug_isready_names_the_network() {
