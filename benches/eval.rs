@@ -9,13 +9,14 @@
 //! not depend on the weights.
 
 use criterion::Throughput;
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion};
 use jiangjun::board::{Move, Position};
 use jiangjun::search::eval::evaluate;
 use jiangjun::search::nnue::simd::Isa;
 use jiangjun::search::nnue::{AccumulatorStack, FloatNetwork};
-use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::hint::black_box;
 
 const FENS: [(&str, &str); 4] = [
     (
@@ -57,7 +58,7 @@ fn bench(c: &mut Criterion) {
 /// The positions of a seeded random game from the middlegame position, each with the move
 /// played from it (the last position has none).
 fn game_line(plies: usize) -> Vec<(Position, Option<Move>)> {
-    let mut rng = StdRng::seed_from_u64(1);
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
     let mut p = Position::from_fen(FENS[1].1).unwrap();
     p.clear_history();
     let mut line = Vec::new();
@@ -66,7 +67,7 @@ fn game_line(plies: usize) -> Vec<(Position, Option<Move>)> {
         if moves.is_empty() {
             break;
         }
-        let m = moves[rng.gen_range(0..moves.len())];
+        let m = moves[rng.random_range(0..moves.len())];
         line.push((p.clone(), Some(m)));
         p.make_move(m);
     }

@@ -2,8 +2,9 @@
 //! positions from tests/data/perft.txt. Compare runs side by side (`cargo bench --bench
 //! movegen`, criterion reports the change against the previous run).
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion};
 use jiangjun::board::{perft::perft, Position};
+use std::hint::black_box;
 
 const FENS: [(&str, &str); 3] = [
     (

@@ -5,12 +5,13 @@
 //!
 //! `cargo bench --bench repetition`
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion};
 use jiangjun::board::Position;
 use jiangjun::rules::classify::{classify_move, IdBoard, Options};
 use jiangjun::rules::fast::{judge_cycle, judge_cycle_uncached};
 use jiangjun::rules::{judge_game, RuleSet};
 use jiangjun::search::repetition;
+use std::hint::black_box;
 
 /// Plays ICCS moves (the history records whether each gave check, as in the search).
 fn play(fen: &str, moves: &[&str]) -> Position {

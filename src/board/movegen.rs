@@ -358,10 +358,10 @@ impl Position {
             return None;
         }
         let caps = self.legal_captures();
-        Some(if !caps.is_empty() && rng.gen_bool(capture_bias) {
-            caps[rng.gen_range(0..caps.len())]
+        Some(if !caps.is_empty() && rng.random_bool(capture_bias) {
+            caps[rng.random_range(0..caps.len())]
         } else {
-            moves[rng.gen_range(0..moves.len())]
+            moves[rng.random_range(0..moves.len())]
         })
     }
 

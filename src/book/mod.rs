@@ -337,7 +337,7 @@ pub fn choose(moves: &[BookMove], randomness: Randomness, rng: &mut impl Rng) ->
     if total.is_nan() || total <= 0.0 {
         return Some(first);
     }
-    let mut x = rng.gen::<f64>() * total;
+    let mut x = rng.random::<f64>() * total;
     for (b, wi) in moves.iter().zip(&w) {
         if x < *wi {
             return Some(*b);
@@ -611,9 +611,9 @@ mod tests {
         assert_eq!(size_allowed(&[1, 2, 3], 800), Ok(()));
         assert!(size_allowed(&[1, 2, 3], 803).is_err());
         // Random garbage never panics.
-        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         for len in 0..200 {
-            let junk: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+            let junk: Vec<u8> = (0..len).map(|_| rng.random()).collect();
             let _ = decode(&junk);
             let _ = eleeye::EleEyeBook::decode(&junk);
         }
@@ -631,7 +631,7 @@ mod tests {
     fn randomness_none_is_deterministic() {
         let (pos, book) = sample();
         let moves = book.probe(&pos);
-        let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         for _ in 0..20 {
             assert_eq!(
                 choose(&moves, Randomness::None, &mut rng)

@@ -1012,8 +1012,8 @@ pub(crate) fn game_ply(pos: &Position) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     fn dry() -> Session<Vec<u8>> {
         Session::new(Vec::new(), None)
@@ -1391,19 +1391,19 @@ mod tests {
             "\u{0}",
             "\t",
         ];
-        let mut rng = StdRng::seed_from_u64(0x6a6a_6c6f_6f70);
+        let mut rng = ChaCha8Rng::seed_from_u64(0x6a6a_6c6f_6f70);
         for _ in 0..200 {
             let mut s = dry();
-            s.on_line(if rng.gen_bool(0.5) { "ucci" } else { "uci" });
+            s.on_line(if rng.random_bool(0.5) { "ucci" } else { "uci" });
             for _ in 0..60 {
-                let n = rng.gen_range(0..10);
+                let n = rng.random_range(0..10);
                 let line: Vec<&str> = (0..n)
-                    .map(|_| VOCAB[rng.gen_range(0..VOCAB.len())])
+                    .map(|_| VOCAB[rng.random_range(0..VOCAB.len())])
                     .collect();
                 s.on_line(&line.join(" "));
-                if s.is_thinking() && rng.gen_bool(0.3) {
-                    let score = rng.gen_range(-32000..32000);
-                    s.simulate_search_end(score, rng.gen_range(0..20));
+                if s.is_thinking() && rng.random_bool(0.3) {
+                    let score = rng.random_range(-32000..32000);
+                    s.simulate_search_end(score, rng.random_range(0..20));
                 }
             }
             if !s.is_thinking() && s.exit_code().is_none() {

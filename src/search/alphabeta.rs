@@ -456,7 +456,7 @@ impl Worker {
         if candidates.len() < 2 {
             return None;
         }
-        let mut rng = rand::rngs::StdRng::seed_from_u64(self.limits.choice_seed);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(self.limits.choice_seed);
         let mv = strength.choose(candidates, &mut rng)?;
         let score = candidates.iter().find(|&&(m, _)| m == mv)?.1;
         let rm = self.root_moves.iter().find(|rm| rm.mv == mv)?;
@@ -1164,13 +1164,13 @@ fn test_worker(pos: Position, limits: &Limits) -> Worker {
 #[cfg(test)]
 mod eval_cache_tests {
     use super::*;
-    use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     #[test]
     fn cached_evaluations_equal_fresh_ones() {
         let mut w = test_worker(Position::startpos(), &Limits::default());
-        let mut rng = StdRng::seed_from_u64(11);
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
         let mut hits = 0;
         // Walk random games and come back along them, so that every position is met twice.
         for _ in 0..20 {
@@ -1181,7 +1181,7 @@ mod eval_cache_tests {
                     break;
                 }
                 assert_eq!(w.evaluate(), eval::evaluate(&w.pos));
-                w.pos.make_move(moves[rng.gen_range(0..moves.len())]);
+                w.pos.make_move(moves[rng.random_range(0..moves.len())]);
                 n += 1;
             }
             for _ in 0..n {
@@ -1284,8 +1284,8 @@ mod network_tests {
 mod worker_tests {
     use super::*;
     use crate::search::BENCH_POSITIONS;
-    use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     /// A fail-soft result is a bound the table keeps and reuses under other windows: a
     /// quiescence value v that failed low must fail low again for every alpha at or above v,
@@ -1294,7 +1294,7 @@ mod worker_tests {
     /// that won, which is the pruning's risk, not a wrong bound.)
     #[test]
     fn quiescence_fail_low_bounds_hold_under_higher_windows() {
-        let mut rng = StdRng::seed_from_u64(5);
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
         let mut checked = 0;
         for fen in BENCH_POSITIONS {
             let mut pos = Position::from_fen(fen).unwrap();
@@ -1304,17 +1304,17 @@ mod worker_tests {
                 };
                 pos.make_move(m);
                 for _ in 0..4 {
-                    let lo = rng.gen_range(-400..400);
+                    let lo = rng.random_range(-400..400);
                     let hi = lo
-                        + if rng.gen_bool(0.5) {
+                        + if rng.random_bool(0.5) {
                             1
                         } else {
-                            rng.gen_range(2..300)
+                            rng.random_range(2..300)
                         };
                     let v = test_worker(pos.clone(), &Limits::default()).qsearch(lo, hi, 1);
                     if v <= lo {
-                        let lo2 = v + rng.gen_range(0..=(lo - v).min(400));
-                        let hi2 = lo2 + rng.gen_range(1..300);
+                        let lo2 = v + rng.random_range(0..=(lo - v).min(400));
+                        let hi2 = lo2 + rng.random_range(1..300);
                         let w = test_worker(pos.clone(), &Limits::default()).qsearch(lo2, hi2, 1);
                         assert!(
                             w <= lo2,

@@ -21,8 +21,8 @@ use super::tt::{self, TranspositionTable, TtEntry};
 use crate::board::{FenError, Move, MoveError, Position};
 use crate::book::{self, Book, BookMove, Randomness};
 use crate::rules::RuleSet;
-use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -133,7 +133,7 @@ pub struct Engine {
     randomness: Randomness,
     /// Draws the book choices; seeded from the system by default, or by
     /// [`Engine::set_book_seed`] so that a seed reproduces a game.
-    book_rng: StdRng,
+    book_rng: ChaCha8Rng,
     /// Repetition rules applied by the search and the book filter.
     rules: RuleSet,
     /// UCCI `pruning`, `knowledge` and `style`, handed to every search.
@@ -150,7 +150,7 @@ pub struct Engine {
     /// A playing strength for people (`UCI_LimitStrength`/`UCI_Elo`); `None`: full strength.
     strength: Option<Strength>,
     /// Seeds each limited-strength move choice (from the system, or [`Engine::set_book_seed`]).
-    choice_rng: StdRng,
+    choice_rng: ChaCha8Rng,
     /// Each search thread's move-ordering statistics, kept from one search to the next until
     /// a new game. A search holds the lock while it runs; a new game replaces the whole set,
     /// so it never waits for one.
@@ -177,14 +177,14 @@ impl Engine {
             use_book: true,
             book: None,
             randomness: Randomness::None,
-            book_rng: StdRng::from_entropy(),
+            book_rng: ChaCha8Rng::from_os_rng(),
             rules: RuleSet::Cxa2011,
             pruning: Level::Large,
             knowledge: Level::Large,
             style: Style::Normal,
             params: Parameters::DEFAULT,
             strength: None,
-            choice_rng: StdRng::from_entropy(),
+            choice_rng: ChaCha8Rng::from_os_rng(),
             network: nnue::built_in().ok(),
             use_network: nnue::DEFAULT_ON,
             histories: Arc::default(),
@@ -264,7 +264,7 @@ impl Engine {
         limits.strength = self.strength;
         if let Some(s) = self.strength {
             limits.nodes = Some(limits.nodes.map_or(s.nodes, |n| n.min(s.nodes)));
-            limits.choice_seed = self.choice_rng.gen();
+            limits.choice_seed = self.choice_rng.random();
         }
     }
 
@@ -295,8 +295,8 @@ impl Engine {
 
     /// Seeds the book's random choices: the same seed, book and moves give the same choices.
     pub fn set_book_seed(&mut self, seed: u64) {
-        self.book_rng = StdRng::seed_from_u64(seed);
-        self.choice_rng = StdRng::seed_from_u64(seed ^ 0x5eed);
+        self.book_rng = ChaCha8Rng::seed_from_u64(seed);
+        self.choice_rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
     }
 
     /// Uses `book` from now on (`None`: no book). The front end finds and loads the file

@@ -231,20 +231,20 @@ mod tests {
     use crate::board::Square;
     use crate::search::history::Histories;
     use crate::search::BENCH_POSITIONS;
-    use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     /// A move to offer the picker as a table move, killer or counter-move: none, a legal
     /// one, a random square pair (mostly illegal), or a move from an earlier position (stale).
-    fn offer(rng: &mut StdRng, legal: &[Move], stale: &[Move]) -> Option<Move> {
-        match rng.gen_range(0..4) {
+    fn offer(rng: &mut ChaCha8Rng, legal: &[Move], stale: &[Move]) -> Option<Move> {
+        match rng.random_range(0..4) {
             0 => None,
-            1 => legal.get(rng.gen_range(0..legal.len().max(1))).copied(),
+            1 => legal.get(rng.random_range(0..legal.len().max(1))).copied(),
             2 => Move::new(
-                Square::new(rng.gen_range(0..90)).unwrap(),
-                Square::new(rng.gen_range(0..90)).unwrap(),
+                Square::new(rng.random_range(0..90)).unwrap(),
+                Square::new(rng.random_range(0..90)).unwrap(),
             ),
-            _ => stale.get(rng.gen_range(0..stale.len().max(1))).copied(),
+            _ => stale.get(rng.random_range(0..stale.len().max(1))).copied(),
         }
     }
 
@@ -265,7 +265,7 @@ mod tests {
     }
 
     /// Checks all three pickers at one node.
-    fn check_node(pos: &Position, rng: &mut StdRng, stale: &[Move], history: &HistoryView) {
+    fn check_node(pos: &Position, rng: &mut ChaCha8Rng, stale: &[Move], history: &HistoryView) {
         let legal = pos.legal_moves();
         let tt = offer(rng, &legal, stale).filter(|&m| pos.is_legal(m));
         let killers = [offer(rng, &legal, stale), offer(rng, &legal, stale)];
@@ -337,7 +337,7 @@ mod tests {
 
     #[test]
     fn pickers_yield_the_legal_moves_once_each() {
-        let mut rng = StdRng::seed_from_u64(16);
+        let mut rng = ChaCha8Rng::seed_from_u64(16);
         let mut tables = Histories::new();
         let mut nodes = 0;
         let mut stale: Vec<Move> = Vec::new();
@@ -347,8 +347,8 @@ mod tests {
                 for _ in 0..100 {
                     // Random statistics, the continuation rows of two random moves among them.
                     let mut randomize = |h: &mut i16| {
-                        if rng.gen_bool(0.05) {
-                            *h = rng.gen_range(-16_000..16_000);
+                        if rng.random_bool(0.05) {
+                            *h = rng.random_range(-16_000..16_000);
                         }
                     };
                     tables.quiet.iter_mut().flatten().for_each(&mut randomize);
@@ -375,7 +375,7 @@ mod tests {
                     if stale.len() < 512 {
                         stale.push(m);
                     } else {
-                        stale[rng.gen_range(0..512)] = m;
+                        stale[rng.random_range(0..512)] = m;
                     }
                     pos.make_move(m);
                 }

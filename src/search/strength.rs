@@ -127,7 +127,7 @@ impl Strength {
             })
             .collect();
         let total: f64 = weights.iter().map(|&(_, w)| w).sum();
-        let mut x = rng.gen::<f64>() * total;
+        let mut x = rng.random::<f64>() * total;
         for &(m, w) in &weights {
             if x < w {
                 return Some(m);
@@ -142,8 +142,8 @@ impl Strength {
 mod tests {
     use super::*;
     use crate::board::Position;
-    use rand::rngs::StdRng;
     use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
 
     #[test]
     fn levels_grow_in_every_column() {
@@ -181,7 +181,7 @@ mod tests {
     fn a_cold_choice_plays_the_best_and_a_warm_one_spreads() {
         let m = moves(3);
         let lines = [(m[0], 10), (m[1], 40), (m[2], -700)];
-        let mut rng = StdRng::seed_from_u64(1);
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
         let cold = Strength::from_elo(MAX_ELO);
         let cold = Strength {
             temperature_cp: 1,
@@ -209,7 +209,7 @@ mod tests {
             temperature_cp: 10_000,
             ..Strength::from_elo(MIN_ELO)
         };
-        let mut rng = StdRng::seed_from_u64(2);
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
         for _ in 0..200 {
             assert_eq!(hot.choose(&lines, &mut rng), Some(m[0]));
         }

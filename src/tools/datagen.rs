@@ -62,8 +62,8 @@ use crate::board::{Color, Move, Position};
 use crate::rules::{self, PlyRecord, RuleSet};
 use crate::search::engine::{Engine, Evaluation};
 use crate::search::score;
-use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -348,12 +348,12 @@ fn new_engine(rules: RuleSet, evaluation: &Evaluation) -> Engine {
 }
 
 /// The opening moves of a game: a line, then random plies; redrawn while unbalanced.
-fn choose_start(cfg: &Config, rng: &mut StdRng) -> Vec<Move> {
+fn choose_start(cfg: &Config, rng: &mut ChaCha8Rng) -> Vec<Move> {
     let mut moves = Vec::new();
     for _ in 0..START_TRIES {
         let mut g = Game::new();
         if !cfg.openings.is_empty() {
-            for &m in &cfg.openings[rng.gen_range(0..cfg.openings.len())] {
+            for &m in &cfg.openings[rng.random_range(0..cfg.openings.len())] {
                 if !g.pos.is_legal(m) {
                     break;
                 }
@@ -365,7 +365,7 @@ fn choose_start(cfg: &Config, rng: &mut StdRng) -> Vec<Move> {
             if legal.is_empty() {
                 break;
             }
-            g.play(legal[rng.gen_range(0..legal.len())]);
+            g.play(legal[rng.random_range(0..legal.len())]);
         }
         moves = g.pos.history().iter().filter_map(|s| s.mv).collect();
         if g.ended(cfg).is_some() {
@@ -408,7 +408,7 @@ fn skip(pos: &Position, best: Move, score: i32, score_limit: i32) -> Option<Skip
 
 /// Plays game `index` of the run.
 fn play_game(cfg: &Config, index: u32) -> GameOutput {
-    let mut rng = StdRng::seed_from_u64(mix(cfg.seed ^ mix(u64::from(index))));
+    let mut rng = ChaCha8Rng::seed_from_u64(mix(cfg.seed ^ mix(u64::from(index))));
     let mut g = Game::new();
     for m in choose_start(cfg, &mut rng) {
         g.play(m);

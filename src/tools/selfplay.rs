@@ -12,8 +12,8 @@ use crate::search::alphabeta::Limits;
 use crate::search::engine::{Engine, Evaluation};
 use crate::search::repetition;
 use crate::search::score::is_decisive;
-use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 /// Self-play settings.
@@ -40,10 +40,10 @@ pub struct Game {
 
 fn play_one(cfg: &Config, index: usize) -> Game {
     let mut rng =
-        StdRng::seed_from_u64(cfg.seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        ChaCha8Rng::seed_from_u64(cfg.seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let mut moves: Vec<String> = Vec::new();
     if !cfg.openings.is_empty() {
-        moves = cfg.openings[rng.gen_range(0..cfg.openings.len())].clone();
+        moves = cfg.openings[rng.random_range(0..cfg.openings.len())].clone();
     }
     let mut pos = Position::startpos();
     for m in &moves {
@@ -62,7 +62,7 @@ fn play_one(cfg: &Config, index: usize) -> Game {
         if legal.is_empty() {
             break;
         }
-        let m = legal[rng.gen_range(0..legal.len())];
+        let m = legal[rng.random_range(0..legal.len())];
         pos.make_move(m);
         played.push(m.to_string());
     }

@@ -53,8 +53,8 @@ use crate::search::nnue::{
     active_features, output_bucket, FloatNetwork, HIDDEN, INPUTS, OUTPUT_BUCKETS, SCALE,
 };
 use crate::tools::datagen::{ChunkReader, DataError, Record, ShuffledReader};
-use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::fmt;
@@ -699,14 +699,14 @@ pub fn train(
         let seed = cfg.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(epoch);
         let (mut loss, mut positions) = (0.0, 0u64);
         // Drawn on this thread in stream order, so mirroring does not depend on threads.
-        let mut coin = StdRng::seed_from_u64(seed ^ 0x6d69_7272_6f72);
+        let mut coin = ChaCha8Rng::seed_from_u64(seed ^ 0x6d69_7272_6f72);
         batch.clear();
         for r in ShuffledReader::open(&cfg.data, cfg.buffer, seed) {
             let r = r?;
             if val_records.contains(&r) {
                 continue;
             }
-            let sample = if cfg.mirror && coin.gen_bool(0.5) {
+            let sample = if cfg.mirror && coin.random_bool(0.5) {
                 Sample::from_record_mirrored(&r, cfg.lambda, cfg.scale)
             } else {
                 Sample::from_record(&r, cfg.lambda, cfg.scale)

@@ -219,7 +219,7 @@ impl CommonArgs {
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(0, |d| d.as_nanos() as u64)
             });
-            let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             c.openings.shuffle(&mut rng);
             c.openings_source
                 .push_str(&format!(", shuffled (seed {seed})"));

@@ -14,8 +14,9 @@
 //! The `go` count restarts with every new game.
 
 use jiangjun::board::{Move, Position, Square};
-use rand::seq::SliceRandom;
-use rand::{rngs::StdRng, SeedableRng};
+use rand::seq::IndexedRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
@@ -114,7 +115,7 @@ fn to_one_based(m: Move) -> String {
 
 fn main() {
     let f = parse_flags();
-    let mut rng = StdRng::seed_from_u64(f.seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(f.seed);
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

@@ -30,6 +30,23 @@ fn bench(extra: &[&str]) -> (Vec<u64>, String) {
     (summaries(&out), out)
 }
 
+/// The signature, as Stockfish's CI checks its own: a change to the search that did not mean
+/// to change the tree fails here, and one that did updates `tests/data/bench_signature`.
+#[test]
+fn the_bench_signature_is_the_recorded_one() {
+    let recorded = include_str!("../data/bench_signature").trim();
+    let (code, out, err) = run(&["bench"]);
+    assert_eq!(code, 0, "{err}");
+    let nodes = summaries(&out);
+    assert_eq!(nodes.len(), 1, "{out}");
+    assert_eq!(
+        nodes[0].to_string(),
+        recorded,
+        "jiangjun bench counts {} nodes; tests/data/bench_signature says {recorded}",
+        nodes[0]
+    );
+}
+
 #[test]
 fn bench_with_a_network_file_runs_both_evaluations() {
     let path = std::env::temp_dir().join(format!("jj-bench-{}.nnue", std::process::id()));

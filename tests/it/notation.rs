@@ -17,9 +17,9 @@ use jiangjun::board::notation::{
 };
 use jiangjun::board::pgn::{parse_pgn, write_pgn, Game, GameResult, MoveFormat, PgnError};
 use jiangjun::board::{Color, Move, Piece, PieceKind, Position, Square};
-use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
+use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 fn perft_positions() -> Vec<Position> {
     include_str!("../data/perft.txt")
@@ -71,7 +71,7 @@ fn every_perft_position_round_trips() {
 
 #[test]
 fn random_games_round_trip() {
-    let mut rng = StdRng::seed_from_u64(0x0075_2011);
+    let mut rng = ChaCha8Rng::seed_from_u64(0x0075_2011);
     let mut positions = 0;
     for start in perft_positions() {
         for _ in 0..6 {
@@ -93,7 +93,7 @@ fn random_games_round_trip() {
 /// Pawn-heavy random positions: random games rarely double pawns on files.
 #[test]
 fn crowded_pawns_round_trip() {
-    let mut rng = StdRng::seed_from_u64(5);
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
     let mut made = 0;
     while made < 300 {
         let mut board = [None; 90];
@@ -106,17 +106,17 @@ fn crowded_pawns_round_trip() {
         put(3, 9, Piece::new(Color::Black, PieceKind::King));
         for _ in 0..5 {
             put(
-                rng.gen_range(0..9),
-                rng.gen_range(5..10),
+                rng.random_range(0..9),
+                rng.random_range(5..10),
                 Piece::new(Color::Red, PieceKind::Pawn),
             );
             put(
-                rng.gen_range(0..9),
-                rng.gen_range(0..5),
+                rng.random_range(0..9),
+                rng.random_range(0..5),
                 Piece::new(Color::Black, PieceKind::Pawn),
             );
         }
-        let side = if rng.gen_bool(0.5) {
+        let side = if rng.random_bool(0.5) {
             Color::Red
         } else {
             Color::Black
@@ -464,7 +464,7 @@ fn errors_say_why() {
 /// Random inputs: bytes, CJK from the notation alphabet and beyond, WXF-like ASCII.
 #[test]
 fn readers_never_panic() {
-    let mut rng = StdRng::seed_from_u64(2011);
+    let mut rng = ChaCha8Rng::seed_from_u64(2011);
     let positions = perft_positions();
     let alphabet: Vec<char> =
         "帅帥将將仕士相象马馬傌车車俥伡炮砲包兵卒进進退平前中后後一二三四五六七八九十123456789１２３０0+-=.↑↓ !?"
@@ -473,17 +473,17 @@ fn readers_never_panic() {
     let ascii: Vec<char> = "KAEBHNRCPkaehrcp0123456789+-.=hi ".chars().collect();
     for i in 0..60_000 {
         let p = &positions[i % positions.len()];
-        let len = rng.gen_range(0..9);
+        let len = rng.random_range(0..9);
         let s: String = match i % 4 {
             0 => {
-                let bytes: Vec<u8> = (0..len * 3).map(|_| rng.gen()).collect();
+                let bytes: Vec<u8> = (0..len * 3).map(|_| rng.random()).collect();
                 String::from_utf8_lossy(&bytes).into_owned()
             }
             1 => (0..len)
                 .map(|_| *alphabet.choose(&mut rng).unwrap_or(&'炮'))
                 .collect(),
             2 => (0..len)
-                .map(|_| char::from_u32(rng.gen_range(0x2E80..0xA000)).unwrap_or('?'))
+                .map(|_| char::from_u32(rng.random_range(0x2E80..0xA000)).unwrap_or('?'))
                 .collect(),
             _ => (0..len)
                 .map(|_| *ascii.choose(&mut rng).unwrap_or(&'C'))
@@ -504,7 +504,7 @@ fn readers_never_panic() {
 
 #[test]
 fn pgn_readers_never_panic() {
-    let mut rng = StdRng::seed_from_u64(7);
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
     let pieces = [
         "[",
         "]",
@@ -537,7 +537,7 @@ fn pgn_readers_never_panic() {
         "[Game \"Chinese Chess\"]\n",
     ];
     for _ in 0..20_000 {
-        let n = rng.gen_range(0..14);
+        let n = rng.random_range(0..14);
         let s: String = (0..n)
             .map(|_| *pieces.choose(&mut rng).unwrap_or(&" "))
             .collect();
@@ -624,7 +624,7 @@ fn classic_endgame_records_read_and_write_back() {
     assert_eq!(written[23], "后卒平4");
 }
 
-fn random_game(rng: &mut StdRng, start: &Position, plies: usize) -> Game {
+fn random_game(rng: &mut ChaCha8Rng, start: &Position, plies: usize) -> Game {
     let mut g = Game::new(start.clone());
     let mut p = start.clone();
     for _ in 0..plies {
@@ -642,7 +642,7 @@ fn random_game(rng: &mut StdRng, start: &Position, plies: usize) -> Game {
 
 #[test]
 fn pgn_round_trips_in_every_format() {
-    let mut rng = StdRng::seed_from_u64(99);
+    let mut rng = ChaCha8Rng::seed_from_u64(99);
     let results = [
         GameResult::RedWins,
         GameResult::BlackWins,

@@ -5,8 +5,8 @@
 use crate::protocol_support as support;
 
 use jiangjun::board::Position;
-use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 use support::*;
 
@@ -210,7 +210,7 @@ fn garbage_input_keeps_the_engine_alive() {
         if !hello.is_empty() {
             e.send(hello);
         }
-        let mut rng = StdRng::seed_from_u64(seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
         // No `quit` (it would end the session), no `batch` (an infinite search would then
         // wait for a `stop` it never reads), no hash/threads changes and no huge numbers
         // (`go depth 1e20` is a legitimately long search; they would cost time and memory,
@@ -281,18 +281,20 @@ fn garbage_input_keeps_the_engine_alive() {
         ];
         let mut script = Vec::new();
         for _ in 0..1500 {
-            let line: Vec<u8> = match rng.gen_range(0..3) {
-                0 => (0..rng.gen_range(0..120)).map(|_| rng.gen()).collect(),
-                1 => (0..rng.gen_range(0..40))
-                    .map(|_| rng.gen::<char>())
+            let line: Vec<u8> = match rng.random_range(0..3) {
+                0 => (0..rng.random_range(0..120))
+                    .map(|_| rng.random())
+                    .collect(),
+                1 => (0..rng.random_range(0..40))
+                    .map(|_| rng.random::<char>())
                     .collect::<String>()
                     .into_bytes(),
                 _ => {
-                    let n = rng.gen_range(0..12);
+                    let n = rng.random_range(0..12);
                     let toks: Vec<&str> = (0..n)
-                        .map(|_| VOCAB[rng.gen_range(0..VOCAB.len())])
+                        .map(|_| VOCAB[rng.random_range(0..VOCAB.len())])
                         .collect();
-                    let sep = [" ", "  ", "\t", " \r"][rng.gen_range(0..4)];
+                    let sep = [" ", "  ", "\t", " \r"][rng.random_range(0..4)];
                     toks.join(sep).into_bytes()
                 }
             };

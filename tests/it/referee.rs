@@ -1408,7 +1408,7 @@ fn search_does_not_complete_a_losing_cycle() {
 fn random_games_with_shuffles_never_panic() {
     use jiangjun::rules::fast::judge_cycle_uncached;
     use rand::{Rng, SeedableRng};
-    let mut rng = rand::rngs::StdRng::seed_from_u64(2011);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2011);
     let start = std::time::Instant::now();
     let mut ruled = 0;
     let mut agreed = 0;
@@ -1425,11 +1425,11 @@ fn random_games_with_shuffles_never_panic() {
                 moves.push(m.to_string());
                 pos.make_move(m);
             };
-            if rng.gen_bool(0.3) {
+            if rng.random_bool(0.3) {
                 // A shuffle: two quiet moves and their way back, three times.
-                let quiet = |pos: &Position, rng: &mut rand::rngs::StdRng| {
+                let quiet = |pos: &Position, rng: &mut rand_chacha::ChaCha8Rng| {
                     let q: Vec<Move> = pos.legal_quiets().into_iter().collect();
-                    (!q.is_empty()).then(|| q[rng.gen_range(0..q.len())])
+                    (!q.is_empty()).then(|| q[rng.random_range(0..q.len())])
                 };
                 let Some(a) = quiet(&pos, &mut rng) else {
                     break;
@@ -1461,7 +1461,7 @@ fn random_games_with_shuffles_never_panic() {
                     let _ = judge_cycle_uncached(&pos, 4, RuleSet::Axf);
                 }
             } else {
-                let m = list[rng.gen_range(0..list.len())];
+                let m = list[rng.random_range(0..list.len())];
                 play(&mut pos, m, &mut moves);
             }
         }

@@ -2,8 +2,8 @@
 
 use super::*;
 use crate::protocol::session;
-use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 fn ucci(line: &str) -> ParseOutcome {
     parse_line(line, Dialect::Ucci)
@@ -794,36 +794,36 @@ fn random_lines_never_panic() {
         "MOVES",
     ];
     const SEPARATORS: &[&str] = &[" ", "  ", "\t", "\r", "\r\n", "\n", "\u{b}", "\u{c}", "\0"];
-    let mut rng = StdRng::seed_from_u64(0x6a69_616e_676a_756e);
+    let mut rng = ChaCha8Rng::seed_from_u64(0x6a69_616e_676a_756e);
     for round in 0..8000 {
         let line = match round % 4 {
             // Arbitrary bytes, decoded the way the engine loop decodes stdin.
             0 => {
-                let len = rng.gen_range(0..200);
-                let bytes: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+                let len = rng.random_range(0..200);
+                let bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
                 String::from_utf8_lossy(&bytes).into_owned()
             }
             // Arbitrary chars.
             1 => {
-                let len = rng.gen_range(0..80);
-                (0..len).map(|_| rng.gen::<char>()).collect()
+                let len = rng.random_range(0..80);
+                (0..len).map(|_| rng.random::<char>()).collect()
             }
             // A real line, mangled: bytes cut, doubled or replaced at random char boundaries.
             2 => {
                 let pool = TRANSCRIPT_LINES.iter().chain(ADVERSARIAL);
                 let base = pool
                     .clone()
-                    .nth(rng.gen_range(0..pool.count()))
+                    .nth(rng.random_range(0..pool.count()))
                     .copied()
                     .unwrap_or("");
                 let mut chars: Vec<char> = base.chars().collect();
-                for _ in 0..rng.gen_range(1..6) {
-                    let at = rng.gen_range(0..=chars.len());
-                    match rng.gen_range(0..4) {
+                for _ in 0..rng.random_range(1..6) {
+                    let at = rng.random_range(0..=chars.len());
+                    match rng.random_range(0..4) {
                         0 if at < chars.len() => {
                             chars.remove(at);
                         }
-                        1 => chars.insert(at, rng.gen::<char>()),
+                        1 => chars.insert(at, rng.random::<char>()),
                         2 => chars.insert(at, [' ', '\t', '-', '9', '\r'][at % 5]),
                         _ => chars.truncate(at),
                     }
@@ -832,15 +832,15 @@ fn random_lines_never_panic() {
             }
             // Grammar-shaped garbage.
             _ => {
-                let n = rng.gen_range(0..25);
+                let n = rng.random_range(0..25);
                 let mut s = String::new();
                 for _ in 0..n {
                     let tok = VOCAB
-                        .get(rng.gen_range(0..VOCAB.len()))
+                        .get(rng.random_range(0..VOCAB.len()))
                         .copied()
                         .unwrap_or("go");
                     let sep = SEPARATORS
-                        .get(rng.gen_range(0..SEPARATORS.len()))
+                        .get(rng.random_range(0..SEPARATORS.len()))
                         .copied()
                         .unwrap_or(" ");
                     s.push_str(tok);

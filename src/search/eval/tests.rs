@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::board::Position;
-use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 fn pos(fen: &str) -> Position {
     match Position::from_fen(fen) {
@@ -25,7 +25,7 @@ fn perft_fens() -> Vec<String> {
 
 /// The perft positions plus every position of a few random games from each (fixed seed).
 fn sample_positions() -> Vec<Position> {
-    let mut rng = StdRng::seed_from_u64(0x5eed_e7a1);
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5eed_e7a1);
     let mut out = Vec::new();
     for fen in perft_fens() {
         let start = pos(&fen);
@@ -37,7 +37,7 @@ fn sample_positions() -> Vec<Position> {
                 if moves.is_empty() {
                     break;
                 }
-                p.make_move(moves[rng.gen_range(0..moves.len())]);
+                p.make_move(moves[rng.random_range(0..moves.len())]);
                 out.push(p.clone());
             }
         }
@@ -365,15 +365,18 @@ fn lines_onto_the_king_are_told_apart() {
 
 #[test]
 fn evaluations_are_those_of_the_former_literal_weights() {
-    // Computed on the commit before the weights became data (6d00e5d): the FNV-1a of the
-    // evaluation of every sample position, and two evaluations spelt out.
+    // The FNV-1a of the evaluation of every sample position, and two evaluations spelt out.
+    // First computed on the commit before the weights became data (6d00e5d), over a walk
+    // drawn by rand 0.8's StdRng (9704 positions, 0x8cd2_72b6_9017_5c22); recomputed when
+    // the walk's generator became ChaCha8, on a tree whose evaluation still gave the first
+    // value on the first walk.
     let positions = sample_positions();
     let mut bytes = Vec::new();
     for p in &positions {
         bytes.extend_from_slice(&evaluate(p).to_le_bytes());
     }
-    assert_eq!(positions.len(), 9704);
-    assert_eq!(crate::checksum::fnv1a64(&bytes), 0x8cd2_72b6_9017_5c22);
+    assert_eq!(positions.len(), 9477);
+    assert_eq!(crate::checksum::fnv1a64(&bytes), 0xf008_e900_fcc8_40b2);
     let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
     let horses_out = "r1bakab1r/9/1cn4cn/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 0 1";
     assert_eq!(

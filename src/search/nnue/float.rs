@@ -5,8 +5,8 @@ use super::features::{active_features, output_bucket, INPUTS, OUTPUT_BUCKETS};
 use super::network::{Network, L1_LIMIT, L2_LIMIT, QA, QB};
 use super::{HIDDEN, SCALE};
 use crate::board::{Color, Position};
-use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 /// Float parameters of the v1 architecture (shapes in the field docs; [`FloatNetwork::zeros`]
 /// makes them right). Missing values count as zero, extra ones are ignored.
@@ -39,14 +39,14 @@ impl FloatNetwork {
     /// off, some saturated, most in between) and outputs are a few hundred centipawns. For tests,
     /// benches, and as a trainer's starting point.
     pub fn random(seed: u64) -> FloatNetwork {
-        let mut rng = StdRng::seed_from_u64(seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut uniform = |n: usize, lo: f32, hi: f32| -> Vec<f32> {
-            (0..n).map(|_| rng.gen_range(lo..hi)).collect()
+            (0..n).map(|_| rng.random_range(lo..hi)).collect()
         };
         FloatNetwork {
             l1_weights: uniform(INPUTS * HIDDEN, -0.12, 0.12),
             l1_bias: uniform(HIDDEN, -0.1, 0.6),
-            l2_weights: uniform(OUTPUT_BUCKETS * 2 * HIDDEN, -0.25, 0.25),
+            l2_weights: uniform(OUTPUT_BUCKETS * 2 * HIDDEN, -0.08, 0.08),
             l2_bias: uniform(OUTPUT_BUCKETS, -0.1, 0.1),
         }
     }

@@ -10,8 +10,8 @@ use super::simd::{self, Isa, Row};
 use super::*;
 use crate::board::{Color, Piece, Position, Square};
 use crate::checksum::fnv1a64;
-use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 const FENS: [&str; 4] = [
     crate::board::START_FEN,
@@ -38,13 +38,13 @@ fn walk(
     steps: usize,
     mut at_node: impl FnMut(&mut AccumulatorStack, &Position),
 ) {
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut p = start.clone();
     stack.refresh(net, &p);
     at_node(stack, &p);
     for _ in 0..steps {
         let moves = p.legal_moves();
-        let r = rng.gen_range(0..100);
+        let r = rng.random_range(0..100);
         if (r < 25 || moves.is_empty()) && !p.history().is_empty() {
             p.unmake_move();
             stack.pop();
@@ -59,7 +59,7 @@ fn walk(
             break;
         } else {
             // Half the moves pushed before make_move, half after.
-            let m = moves[rng.gen_range(0..moves.len())];
+            let m = moves[rng.random_range(0..moves.len())];
             if r < 65 {
                 stack.push_move(&p, m);
                 p.make_move(m);
@@ -111,7 +111,7 @@ fn mirror(p: &Position) -> Position {
 fn check_against_refresh(net_seed: u64, walk_seed: u64, check_one_in: u32) -> usize {
     let net = FloatNetwork::random(net_seed).quantize();
     let mut stack = AccumulatorStack::new();
-    let mut rng = StdRng::seed_from_u64(walk_seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(walk_seed);
     let mut checked = 0;
     for (i, fen) in FENS.iter().enumerate() {
         walk(
@@ -121,7 +121,7 @@ fn check_against_refresh(net_seed: u64, walk_seed: u64, check_one_in: u32) -> us
             walk_seed + i as u64,
             1500,
             |stack, p| {
-                if rng.gen_range(0..check_one_in) == 0 {
+                if rng.random_range(0..check_one_in) == 0 {
                     let isa = Isa::detect();
                     let fresh = Color::ALL.map(|c| Accumulator::refresh(&net, isa, p, c));
                     assert_eq!(stack.current(&net, p), &fresh, "{}", p.to_fen());
@@ -318,8 +318,8 @@ fn baseline_and_avx2_loops_agree_exactly() {
     assert!(nodes > 3000, "{nodes}");
 
     // Each loop on random rows over the whole i16 range, where sums wrap.
-    let mut rng = StdRng::seed_from_u64(9);
-    let mut row = || -> Row { std::array::from_fn(|_| rng.gen()) };
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let mut row = || -> Row { std::array::from_fn(|_| rng.random()) };
     for _ in 0..2000 {
         let (src, a, b, c) = (row(), row(), row(), row());
         let (mut x, mut y) = (src, src);
@@ -484,12 +484,12 @@ fn every_truncation_is_an_error() {
 #[test]
 fn no_bytes_make_the_reader_panic() {
     let good = valid_file();
-    let mut rng = StdRng::seed_from_u64(11);
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
     for _ in 0..2000 {
         // Noise of any length, sometimes behind a valid header.
-        let len = rng.gen_range(0..HEADER_LEN * 2);
-        let mut b: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
-        if rng.gen() && len >= HEADER_LEN {
+        let len = rng.random_range(0..HEADER_LEN * 2);
+        let mut b: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+        if rng.random() && len >= HEADER_LEN {
             b[..HEADER_LEN].copy_from_slice(&good[..HEADER_LEN]);
         }
         assert!(Network::from_bytes(&b).is_err());
@@ -498,9 +498,9 @@ fn no_bytes_make_the_reader_panic() {
         // A valid file with random bytes changed and the checksum fixed: loads, or is refused
         // for its header or a weight out of range.
         let mut b = good.clone();
-        for _ in 0..rng.gen_range(1..20) {
-            let at = rng.gen_range(0..FILE_LEN - 8);
-            b[at] = rng.gen();
+        for _ in 0..rng.random_range(1..20) {
+            let at = rng.random_range(0..FILE_LEN - 8);
+            b[at] = rng.random();
         }
         if let Ok(net) = Network::from_bytes(&resealed(b)) {
             // Whatever loads evaluates without panicking.

@@ -10,8 +10,8 @@
 //! one record at a time, so the mix does not depend on the order they are named in.
 
 use super::format::{DataError, Record, RecordReader};
-use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::path::Path;
 
 /// Records of several files, shuffled through a buffer; deterministic for a seed.
@@ -20,7 +20,7 @@ pub struct ShuffledReader {
     sources: Vec<RecordReader>,
     buffer: Vec<Record>,
     capacity: usize,
-    rng: StdRng,
+    rng: ChaCha8Rng,
     failed: bool,
 }
 
@@ -41,7 +41,7 @@ impl ShuffledReader {
             sources,
             buffer: Vec::with_capacity(capacity.min(1 << 24)),
             capacity,
-            rng: StdRng::seed_from_u64(seed),
+            rng: ChaCha8Rng::seed_from_u64(seed),
             failed: false,
         }
     }
@@ -49,7 +49,7 @@ impl ShuffledReader {
     /// Tops the buffer up from randomly chosen sources.
     fn fill(&mut self) -> Result<(), DataError> {
         while self.buffer.len() < self.capacity && !self.sources.is_empty() {
-            let i = self.rng.gen_range(0..self.sources.len());
+            let i = self.rng.random_range(0..self.sources.len());
             match self.sources[i].next() {
                 Some(Ok(r)) => self.buffer.push(r),
                 Some(Err(e)) => return Err(e),
@@ -76,7 +76,7 @@ impl Iterator for ShuffledReader {
         if self.buffer.is_empty() {
             return None;
         }
-        let i = self.rng.gen_range(0..self.buffer.len());
+        let i = self.rng.random_range(0..self.buffer.len());
         Some(Ok(self.buffer.swap_remove(i)))
     }
 }

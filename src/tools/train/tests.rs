@@ -1,13 +1,13 @@
 use super::*;
 use crate::board::{Color, PieceKind};
 use crate::tools::datagen::{RecordWriter, Wdl};
-use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::path::Path;
 
 /// Positions from seeded random walks from the start, restarted every 60 plies.
 fn positions(n: usize, seed: u64) -> Vec<Position> {
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut out = Vec::with_capacity(n);
     let mut p = Position::startpos();
     while out.len() < n {
@@ -16,7 +16,7 @@ fn positions(n: usize, seed: u64) -> Vec<Position> {
             p = Position::startpos();
             continue;
         }
-        p.make_move(moves[rng.gen_range(0..moves.len())]);
+        p.make_move(moves[rng.random_range(0..moves.len())]);
         out.push(p.clone());
     }
     out
