@@ -7,9 +7,10 @@
 //!
 //! 1. [`board`]: the legal-move core — squares, pieces, moves, positions, FEN, move
 //!    generation, perft, the notations people and GUIs write ([`board::notation`],
-//!    [`board::rank_origin`], [`board::pgn`]). No I/O, no dependency on the rest.
+//!    [`board::rank_origin`]). No I/O, no dependency on the rest.
 //! 2. [`rules`]: the repetition referee and the natural limit (2011 rules 23-26, 4.2.4) on
-//!    top of the board.
+//!    top of the board; beside it [`records`], game records (PGN, XQF, their text encodings,
+//!    reading files of them) on top of the board and [`input`].
 //! 3. [`book`]: the opening book format and lookup (beside the search: it knows the board,
 //!    not the search). [`checksum`] is a leaf helper for the file formats; [`input`], one for
 //!    reading files with bounds (type checked before opening, sizes capped).
@@ -20,7 +21,7 @@
 //!    ([`protocol::command`]) depends on nothing but `std`.
 //! 6. [`tools`]: offline work above the engine — book builder, bench signature, self-play,
 //!    tuner, training-data generation, trainer. [`tournament`] (matches and round-robins of
-//!    engine processes) depends on the board and the rules only.
+//!    engine processes) depends on the board, the rules and the records only.
 //! 7. [`cli`]: the command line, above everything.
 //!
 //! The crate denies `unsafe` code; the one exception is the SIMD dispatch of the network
@@ -32,6 +33,7 @@ pub mod checksum;
 pub mod cli;
 pub mod input;
 pub mod protocol;
+pub mod records;
 pub mod rules;
 pub mod search;
 pub mod tools;

@@ -6,9 +6,9 @@
 //! per move) and is written in each notation and read back to the same moves.
 #![no_main]
 
-use jiangjun::board::encoding::decode;
-use jiangjun::board::pgn::{parse_pgn, read_pgn, write_pgn, Game, MoveFormat};
-use jiangjun::board::xqf::read_xqf;
+use jiangjun::records::encoding::decode;
+use jiangjun::records::pgn::{parse_pgn, read_pgn, write_pgn, Game, MoveFormat};
+use jiangjun::records::xqf::read_xqf;
 use libfuzzer_sys::fuzz_target;
 
 fn check(g: &Game) {

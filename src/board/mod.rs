@@ -1,8 +1,8 @@
 //! The legal-move core: squares, pieces, moves, bitboards, attack tables, positions, FEN, move
 //! generation, Zobrist keys and perft, plus the notations people and files use for moves
 //! ([`notation`]: Chinese of rules 7.5 and WXF; [`rank_origin`]: the 0- or 1-based rank numbers
-//! of UCI move text), and the game files they are written in ([`pgn`], [`xqf`], with
-//! [`encoding`] detection). No I/O and no dependency on the rest of the engine.
+//! of UCI move text). The game files moves are written in are a layer above
+//! ([`crate::records`]). No I/O and no dependency on the rest of the engine.
 //!
 //! Representation: a 90-entry board array (what is on a square) plus `u128` bitboards per
 //! colour and kind (where the pieces are), an occupancy board and a transposed occupancy board
@@ -11,13 +11,11 @@
 
 pub mod attacks;
 pub mod bitboard;
-pub mod encoding;
 pub mod fen;
 pub mod move_;
 pub mod movegen;
 pub mod notation;
 pub mod perft;
-pub mod pgn;
 pub mod piece;
 pub mod position;
 pub mod rank_origin;
@@ -25,7 +23,6 @@ pub mod reference;
 pub mod scratch;
 pub mod see;
 pub mod square;
-pub mod xqf;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

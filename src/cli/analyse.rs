@@ -4,7 +4,7 @@
 
 use super::evaluation::EvalArgs;
 use crate::board::notation::Script;
-use crate::board::pgn::{self, MoveFormat, WriteOptions};
+use crate::records::pgn::{self, MoveFormat, WriteOptions};
 use crate::rules::RuleSet;
 use crate::tools::analyse::{self, Settings, DEFAULT_MOVETIME_MS, DEFAULT_THRESHOLD_CP};
 use crate::tools::budget::Budget;

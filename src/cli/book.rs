@@ -4,9 +4,9 @@
 use super::value::{number, number_in};
 use crate::board::Position;
 use crate::book::{self, Book};
+use crate::records;
 use crate::tools::book_builder as builder;
 use crate::tools::book_from_games as masters;
-use crate::tools::records;
 use anyhow::Context;
 use std::path::PathBuf;
 use std::time::Instant;

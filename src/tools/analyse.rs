@@ -22,8 +22,8 @@
 //! plies they concern.
 
 use super::budget::Budget;
-use crate::board::pgn::{self, Game, MoveFormat, WriteOptions};
 use crate::board::{Color, Move, Position};
+use crate::records::pgn::{self, Game, MoveFormat, WriteOptions};
 use crate::rules::{judge_with, Outcome, RefereeOptions, Replay, RuleSet};
 use crate::search::alphabeta::Limits;
 use crate::search::engine::{Engine, Evaluation, SetPositionError};

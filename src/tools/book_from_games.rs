@@ -21,12 +21,13 @@
 //! The result is deterministic: files are read in sorted order, every position is searched by
 //! one thread with a freshly cleared table, and results are gathered in position order.
 
-use crate::board::pgn::GameResult;
 use crate::board::{Move, Position};
 use crate::book::{canonical_key, mirror_key, Entry};
+use crate::records::pgn::GameResult;
+use crate::records::RecordError;
 use crate::search::alphabeta::Limits;
 use crate::search::engine::Engine;
-use crate::tools::records::{self, RecordError};
+use crate::tools::records;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;

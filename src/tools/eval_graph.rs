@@ -9,8 +9,8 @@
 //! `??`), explained in the legend under the plot.
 
 use super::analyse::{Analysis, Mark};
-use crate::board::pgn::Game;
 use crate::board::Color;
+use crate::records::pgn::Game;
 use crate::search::score;
 use std::fmt::Write as _;
 
@@ -398,15 +398,15 @@ fn escape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::pgn::parse_pgn;
     use crate::board::Position;
+    use crate::records::pgn::parse_pgn;
     use crate::tools::analyse::MoveAnalysis;
 
     fn analysis(scores: &[i32], marks: &[Option<Mark>]) -> (Game, Analysis) {
         let mut game = parse_pgn("[Red \"A & B\"]\n[Black \"<C>\"]\n[Event \"Test\"]\n*")
             .expect("reads")
             .remove(0);
-        game.result = crate::board::pgn::GameResult::Unknown;
+        game.result = crate::records::pgn::GameResult::Unknown;
         let moves = scores
             .iter()
             .enumerate()

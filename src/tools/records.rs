@@ -6,11 +6,11 @@
 //! Exit status: 0 all games good, 1 a game could not be read (or, for `judge`, its result
 //! disagrees with the rules), 2 bad usage or a file that cannot be read at all.
 
-use crate::board::encoding::{self, Detection, TextEncoding};
 use crate::board::notation::Script;
-use crate::board::pgn::{self, Game, GameResult, MoveFormat, PgnError, WriteOptions};
-use crate::board::xqf::{self, XqfError};
 use crate::board::Position;
+use crate::records::encoding::{Detection, TextEncoding};
+use crate::records::pgn::{self, GameResult, MoveFormat, PgnError, WriteOptions};
+use crate::records::{parse_bytes, RecordError, Records};
 use crate::rules::{judge_with, Outcome, RefereeOptions, RuleSet};
 use anyhow::{Context, Result};
 #[cfg(test)]
@@ -112,109 +112,6 @@ pub fn run(args: &PgnArgs) -> i32 {
             2
         }
     }
-}
-
-/// The games of a file, each read or refused, and the warnings of reading it.
-pub struct Records {
-    pub games: Vec<Result<Game, RecordError>>,
-    pub warnings: Vec<String>,
-}
-
-/// Why one game of a file could not be read.
-#[derive(Debug)]
-pub enum RecordError {
-    Pgn(PgnError),
-    Xqf(XqfError),
-}
-
-impl std::fmt::Display for RecordError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RecordError::Pgn(e) => e.fmt(f),
-            RecordError::Xqf(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for RecordError {}
-
-/// Reads a game file as `jiangjun pgn check` does: XQF by its signature, else PGN in any of
-/// the encodings (detected). Only a file that cannot be read at all is an error; a bad game
-/// is its own entry of [`Records::games`].
-pub fn read_games(path: &std::path::Path) -> std::io::Result<Records> {
-    let bytes = crate::input::read_file(path, crate::input::MAX_GAME_FILE_BYTES)?;
-    Ok(parse_bytes(&bytes, None).0)
-}
-
-/// The games of a file's bytes, and how its text was decoded (`None` for XQF).
-fn parse_bytes(bytes: &[u8], forced: Option<TextEncoding>) -> (Records, Option<encoding::Decoded>) {
-    if xqf::is_xqf(bytes) {
-        let records = Records {
-            games: vec![xqf::read_xqf(bytes).map_err(RecordError::Xqf)],
-            warnings: Vec::new(),
-        };
-        return (records, None);
-    }
-    let decoded = encoding::decode(bytes, forced);
-    let file = pgn::read_pgn(&decoded.text);
-    let records = Records {
-        games: file
-            .games
-            .into_iter()
-            .map(|g| g.map_err(RecordError::Pgn))
-            .collect(),
-        warnings: file.warnings,
-    };
-    (records, Some(decoded))
-}
-
-/// The game files under `paths`, in the order given: a file as named (whatever its name), a
-/// folder's `.pgn` and `.xqf` files (any case) recursively, sorted so that what is built from
-/// them does not depend on the order a file system lists them in; each file once. Paths that
-/// cannot be listed or do not exist come back as messages, for the caller to report.
-pub fn game_files(paths: &[std::path::PathBuf]) -> (Vec<std::path::PathBuf>, Vec<String>) {
-    use std::path::{Path, PathBuf};
-    fn walk(dir: &Path, files: &mut Vec<PathBuf>, bad: &mut Vec<String>) {
-        let entries = match std::fs::read_dir(dir) {
-            Ok(e) => e,
-            Err(e) => return bad.push(format!("cannot list {}: {e}", dir.display())),
-        };
-        for entry in entries {
-            let path = match entry {
-                Ok(e) => e.path(),
-                Err(e) => {
-                    bad.push(format!("cannot list {}: {e}", dir.display()));
-                    continue;
-                }
-            };
-            if path.is_dir() {
-                walk(&path, files, bad);
-            } else if path
-                .extension()
-                .is_some_and(|x| x.eq_ignore_ascii_case("pgn") || x.eq_ignore_ascii_case("xqf"))
-            {
-                files.push(path);
-            }
-        }
-    }
-    let (mut files, mut bad) = (Vec::new(), Vec::new());
-    let mut seen = std::collections::HashSet::new();
-    for p in paths {
-        let mut found = Vec::new();
-        if p.is_dir() {
-            walk(p, &mut found, &mut bad);
-            found.sort();
-        } else if p.is_file() {
-            found.push(p.clone());
-        } else if p.exists() {
-            // A FIFO or a device: named on purpose perhaps, but never read (crate::input).
-            bad.push(format!("{}: not a regular file or folder", p.display()));
-        } else {
-            bad.push(format!("{}: no such file or folder", p.display()));
-        }
-        files.extend(found.into_iter().filter(|f| seen.insert(f.clone())));
-    }
-    (files, bad)
 }
 
 /// Reads the input (`-`: standard input): XQF by its signature, else PGN in the forced or

@@ -8,7 +8,7 @@ use super::manager::{CommonOptions, MatchOptions, TournamentOptions};
 use super::openings::load_openings;
 use super::ranking::Scoring;
 use super::stats::{EloModel, Sprt};
-use crate::board::pgn::MoveFormat;
+use crate::records::pgn::MoveFormat;
 use crate::rules::RuleSet;
 use anyhow::Context;
 use std::path::PathBuf;

@@ -16,7 +16,7 @@ use super::report::{
 };
 use super::runner::{match_schedule, probe_engines, round_robin_schedule, run_games, RunSettings};
 use super::stats::{Sprt, SprtDecision, Wdl};
-use crate::board::pgn::MoveFormat;
+use crate::records::pgn::MoveFormat;
 use anyhow::Context;
 use std::io::Write;
 use std::path::PathBuf;

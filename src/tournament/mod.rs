@@ -29,7 +29,7 @@
 //!   moves in time, 6.3 sudden death) plus move time, depth and nodes.
 //! * [`game`]: one game from an opening to a result under articles 4.1 and
 //!   4.2, with the repetition ruling delegated to a [`repetition_referee::Referee`].
-//! * [`openings`]: opening suites (games are written by [`crate::board::pgn`]).
+//! * [`openings`]: opening suites (games are written by [`crate::records::pgn`]).
 //! * [`runner`]: match and round-robin schedules played on worker threads.
 //! * [`crosstable`]: the tables of a round robin.
 //! * [`arguments`], [`manager`], [`report`]: the two subcommands' arguments, their run loop,

@@ -26,7 +26,7 @@ use std::fmt;
 /// Largest field accepted, matching the pairing module's bound.
 pub const MAX_ENTRANTS: u32 = super::pairing::MAX_ENTRANTS;
 
-/// Who won one game, as the ranking scores it (named apart from `board::pgn::GameResult`, the
+/// Who won one game, as the ranking scores it (named apart from `records::pgn::GameResult`, the
 /// PGN token, and `rules::Outcome`, a referee's ruling).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum GameOutcome {

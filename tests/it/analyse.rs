@@ -5,7 +5,7 @@
 
 use crate::cli_support::{run, temp_folder, write_file};
 
-use jiangjun::board::pgn::parse_pgn;
+use jiangjun::records::pgn::parse_pgn;
 use std::path::{Path, PathBuf};
 
 fn folder(name: &str) -> PathBuf {
@@ -22,7 +22,7 @@ const BLUNDER: &str = "[Event \"Analyse test\"]\n[Red \"Red & Co\"]\n[Black \"Bl
 [Result \"0-1\"]\n\n1. b0c2 b9c7 2. a0a1 a9a8 3. a1b1 b7b1 0-1\n";
 
 /// The comments of the annotated game that stand after ply `ply`.
-fn comments_at(game: &jiangjun::board::pgn::Game, ply: usize) -> Vec<&str> {
+fn comments_at(game: &jiangjun::records::pgn::Game, ply: usize) -> Vec<&str> {
     game.comments
         .iter()
         .filter(|(p, _)| *p == ply)

@@ -4,8 +4,8 @@
 
 use crate::cli_support::{run, temp_folder, write_file as write};
 
-use jiangjun::board::pgn::parse_pgn;
-use jiangjun::board::xqf::{write_xqf, XqfWriteOptions};
+use jiangjun::records::pgn::parse_pgn;
+use jiangjun::records::xqf::{write_xqf, XqfWriteOptions};
 use std::path::PathBuf;
 
 /// A fresh folder for one test's files.

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 const ALLOWED: &[(&str, &[&str])] = &[
     ("board", &[]),
     ("rules", &["board"]),
+    ("records", &["board", "input"]),
     ("book", &["board", "checksum", "input"]),
     ("search", &["board", "rules", "book", "checksum"]),
     (
@@ -23,10 +24,26 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "search",
             "checksum",
             "input",
+            "records",
             "tournament",
         ],
     ),
-    ("tournament", &["board", "rules", "input"]),
+    ("tournament", &["board", "rules", "records", "input"]),
+    (
+        "cli",
+        &[
+            "board",
+            "rules",
+            "records",
+            "book",
+            "search",
+            "checksum",
+            "input",
+            "protocol",
+            "tools",
+            "tournament",
+        ],
+    ),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

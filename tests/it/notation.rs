@@ -15,8 +15,8 @@ use jiangjun::board::notation::{
     parse_any, parse_chinese, parse_wxf, to_chinese, to_chinese_in, to_chinese_short, to_wxf,
     NotationError, Script,
 };
-use jiangjun::board::pgn::{parse_pgn, write_pgn, Game, GameResult, MoveFormat, PgnError};
 use jiangjun::board::{Color, Move, Piece, PieceKind, Position, Square};
+use jiangjun::records::pgn::{parse_pgn, write_pgn, Game, GameResult, MoveFormat, PgnError};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -183,12 +183,12 @@ fn rank_origin_is_corrected_by_the_first_move() {
     let _ = std::fs::remove_file(&log);
 }
 
-/// Issue 17 §1: `--pgn-notation chinese` writes the games through `board::pgn`'s writer, and
-/// `board::pgn::parse_pgn` reads them back to the moves played. The same match (same seeds,
+/// Issue 17 §1: `--pgn-notation chinese` writes the games through `records::pgn`'s writer, and
+/// `records::pgn::parse_pgn` reads them back to the moves played. The same match (same seeds,
 /// one game at a time) written in ICCS is the reference.
 #[test]
 fn chinese_notation_pgn_reads_back_to_the_same_moves() {
-    use jiangjun::board::pgn::parse_pgn;
+    use jiangjun::records::pgn::parse_pgn;
     let mut games_by_notation = Vec::new();
     for notation in ["iccs", "chinese"] {
         let pgn = std::env::temp_dir().join(format!(

@@ -28,12 +28,12 @@
 
 use super::{new_engine, run_ordered, skip, Game, GameOutput, Progress, Shard, Skip};
 use super::{Record, RecordWriter, Stats, Wdl};
-use crate::board::pgn::GameResult;
 use crate::board::{Color, Move, Position};
+use crate::records;
+use crate::records::pgn::GameResult;
 use crate::rules::RuleSet;
 use crate::search::engine::Evaluation;
 use crate::tools::budget::Budget;
-use crate::tools::records;
 use std::io::{self, Write};
 use std::path::PathBuf;
 

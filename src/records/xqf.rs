@@ -33,7 +33,7 @@
 //! either form; the tests use it to make files.
 
 use super::pgn::{Game, GameResult};
-use super::{Color, Move, Piece, PieceKind, PlacementError, Position, Square};
+use crate::board::{Color, Move, Piece, PieceKind, PlacementError, Position, Square};
 use encoding_rs::GB18030;
 use std::fmt;
 
@@ -268,7 +268,7 @@ fn read_board(
     h: &[u8],
     version: u8,
     keys: &Keys,
-) -> Result<[Option<Piece>; super::square::SQUARES], XqfError> {
+) -> Result<[Option<Piece>; crate::board::square::SQUARES], XqfError> {
     let mut codes = [0u8; 32];
     for (i, c) in codes.iter_mut().enumerate() {
         *c = h.get(0x10 + i).copied().unwrap_or(0xFF);
@@ -285,7 +285,7 @@ fn read_board(
             *c = c.wrapping_sub(keys.xy);
         }
     }
-    let mut board = [None; super::square::SQUARES];
+    let mut board = [None; crate::board::square::SQUARES];
     for (i, &c) in codes.iter().enumerate() {
         let Some(sq) = square_of(c) else { continue };
         let color = if i < 16 { Color::Red } else { Color::Black };
@@ -581,7 +581,7 @@ pub fn write_xqf(game: &Game, opts: XqfWriteOptions) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::pgn::parse_pgn;
+    use crate::records::pgn::parse_pgn;
 
     /// The clear form.
     const PLAIN: XqfWriteOptions = XqfWriteOptions {

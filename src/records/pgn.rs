@@ -15,8 +15,8 @@
 //! returned game always replays, and a move that no notation reads as exactly one legal move
 //! is an error naming the game, the ply, the line and the reason. Reading never panics.
 
-use super::notation::{self, NotationError, Script};
-use super::{Color, FenError, Move, Position};
+use crate::board::notation::{self, NotationError, Script};
+use crate::board::{Color, FenError, Move, Position};
 use std::fmt;
 
 /// How a game ended, as the `Result` tag and the movetext's last token say it.
