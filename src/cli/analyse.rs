@@ -4,12 +4,12 @@
 
 use super::evaluation::EvalArgs;
 use crate::board::notation::Script;
+use crate::cli::pgn::{self as records, Input};
 use crate::records::pgn::{self, MoveFormat, WriteOptions};
 use crate::rules::RuleSet;
 use crate::tools::analyse::{self, Settings, DEFAULT_MOVETIME_MS, DEFAULT_THRESHOLD_CP};
 use crate::tools::budget::Budget;
 use crate::tools::eval_graph;
-use crate::tools::records::{self, Input};
 use anyhow::{bail, Context};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;

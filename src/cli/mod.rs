@@ -12,6 +12,7 @@ pub mod evaluation;
 pub mod judge;
 pub mod params;
 pub mod perft;
+pub mod pgn;
 pub mod selfplay;
 pub mod train;
 pub mod tune;
@@ -32,7 +33,7 @@ pub enum Command {
     Train(train::TrainArgs),
     Tune(tune::TuneArgs),
     Params(params::ParamsArgs),
-    Pgn(crate::tools::records::PgnArgs),
+    Pgn(pgn::PgnArgs),
     Analyse(analyse::AnalyseArgs),
     Match(crate::tournament::arguments::MatchArgs),
     Tournament(crate::tournament::arguments::TournamentArgs),
@@ -60,7 +61,7 @@ impl Command {
             Command::Train(a) => train::run(a),
             Command::Tune(a) => tune::run(a),
             Command::Params(a) => params::run(a),
-            Command::Pgn(a) => Ok(crate::tools::records::run(&a)),
+            Command::Pgn(a) => Ok(pgn::run(&a)),
             Command::Analyse(a) => analyse::run(a),
             Command::Match(a) => crate::tournament::manager::match_main(a),
             Command::Tournament(a) => crate::tournament::manager::tournament_main(a),
@@ -306,9 +307,7 @@ pub fn run(args: &[String]) -> Option<i32> {
     quiet_on_closed_stdout();
     Some(match cli.command.run() {
         Ok(code) => code,
-        Err(e) if crate::tools::records::is_closed_pipe(&e) => {
-            crate::tools::records::CLOSED_PIPE_STATUS
-        }
+        Err(e) if pgn::is_closed_pipe(&e) => pgn::CLOSED_PIPE_STATUS,
         Err(e) => usage_error(first, &format!("{e:#}")),
     })
 }
@@ -317,7 +316,7 @@ pub fn run(args: &[String]) -> Option<i32> {
 /// makes `println!` panic on the closed pipe. Such a panic ends the process quietly with status
 /// 141, what a writer killed by SIGPIPE reports in a shell; any other panic keeps the default
 /// report. `pgn` and `analyse` write through fallible writers and end with the same status
-/// without a panic ([`crate::tools::records::is_closed_pipe`]); the hook stays for the other
+/// without a panic ([`pgn::is_closed_pipe`]); the hook stays for the other
 /// subcommands, which print with `println!`.
 fn quiet_on_closed_stdout() {
     let default = std::panic::take_hook();

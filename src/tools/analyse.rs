@@ -23,7 +23,7 @@
 
 use super::budget::Budget;
 use crate::board::{Color, Move, Position};
-use crate::records::pgn::{self, Game, MoveFormat, WriteOptions};
+use crate::records::pgn::{self, Game, GameResult, MoveFormat, WriteOptions};
 use crate::rules::{judge_with, Outcome, RefereeOptions, Replay, RuleSet};
 use crate::search::alphabeta::Limits;
 use crate::search::engine::{Engine, Evaluation, SetPositionError};
@@ -336,7 +336,7 @@ fn referee_notes(game: &Game, rules: RuleSet) -> Vec<(usize, String)> {
     let Ok(j) = judge_with(fen.as_deref(), &iccs, rules, RefereeOptions::default()) else {
         return notes;
     };
-    let recorded = match super::records::agreement(j.outcome, game.result) {
+    let recorded = match agreement(j.outcome, game.result) {
         agree @ ("agrees" | "disagrees") => {
             format!("; the recorded {} {agree}", game.result.as_str())
         }
@@ -444,9 +444,40 @@ fn line_text(pos: &Position, line: &[Move], format: MoveFormat, opts: WriteOptio
     words.join(" ")
 }
 
+/// How the referee's ruling stands to the recorded result.
+pub fn agreement(outcome: Outcome, recorded: GameResult) -> &'static str {
+    match (outcome, recorded) {
+        (_, GameResult::Unknown) => "unrecorded",
+        (Outcome::None, _) => "unruled",
+        (Outcome::BlackLoses, GameResult::RedWins)
+        | (Outcome::RedLoses, GameResult::BlackWins)
+        | (Outcome::Draw, GameResult::Draw) => "agrees",
+        _ => "disagrees",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn agreement_table() {
+        assert_eq!(
+            agreement(Outcome::BlackLoses, GameResult::RedWins),
+            "agrees"
+        );
+        assert_eq!(
+            agreement(Outcome::RedLoses, GameResult::BlackWins),
+            "agrees"
+        );
+        assert_eq!(agreement(Outcome::Draw, GameResult::Draw), "agrees");
+        assert_eq!(agreement(Outcome::Draw, GameResult::RedWins), "disagrees");
+        assert_eq!(agreement(Outcome::None, GameResult::RedWins), "unruled");
+        assert_eq!(
+            agreement(Outcome::RedLoses, GameResult::Unknown),
+            "unrecorded"
+        );
+    }
 
     #[test]
     fn marks_by_loss() {

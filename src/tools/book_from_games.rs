@@ -24,10 +24,9 @@
 use crate::board::{Move, Position};
 use crate::book::{canonical_key, mirror_key, Entry};
 use crate::records::pgn::GameResult;
-use crate::records::RecordError;
+use crate::records::{self, RecordError};
 use crate::search::alphabeta::Limits;
 use crate::search::engine::Engine;
-use crate::tools::records;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
@@ -107,15 +106,11 @@ pub fn read_collection(files: &[PathBuf]) -> Reading {
     let start = Position::startpos();
     let mut seen: HashSet<(Vec<u16>, u8)> = HashSet::new();
     for path in files {
-        let input = records::Input {
-            path: path.clone(),
-            encoding: None,
-            verbose: false,
-        };
-        let recs = match records::read_input(&input) {
+        let recs = match records::read_games(path) {
             Ok(recs) => recs,
             Err(e) => {
-                r.refused.push(format!("{}: {e:#}", path.display()));
+                r.refused
+                    .push(format!("{}: cannot read: {e}", path.display()));
                 continue;
             }
         };

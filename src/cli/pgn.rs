@@ -9,9 +9,10 @@
 use crate::board::notation::Script;
 use crate::board::Position;
 use crate::records::encoding::{Detection, TextEncoding};
-use crate::records::pgn::{self, GameResult, MoveFormat, PgnError, WriteOptions};
+use crate::records::pgn::{self, MoveFormat, PgnError, WriteOptions};
 use crate::records::{parse_bytes, RecordError, Records};
-use crate::rules::{judge_with, Outcome, RefereeOptions, RuleSet};
+use crate::rules::{judge_with, RefereeOptions, RuleSet};
+use crate::tools::analyse::agreement;
 use anyhow::{Context, Result};
 #[cfg(test)]
 use clap::Parser;
@@ -264,18 +265,6 @@ fn check(a: &CheckArgs, out: &mut impl Write) -> Result<i32> {
     Ok(if bad > 0 { 1 } else { 0 })
 }
 
-/// How the referee's ruling stands to the recorded result.
-pub(crate) fn agreement(outcome: Outcome, recorded: GameResult) -> &'static str {
-    match (outcome, recorded) {
-        (_, GameResult::Unknown) => "unrecorded",
-        (Outcome::None, _) => "unruled",
-        (Outcome::BlackLoses, GameResult::RedWins)
-        | (Outcome::RedLoses, GameResult::BlackWins)
-        | (Outcome::Draw, GameResult::Draw) => "agrees",
-        _ => "disagrees",
-    }
-}
-
 fn judge(a: &JudgeArgs, out: &mut impl Write) -> Result<i32> {
     let records = read_input(&a.input)?;
     print_warnings(&a.input.path, &records.warnings);
@@ -448,24 +437,5 @@ mod tests {
         fn flush(&mut self) -> std::io::Result<()> {
             Ok(())
         }
-    }
-
-    #[test]
-    fn agreement_table() {
-        assert_eq!(
-            agreement(Outcome::BlackLoses, GameResult::RedWins),
-            "agrees"
-        );
-        assert_eq!(
-            agreement(Outcome::RedLoses, GameResult::BlackWins),
-            "agrees"
-        );
-        assert_eq!(agreement(Outcome::Draw, GameResult::Draw), "agrees");
-        assert_eq!(agreement(Outcome::Draw, GameResult::RedWins), "disagrees");
-        assert_eq!(agreement(Outcome::None, GameResult::RedWins), "unruled");
-        assert_eq!(
-            agreement(Outcome::RedLoses, GameResult::Unknown),
-            "unrecorded"
-        );
     }
 }
