@@ -2,12 +2,14 @@
 # Reproducible evaluation tuning: self-play data in chunks of 400 games (one seed each), then
 # Texel tuning on all chunks but the last, which is held out to check the fit generalises.
 # Usage: scripts/tune.sh [chunks] [nodes] [first-seed]
-# Defaults reproduce the data of the landed tuning: 10 chunks, 10000 nodes per move, seeds
-# 101..110, openings = every 8-ply line of the shipped book (`jiangjun book lines`).
+# Defaults: 10 chunks, 10000 nodes per move, seeds 101..110, openings = every 8-ply line of the
+# shipped book (`jiangjun book lines`); the data is `jiangjun datagen` records.
 # The data depends on the engine that plays it: set GEN to another build's binary to generate
-# with it (the landed weights were fitted on games of the engine at commit 4ce7988, the last
-# with the hand-set weights). The fit runs in parallel, so its last digits may differ.
-# Writes target/tune/data_<seed>.txt and target/tune/weights.json (the tuned weights, in the
+# with it. The landed weights were fitted on games of the engine at commit 4ce7988 (the last
+# with the hand-set weights), written by the `selfplay` subcommand this script ran then; it has
+# since been folded into `datagen`, so to reproduce that data exactly run this script as it was
+# at that commit. The fit runs in parallel, so its last digits may differ.
+# Writes target/tune/data_<seed>.bin and target/tune/weights.json (the tuned weights, in the
 # format of src/search/eval/weights.json), then copies that file over the engine's:
 # `git diff` shows the change; measure it with games before keeping it. Set INIT to a weights
 # file to start from it instead of the engine's own (`jiangjun tune --init`).
@@ -23,8 +25,8 @@ jj=./target/release/jiangjun
 $jj book lines > target/tune/openings.txt
 files=()
 for seed in $(seq "$first" $((first + chunks - 1))); do
-    out=target/tune/data_$seed.txt
-    [ -s "$out" ] || ${GEN:-$jj} selfplay --out "$out" --games 400 --nodes "$nodes" --seed "$seed" \
+    out=target/tune/data_$seed.bin
+    [ -s "$out" ] || ${GEN:-$jj} datagen --out "$out" --games 400 --nodes "$nodes" --seed "$seed" \
         --openings target/tune/openings.txt
     files+=("$out")
 done

@@ -1,4 +1,4 @@
-//! The evaluation flags of the tools that search (`datagen`, `selfplay`, `analyse`):
+//! The evaluation flags of the tools that search (`datagen`, `analyse`):
 //! `--evalfile F` (that network), `--nnue` (the built-in network) or `--handwritten`; without
 //! one, the engine's default ([`crate::search::nnue::DEFAULT_ON`]). Data generation names its
 //! evaluation on purpose, so a run's labels do not change when the default does.

@@ -13,7 +13,6 @@ pub mod judge;
 pub mod params;
 pub mod perft;
 pub mod pgn;
-pub mod selfplay;
 pub mod train;
 pub mod tune;
 pub mod value;
@@ -28,7 +27,6 @@ pub enum Command {
     Bench(bench::BenchArgs),
     Judge(judge::JudgeArgs),
     Book(book::BookArgs),
-    Selfplay(selfplay::SelfplayArgs),
     Datagen(datagen::DatagenArgs),
     Train(train::TrainArgs),
     Tune(tune::TuneArgs),
@@ -56,7 +54,6 @@ impl Command {
             Command::Bench(a) => bench::run(a),
             Command::Judge(a) => judge::run(a),
             Command::Book(a) => book::run(a),
-            Command::Selfplay(a) => selfplay::run(a),
             Command::Datagen(a) => datagen::run(a),
             Command::Train(a) => train::run(a),
             Command::Tune(a) => tune::run(a),
@@ -107,14 +104,11 @@ usage:
   jiangjun book lines [--book F] [--plies N] [--min-plies N]
                                    every book line from the start (default 8 plies, leaves
                                    from 4): an opening suite for `jiangjun match --openings`
-  jiangjun selfplay --out F [--games N] [--nodes N] [--seed S] [--openings F]
-                  [--evalfile F | --nnue | --handwritten]
-                                   self-play positions with results, for tuning
   jiangjun datagen --out F [--games N] [--nodes N | --depth N] [--seed S] [--random-plies K]
                   [--openings F] [--shard I/N] [--threads T] [--max-plies N] [--score-limit CP]
                   [--evalfile F | --nnue | --handwritten]
-                                   self-play training data for the neural evaluation (binary
-                                   records, docs/training.md); shards of one seed concatenate;
+                                   self-play training data for the neural evaluation and for
+                                   `tune` (binary records, docs/training.md); shards of one seed concatenate;
                                    labels come from the default evaluation unless a flag names
                                    one (a network file, the built-in network, hand-written)
   jiangjun datagen --from-games PATH... --out F [--nodes N | --depth N] [--seed S]
@@ -130,10 +124,12 @@ usage:
                                    quantized network to NET after every epoch
   jiangjun tune --data F[,F...] [--out F] [--init F] [--rounds N] [--steps N] [--l2 X]
                   [--l2-tables X] [--validate F[,F...]] [--all]
-                                   Texel-tune the evaluation weights on self-play data; reads
-                                   and writes the format of src/search/eval/weights.json
-  jiangjun params                  the search parameters a tuning run may set (engine options
-                                   tune_<name>): name default min max step, one a line
+                                   Texel-tune the evaluation weights on `datagen` files (or
+                                   `FEN | result` lines); reads and writes the format of
+                                   src/search/eval/weights.json
+  jiangjun params [--levels]       the search parameters a tuning run may set (engine options
+                                   tune_<name>): name default min max step, one a line; with
+                                   --levels the strength levels: elo nodes temperature
   jiangjun pgn convert IN|- [-o OUT|-] --to chinese|wxf|iccs [--script simplified|traditional]
                   [--encoding utf-8|utf-16le|utf-16be|gb18030|gbk|big5] [--verbose]
                                    rewrite PGN (any notation or encoding) or XQF games as UTF-8

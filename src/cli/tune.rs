@@ -3,13 +3,15 @@
 
 use super::value::{non_negative, number};
 use crate::search::eval::Weights;
+use crate::tools::datagen::format::MAGIC;
+use crate::tools::datagen::RecordReader;
 use crate::tools::tune::{self, Scope, Settings};
 use anyhow::Context;
 
 /// `jiangjun tune --data F[,F...] [--out F] [options]`.
 #[derive(clap::Args, Debug)]
 pub struct TuneArgs {
-    /// Self-play data (`jiangjun selfplay` files), separated by commas.
+    /// Self-play data (`jiangjun datagen` files, or `FEN | result` text), separated by commas.
     #[arg(long, value_name = "F[,F...]")]
     pub data: String,
     /// The tuned weights, in the format of src/search/eval/weights.json.
@@ -48,17 +50,25 @@ pub fn run(args: TuneArgs) -> anyhow::Result<i32> {
         l2_tables: args.l2_tables.unwrap_or(d.l2_tables),
         ..d
     };
-    // Several files may be given, separated by commas (e.g. chunks of one self-play run).
+    // Several files may be given, separated by commas (e.g. shards of one datagen run): each
+    // is datagen's binary records (known by their magic bytes) or `FEN | result` text.
     let load = |files: &str| -> anyhow::Result<Vec<tune::Sample>> {
-        let mut text = String::new();
+        let mut samples = Vec::new();
+        let mut bad = 0;
         for file in files.split(',') {
-            text += &crate::input::read_text(file.as_ref(), crate::input::MAX_SAMPLES_BYTES)
-                .with_context(|| format!("cannot read {file}"))?;
-            text.push('\n');
+            let (mut s, b) = if is_datagen_file(file.as_ref()) {
+                tune::samples_from_records(RecordReader::open(&[file]))
+                    .with_context(|| format!("cannot read {file}"))?
+            } else {
+                let text = crate::input::read_text(file.as_ref(), crate::input::MAX_SAMPLES_BYTES)
+                    .with_context(|| format!("cannot read {file}"))?;
+                tune::parse_samples(&text)
+            };
+            samples.append(&mut s);
+            bad += b;
         }
-        let (samples, bad) = tune::parse_samples(&text);
         eprintln!(
-            "{files}: {} samples ({bad} bad lines skipped)",
+            "{files}: {} samples ({bad} bad ones skipped)",
             samples.len()
         );
         Ok(samples)
@@ -87,4 +97,13 @@ pub fn run(args: TuneArgs) -> anyhow::Result<i32> {
     tune::write_weights(out.as_ref(), &w)?;
     println!("wrote {out}: error {err:.6}, k {k_tuned:.3}");
     Ok(0)
+}
+
+/// Whether `path` starts with datagen's magic bytes (an unreadable file is not: the text
+/// reader then reports why).
+fn is_datagen_file(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 8];
+    crate::input::open_regular(path, u64::MAX)
+        .is_ok_and(|(mut f, _)| f.read_exact(&mut head).is_ok() && head == MAGIC)
 }

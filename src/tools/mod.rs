@@ -1,6 +1,6 @@
 //! Offline tools above the engine: they drive [`crate::search::engine::Engine`] and the rules,
 //! and nothing below uses them. The opening-book builder ([`book_builder`]), the bench
-//! signature ([`bench`]), self-play ([`selfplay`]), the evaluation tuner ([`tune`]), data
+//! signature ([`bench`]), the evaluation tuner ([`tune`]) on self-play data, data
 //! generation for the neural evaluation ([`datagen`]) and its trainer ([`train`]), game
 //! analysis ([`analyse`]) with its evaluation graph
 //! ([`eval_graph`]); the book from master games ([`book_from_games`]); the search budget they share
@@ -12,6 +12,5 @@ pub mod book_from_games;
 pub mod budget;
 pub mod datagen;
 pub mod eval_graph;
-pub mod selfplay;
 pub mod train;
 pub mod tune;

@@ -17,6 +17,7 @@
 //! The weights go in and out as files in the format of `src/search/eval/weights.json`
 //! ([`read_weights`], [`write_weights`]): a tuned file replaces that one as it is.
 
+use super::datagen::{DataError, Record};
 use crate::board::{Color, PieceKind, Position};
 use crate::search::eval::{evaluate_with, table_index, Weights};
 use anyhow::Context as _;
@@ -42,8 +43,31 @@ pub struct Sample {
     pub result: f32,
 }
 
-/// Reads `FEN | result` lines (as written by `jiangjun selfplay`); bad lines are counted and
-/// skipped.
+/// The samples of `jiangjun datagen` records: each position with its game's result. A record
+/// whose position cannot be set up is counted and skipped, as a bad text line is.
+pub fn samples_from_records(
+    records: impl Iterator<Item = Result<Record, DataError>>,
+) -> Result<(Vec<Sample>, usize), DataError> {
+    let mut bad = 0;
+    let mut samples = Vec::new();
+    for r in records {
+        let r = r?;
+        match r.position() {
+            Ok(mut pos) => {
+                pos.compact();
+                samples.push(Sample {
+                    pos,
+                    result: r.result_for_red().value(),
+                });
+            }
+            Err(_) => bad += 1,
+        }
+    }
+    Ok((samples, bad))
+}
+
+/// Reads `FEN | result` lines (result from Red's side: 1, 0.5 or 0; the text format of earlier
+/// tuning data); bad lines are counted and skipped.
 pub fn parse_samples(text: &str) -> (Vec<Sample>, usize) {
     let mut bad = 0;
     let samples = text

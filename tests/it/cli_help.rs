@@ -6,11 +6,11 @@ use cli_support::run;
 
 /// Every subcommand, and a line its usage must contain.
 const SUBCOMMANDS: [(&str, &str); 9] = [
+    ("params", "jiangjun params [--levels]"),
     ("perft", "jiangjun perft <depth>"),
     ("bench", "jiangjun bench [depth]"),
     ("judge", "jiangjun judge "),
     ("book", "jiangjun book probe"),
-    ("selfplay", "jiangjun selfplay --out F"),
     ("datagen", "jiangjun datagen --out F"),
     ("tune", "jiangjun tune --data F"),
     ("match", "jiangjun match --engine SPEC"),
@@ -38,7 +38,7 @@ fn help_prints_the_subcommands_usage() {
     assert!(!out.contains("jiangjun bench"), "{out}");
     let (_, out, _) = run(&["book", "--help"]);
     assert!(out.contains("jiangjun book build") && out.contains("jiangjun book lines"));
-    assert!(!out.contains("jiangjun selfplay"), "{out}");
+    assert!(!out.contains("jiangjun datagen"), "{out}");
     // The general help still lists them all.
     let (code, out, _) = run(&["help"]);
     assert_eq!(code, 0);

@@ -1,4 +1,4 @@
-//! The tuning pipeline's subcommands (`jiangjun selfplay`, `jiangjun tune`), run as
+//! The tuning pipeline's subcommands (`jiangjun datagen`, `jiangjun tune`), run as
 //! `scripts/tune.sh` runs them, on a tiny data set.
 
 use crate::cli_support;
@@ -11,12 +11,12 @@ fn temp(name: &str) -> PathBuf {
 }
 
 #[test]
-fn selfplay_data_feeds_the_tuner() {
-    let (data, weights) = (temp("data.txt"), temp("weights.json"));
+fn datagen_records_feed_the_tuner() {
+    let (data, weights) = (temp("data.bin"), temp("weights.json"));
     let data_s = data.to_string_lossy().into_owned();
     let weights_s = weights.to_string_lossy().into_owned();
     let (code, out, err) = run(&[
-        "selfplay", "--out", &data_s, "--games", "2", "--nodes", "300", "--seed", "3",
+        "datagen", "--out", &data_s, "--games", "2", "--nodes", "300", "--seed", "3",
     ]);
     assert_eq!(code, 0, "{out}{err}");
     let (code, out, err) = run(&[
@@ -50,31 +50,6 @@ fn selfplay_data_feeds_the_tuner() {
     assert_eq!(code, 0, "{out}{err}");
     let _ = std::fs::remove_file(data);
     let _ = std::fs::remove_file(weights);
-}
-
-#[test]
-fn selfplay_evaluation_flags() {
-    let out = temp("flags.txt");
-    let o = out.to_string_lossy().into_owned();
-    let play = |flag: &str| {
-        let (code, _, err) = run(&[
-            "selfplay", "--out", &o, "--games", "1", "--nodes", "200", "--seed", "5", flag,
-        ]);
-        assert_eq!(code, 0, "{flag}: {err}");
-        std::fs::read_to_string(&out).unwrap()
-    };
-    assert_ne!(play("--handwritten"), play("--nnue"));
-    for bad in [
-        &["--nnue", "--handwritten"][..],
-        &["--evalfile", "/nonexistent/net.jjnn"],
-    ] {
-        let mut args = vec!["selfplay", "--out", &o];
-        args.extend_from_slice(bad);
-        let (code, _, err) = run(&args);
-        assert_eq!(code, 2, "{bad:?}: {err}");
-        assert!(err.starts_with("jiangjun selfplay: "), "{bad:?}: {err}");
-    }
-    let _ = std::fs::remove_file(out);
 }
 
 #[test]

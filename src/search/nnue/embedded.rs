@@ -10,7 +10,7 @@ use once_cell::sync::Lazy;
 use std::sync::Arc;
 
 /// Do searches evaluate with the built-in network unless told otherwise (`usennue` /
-/// `Use NNUE` default, and the evaluation of `bench`, `datagen`, `selfplay`, `analyse`)?
+/// `Use NNUE` default, and the evaluation of `bench`, `datagen`, `analyse`)?
 /// `true` since the round-3 network beat the hand-written evaluation in games (`net/README.md`);
 /// `false` would make the hand-written evaluation the default again.
 pub const DEFAULT_ON: bool = true;
