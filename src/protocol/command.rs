@@ -485,7 +485,7 @@ fn parse_position_spec(
 
 /// Keywords of `go` that take a value, and the flags; used to avoid swallowing a keyword as a
 /// missing value (`go depth time 1000`).
-const GO_KEYWORDS: [&str; 19] = [
+pub(crate) const GO_KEYWORDS: [&str; 19] = [
     "depth",
     "nodes",
     "time",

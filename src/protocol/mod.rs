@@ -46,6 +46,8 @@ pub mod options;
 pub mod output;
 pub mod session;
 pub mod stdio;
+#[cfg(any(test, feature = "test-doubles"))]
+pub mod vocabulary;
 pub mod xboard;
 
 pub use command::{

@@ -730,69 +730,7 @@ fn adversarial_lines_never_panic() {
 
 #[test]
 fn random_lines_never_panic() {
-    const VOCAB: &[&str] = &[
-        "ucci",
-        "uci",
-        "ucicyclone",
-        "isready",
-        "setoption",
-        "name",
-        "value",
-        "position",
-        "fen",
-        "startpos",
-        "moves",
-        "banmoves",
-        "go",
-        "ponderhit",
-        "draw",
-        "stop",
-        "probe",
-        "quit",
-        "ucinewgame",
-        "uccinewgame",
-        "depth",
-        "nodes",
-        "time",
-        "movestogo",
-        "increment",
-        "opptime",
-        "oppmovestogo",
-        "oppincrement",
-        "infinite",
-        "ponder",
-        "wtime",
-        "btime",
-        "winc",
-        "binc",
-        "movetime",
-        "mate",
-        "perft",
-        "searchmoves",
-        "h2e2",
-        "h10g8",
-        "0",
-        "-1",
-        "+7",
-        "18446744073709551616",
-        "99999999999999999999999",
-        "-",
-        "abc",
-        "1.5",
-        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
-        "w",
-        "b",
-        "r",
-        "\u{feff}",
-        "将",
-        "é",
-        "\u{85}",
-        "\u{2028}",
-        "\u{0}",
-        "GO",
-        "Fen",
-        "MOVES",
-    ];
+    let vocab = crate::protocol::vocabulary::words();
     const SEPARATORS: &[&str] = &[" ", "  ", "\t", "\r", "\r\n", "\n", "\u{b}", "\u{c}", "\0"];
     let mut rng = ChaCha8Rng::seed_from_u64(0x6a69_616e_676a_756e);
     for round in 0..8000 {
@@ -835,8 +773,8 @@ fn random_lines_never_panic() {
                 let n = rng.random_range(0..25);
                 let mut s = String::new();
                 for _ in 0..n {
-                    let tok = VOCAB
-                        .get(rng.random_range(0..VOCAB.len()))
+                    let tok = vocab
+                        .get(rng.random_range(0..vocab.len()))
                         .copied()
                         .unwrap_or("go");
                     let sep = SEPARATORS
