@@ -238,7 +238,7 @@ fn check(a: &CheckArgs, out: &mut impl Write) -> Result<i32> {
                 out,
                 "game {n}: ok, {} plies, {}{}",
                 game.moves.len(),
-                game.result.as_str(),
+                pgn::result_token(game.result),
                 game.tag("Event")
                     .map_or(String::new(), |e| format!(" ({e})"))
             )?,
@@ -301,7 +301,7 @@ fn judge(a: &JudgeArgs, out: &mut impl Write) -> Result<i32> {
                 out,
                 "{{\"game\":{n},\"event\":{},\"recorded\":\"{}\",\"agreement\":\"{agree}\",\"judgement\":{}}}",
                 game.tag("Event").map_or("null".to_string(), json_str),
-                game.result.as_str(),
+                pgn::result_token(game.result),
                 j.to_json()
             )?;
         } else {
@@ -311,7 +311,7 @@ fn judge(a: &JudgeArgs, out: &mut impl Write) -> Result<i32> {
                 out,
                 "game {n}: {first}{}; recorded {}: {agree}",
                 j.ruled_at.map_or(String::new(), |p| format!(" at ply {p}")),
-                game.result.as_str()
+                pgn::result_token(game.result)
             )?;
         }
     }

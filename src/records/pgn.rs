@@ -16,43 +16,24 @@
 //! is an error naming the game, the ply, the line and the reason. Reading never panics.
 
 use crate::board::notation::{self, NotationError, Script};
-use crate::board::{Color, FenError, Move, Position};
+use crate::board::{Color, FenError, GameResult, Move, Position};
 use std::fmt;
 
-/// How a game ended, as the `Result` tag and the movetext's last token say it.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum GameResult {
-    /// `1-0`
-    RedWins,
-    /// `0-1`
-    BlackWins,
-    /// `1/2-1/2`
-    Draw,
-    /// `*` (unknown or unfinished)
-    Unknown,
+/// The PGN token of a result; `*` for a game without one.
+pub fn result_token(result: Option<GameResult>) -> &'static str {
+    result.map_or("*", GameResult::token)
 }
 
-impl GameResult {
-    /// The PGN token.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameResult::RedWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::Unknown => "*",
-        }
-    }
-
-    /// Reads a result token; also the Chinese words some programs put in the Result tag.
-    pub fn parse(s: &str) -> Option<GameResult> {
-        Some(match s.trim() {
-            "1-0" | "红胜" | "紅勝" | "红先胜" | "紅先勝" => GameResult::RedWins,
-            "0-1" | "黑胜" | "黑勝" | "红先负" | "紅先負" => GameResult::BlackWins,
-            "1/2-1/2" | "½-½" | "和" | "和棋" | "红先和" | "紅先和" => GameResult::Draw,
-            "*" => GameResult::Unknown,
-            _ => return None,
-        })
-    }
+/// Reads a result token, also the Chinese words some programs put in the Result tag: `None`
+/// when `s` is no result token, `Some(None)` for `*` (unknown or unfinished).
+pub fn parse_result(s: &str) -> Option<Option<GameResult>> {
+    Some(Some(match s.trim() {
+        "1-0" | "红胜" | "紅勝" | "红先胜" | "紅先勝" => GameResult::RedWins,
+        "0-1" | "黑胜" | "黑勝" | "红先负" | "紅先負" => GameResult::BlackWins,
+        "1/2-1/2" | "½-½" | "和" | "和棋" | "红先和" | "紅先和" => GameResult::Draw,
+        "*" => return Some(None),
+        _ => return None,
+    }))
 }
 
 /// The move notation of written movetext (and of the `Format` tag).
@@ -113,7 +94,8 @@ pub struct Game {
     pub tags: Vec<(String, String)>,
     pub start: Position,
     pub moves: Vec<Move>,
-    pub result: GameResult,
+    /// `None`: PGN's `*` (unknown or unfinished).
+    pub result: Option<GameResult>,
     /// `(ply, text)`: the comment stands after the first `ply` moves (0: before the first).
     pub comments: Vec<(usize, String)>,
     /// `(ply, mark)`: a judgement mark (`?!`, `?`, `??`, `!`, `!?`, `!!`) glued to the
@@ -128,7 +110,7 @@ impl Game {
             tags: Vec::new(),
             start,
             moves: Vec::new(),
-            result: GameResult::Unknown,
+            result: None,
             comments: Vec::new(),
             marks: Vec::new(),
         }
@@ -508,7 +490,8 @@ struct Builder {
     pos: Option<Position>,
     start: Option<Position>,
     moves: Vec<Move>,
-    result: Option<GameResult>,
+    /// The result token seen, if any (`Some(None)`: `*`).
+    result: Option<Option<GameResult>>,
     comments: Vec<(usize, String)>,
     marks: Vec<(usize, String)>,
 }
@@ -565,12 +548,12 @@ impl Builder {
             .tags
             .iter()
             .find(|(k, _)| k == "Result")
-            .and_then(|(_, v)| GameResult::parse(v));
+            .and_then(|(_, v)| parse_result(v));
         Ok(Game {
             tags: self.tags,
             start,
             moves: self.moves,
-            result: self.result.or(tag_result).unwrap_or(GameResult::Unknown),
+            result: self.result.or(tag_result).flatten(),
             comments: self.comments,
             marks: self.marks,
         })
@@ -625,7 +608,7 @@ pub fn read_pgn(text: &str) -> PgnFile {
                 }
             }
             Lex::Word(w) => {
-                let result = GameResult::parse(&w);
+                let result = parse_result(&w);
                 match skip {
                     Skip::No => {}
                     Skip::BadGame => {
@@ -803,7 +786,7 @@ pub fn write_pgn_with(game: &Game, format: MoveFormat, opts: WriteOptions) -> St
     if !tags.iter().any(|(k, _)| k == "Game") {
         tags.insert(0, ("Game".to_string(), "Chinese Chess".to_string()));
     }
-    set(&mut tags, "Result", game.result.as_str().to_string());
+    set(&mut tags, "Result", result_token(game.result).to_string());
     let has_fen = tags.iter().any(|(k, _)| k.eq_ignore_ascii_case("FEN"));
     if has_fen || game.start != Position::startpos() {
         set(&mut tags, "FEN", game.start.to_fen());
@@ -867,7 +850,7 @@ pub fn write_pgn_with(game: &Game, format: MoveFormat, opts: WriteOptions) -> St
     }
     // Comments past the written moves (a hand-built game) still go out, before the result.
     write_comments(&mut out, &mut line, usize::MAX);
-    push(&mut out, &mut line, game.result.as_str());
+    push(&mut out, &mut line, result_token(game.result));
     out.push_str(&line);
     out.push('\n');
     out

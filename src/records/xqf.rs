@@ -32,7 +32,8 @@
 //! returns a typed error, never a panic, on any bytes. [`write_xqf`] writes our games in
 //! either form; the tests use it to make files.
 
-use super::pgn::{Game, GameResult};
+use super::pgn::Game;
+use crate::board::GameResult;
 use crate::board::{Color, Move, Piece, PieceKind, PlacementError, Position, Square};
 use encoding_rs::GB18030;
 use std::fmt;
@@ -348,10 +349,10 @@ pub fn read_xqf(bytes: &[u8]) -> Result<Game, XqfError> {
         }
     }
     let result = match header[0x33] {
-        1 => GameResult::RedWins,
-        2 => GameResult::BlackWins,
-        3 | 4 => GameResult::Draw,
-        _ => GameResult::Unknown,
+        1 => Some(GameResult::RedWins),
+        2 => Some(GameResult::BlackWins),
+        3 | 4 => Some(GameResult::Draw),
+        _ => None,
     };
 
     let mut comments = Vec::new();
@@ -506,10 +507,10 @@ pub fn write_xqf(game: &Game, opts: XqfWriteOptions) -> Vec<u8> {
     h[0x10..0x30].copy_from_slice(&codes);
     h[0x32] = u8::from(game.start.side_to_move() == Color::Black);
     h[0x33] = match game.result {
-        GameResult::Unknown => 0,
-        GameResult::RedWins => 1,
-        GameResult::BlackWins => 2,
-        GameResult::Draw => 3,
+        None => 0,
+        Some(GameResult::RedWins) => 1,
+        Some(GameResult::BlackWins) => 2,
+        Some(GameResult::Draw) => 3,
     };
     h[0x40] = if game.start == Position::startpos() {
         0
@@ -612,7 +613,7 @@ mod tests {
                 let back = read_xqf(&bytes).unwrap_or_else(|e| panic!("{version:#x}: {e}"));
                 assert_eq!(back.moves, g.moves, "{version:#x} {seed}");
                 assert_eq!(back.start, g.start);
-                assert_eq!(back.result, GameResult::RedWins);
+                assert_eq!(back.result, Some(GameResult::RedWins));
                 assert_eq!(back.comments, g.comments);
                 for t in ["Event", "Red", "Black", "Date"] {
                     assert_eq!(back.tag(t), g.tag(t), "{t}");

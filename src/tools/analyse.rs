@@ -22,8 +22,9 @@
 //! plies they concern.
 
 use super::budget::Budget;
+use crate::board::GameResult;
 use crate::board::{Color, Move, Position};
-use crate::records::pgn::{self, Game, GameResult, MoveFormat, WriteOptions};
+use crate::records::pgn::{self, Game, MoveFormat, WriteOptions};
 use crate::rules::{judge_with, Outcome, RefereeOptions, Replay, RuleSet};
 use crate::search::alphabeta::Limits;
 use crate::search::engine::{Engine, Evaluation, SetPositionError};
@@ -338,7 +339,7 @@ fn referee_notes(game: &Game, rules: RuleSet) -> Vec<(usize, String)> {
     };
     let recorded = match agreement(j.outcome, game.result) {
         agree @ ("agrees" | "disagrees") => {
-            format!("; the recorded {} {agree}", game.result.as_str())
+            format!("; the recorded {} {agree}", pgn::result_token(game.result))
         }
         _ => String::new(),
     };
@@ -445,13 +446,13 @@ fn line_text(pos: &Position, line: &[Move], format: MoveFormat, opts: WriteOptio
 }
 
 /// How the referee's ruling stands to the recorded result.
-pub fn agreement(outcome: Outcome, recorded: GameResult) -> &'static str {
+pub fn agreement(outcome: Outcome, recorded: Option<GameResult>) -> &'static str {
     match (outcome, recorded) {
-        (_, GameResult::Unknown) => "unrecorded",
+        (_, None) => "unrecorded",
         (Outcome::None, _) => "unruled",
-        (Outcome::BlackLoses, GameResult::RedWins)
-        | (Outcome::RedLoses, GameResult::BlackWins)
-        | (Outcome::Draw, GameResult::Draw) => "agrees",
+        (Outcome::BlackLoses, Some(GameResult::RedWins))
+        | (Outcome::RedLoses, Some(GameResult::BlackWins))
+        | (Outcome::Draw, Some(GameResult::Draw)) => "agrees",
         _ => "disagrees",
     }
 }
@@ -463,20 +464,23 @@ mod tests {
     #[test]
     fn agreement_table() {
         assert_eq!(
-            agreement(Outcome::BlackLoses, GameResult::RedWins),
+            agreement(Outcome::BlackLoses, Some(GameResult::RedWins)),
             "agrees"
         );
         assert_eq!(
-            agreement(Outcome::RedLoses, GameResult::BlackWins),
+            agreement(Outcome::RedLoses, Some(GameResult::BlackWins)),
             "agrees"
         );
-        assert_eq!(agreement(Outcome::Draw, GameResult::Draw), "agrees");
-        assert_eq!(agreement(Outcome::Draw, GameResult::RedWins), "disagrees");
-        assert_eq!(agreement(Outcome::None, GameResult::RedWins), "unruled");
+        assert_eq!(agreement(Outcome::Draw, Some(GameResult::Draw)), "agrees");
         assert_eq!(
-            agreement(Outcome::RedLoses, GameResult::Unknown),
-            "unrecorded"
+            agreement(Outcome::Draw, Some(GameResult::RedWins)),
+            "disagrees"
         );
+        assert_eq!(
+            agreement(Outcome::None, Some(GameResult::RedWins)),
+            "unruled"
+        );
+        assert_eq!(agreement(Outcome::RedLoses, None), "unrecorded");
     }
 
     #[test]

@@ -21,9 +21,9 @@
 //! The result is deterministic: files are read in sorted order, every position is searched by
 //! one thread with a freshly cleared table, and results are gathered in position order.
 
+use crate::board::GameResult;
 use crate::board::{Move, Position};
 use crate::book::{canonical_key, mirror_key, Entry};
-use crate::records::pgn::GameResult;
 use crate::records::{self, RecordError};
 use crate::search::alphabeta::Limits;
 use crate::search::engine::Engine;
@@ -65,7 +65,8 @@ impl Default for Config {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
     pub moves: Vec<Move>,
-    pub result: GameResult,
+    /// `None`: the record gives none (the game still counts as played).
+    pub result: Option<GameResult>,
 }
 
 /// What reading the collection gave.
@@ -137,7 +138,7 @@ pub fn read_collection(files: &[PathBuf]) -> Reading {
             }
             let id = (
                 game.moves.iter().map(|m| m.to_u16()).collect::<Vec<_>>(),
-                game.result as u8,
+                game.result.map_or(0, |r| r as u8 + 1),
             );
             if !seen.insert(id) {
                 r.duplicates += 1;
@@ -244,10 +245,14 @@ pub fn collect(games: &[Record], plies: usize) -> BTreeMap<u64, PositionStats> {
                 s.games += 1;
                 let red_moves = ply % 2 == 0;
                 match (g.result, red_moves) {
-                    (GameResult::RedWins, true) | (GameResult::BlackWins, false) => s.wins += 1,
-                    (GameResult::RedWins, false) | (GameResult::BlackWins, true) => s.losses += 1,
-                    (GameResult::Draw, _) => s.draws += 1,
-                    (GameResult::Unknown, _) => {}
+                    (Some(GameResult::RedWins), true) | (Some(GameResult::BlackWins), false) => {
+                        s.wins += 1
+                    }
+                    (Some(GameResult::RedWins), false) | (Some(GameResult::BlackWins), true) => {
+                        s.losses += 1
+                    }
+                    (Some(GameResult::Draw), _) => s.draws += 1,
+                    (None, _) => {}
                 }
             }
             pos.make_move(m);
@@ -556,7 +561,7 @@ mod tests {
     use super::*;
     use crate::book::Book;
 
-    fn record(moves: &str, result: GameResult) -> Record {
+    fn record(moves: &str, result: Option<GameResult>) -> Record {
         let mut pos = Position::startpos();
         let moves = moves
             .split_whitespace()
@@ -582,10 +587,10 @@ mod tests {
     #[test]
     fn mirror_images_and_transpositions_count_together() {
         let games = vec![
-            record("h2e2 h9g7", GameResult::RedWins),
+            record("h2e2 h9g7", Some(GameResult::RedWins)),
             // The mirror image of the first game.
-            record("b2e2 b9c7", GameResult::Draw),
-            record("h2e2 b9c7", GameResult::BlackWins),
+            record("b2e2 b9c7", Some(GameResult::Draw)),
+            record("h2e2 b9c7", Some(GameResult::BlackWins)),
         ];
         let stats = collect(&games, 2);
         // Start position and, after 1. 炮二平五 or its mirror, one position.
@@ -635,7 +640,9 @@ mod tests {
 
     #[test]
     fn split_holds_out_every_kth_game() {
-        let games: Vec<Record> = (0..10).map(|_| record("h2e2", GameResult::Draw)).collect();
+        let games: Vec<Record> = (0..10)
+            .map(|_| record("h2e2", Some(GameResult::Draw)))
+            .collect();
         let (kept, held) = split(games.clone(), 5);
         assert_eq!((kept.len(), held.len()), (8, 2));
         assert_eq!(split(games, 0).1.len(), 0);
@@ -646,9 +653,9 @@ mod tests {
     fn engine_check_drops_a_blunder_and_repeats_itself() {
         let mut games = Vec::new();
         for _ in 0..3 {
-            games.push(record("h2e2 h9g7 h0g2", GameResult::RedWins));
+            games.push(record("h2e2 h9g7 h0g2", Some(GameResult::RedWins)));
             // 2. 炮五进四?? gives the cannon away for a pawn next to the king's guards.
-            games.push(record("h2e2 h9g7 e2e6", GameResult::BlackWins));
+            games.push(record("h2e2 h9g7 e2e6", Some(GameResult::BlackWins)));
         }
         let stats = collect(&games, 3);
         let cfg = Config {
@@ -687,7 +694,7 @@ mod tests {
 
     #[test]
     fn coverage_counts_positions_with_a_book_move() {
-        let games = vec![record("h2e2 h9g7 h0g2 i9h9", GameResult::Draw)];
+        let games = vec![record("h2e2 h9g7 h0g2 i9h9", Some(GameResult::Draw))];
         let stats = collect(&games, 2);
         let entries: Vec<Entry> = candidates(&stats, 1)
             .iter()

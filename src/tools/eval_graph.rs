@@ -213,7 +213,7 @@ fn title(svg: &mut String, game: &Game, analysis: &Analysis) {
         .iter()
         .filter_map(|t| tag(t).map(str::to_string))
         .collect();
-    sub.push(game.result.as_str().to_string());
+    sub.push(crate::records::pgn::result_token(game.result).to_string());
     sub.push(analysis.annotator.clone());
     let _ = writeln!(
         svg,
@@ -406,7 +406,7 @@ mod tests {
         let mut game = parse_pgn("[Red \"A & B\"]\n[Black \"<C>\"]\n[Event \"Test\"]\n*")
             .expect("reads")
             .remove(0);
-        game.result = crate::records::pgn::GameResult::Unknown;
+        game.result = None;
         let moves = scores
             .iter()
             .enumerate()

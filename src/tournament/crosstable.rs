@@ -204,15 +204,15 @@ pub fn render(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::ranking::{standings, GameOutcome};
+    use crate::tournament::ranking::{standings, GameResult};
 
     #[test]
     fn rows_add_up_to_standings() {
         let games = vec![
-            ScoredGame::new(1, 2, GameOutcome::RedWin),
-            ScoredGame::new(3, 1, GameOutcome::Draw),
-            ScoredGame::new(2, 3, GameOutcome::BlackWin),
-            ScoredGame::new(2, 1, GameOutcome::Draw),
+            ScoredGame::new(1, 2, GameResult::RedWins),
+            ScoredGame::new(3, 1, GameResult::Draw),
+            ScoredGame::new(2, 3, GameResult::BlackWins),
+            ScoredGame::new(2, 1, GameResult::Draw),
         ];
         let s = Scoring::STANDARD;
         let t = Crosstable::new(3, &games, &s);

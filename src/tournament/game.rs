@@ -13,7 +13,7 @@
 use super::clock::{Clock, TimeControl};
 use super::engine_process::{EngineProcess, GoLimits, Protocol, Reply};
 use super::openings::Opening;
-use super::ranking::GameOutcome;
+use super::ranking::GameResult;
 use super::repetition_referee::Referee;
 use crate::board::{Color, Move, Position};
 use crate::rules::{self, LimitRule, PlyRecord, RuleSet};
@@ -149,7 +149,7 @@ pub struct GameRecord {
     pub opening: Opening,
     /// Every move from `opening.fen`, the opening's moves first.
     pub moves: Vec<Move>,
-    pub outcome: GameOutcome,
+    pub outcome: GameResult,
     pub termination: Termination,
     /// Human-readable reason ("Black is checkmated", "Red lost on time ...").
     pub reason: String,
@@ -160,11 +160,7 @@ pub struct GameRecord {
 impl GameRecord {
     /// PGN result text.
     pub fn result_text(&self) -> &'static str {
-        match self.outcome {
-            GameOutcome::RedWin => "1-0",
-            GameOutcome::BlackWin => "0-1",
-            GameOutcome::Draw => "1/2-1/2",
-        }
+        self.outcome.token()
     }
 
     /// A game that could not be played to a result: scored as a draw, with the reason and
@@ -173,7 +169,7 @@ impl GameRecord {
         GameRecord {
             opening: opening.clone(),
             moves,
-            outcome: GameOutcome::Draw,
+            outcome: GameResult::Draw,
             termination: Termination::Aborted,
             reason,
             stats: [SideStats::default(); 2],
@@ -190,18 +186,11 @@ impl GameRecord {
         GameRecord {
             opening: opening.clone(),
             moves: opening.moves.clone(),
-            outcome: win_for(!loser),
+            outcome: GameResult::win_for(!loser),
             termination,
             reason,
             stats: [SideStats::default(); 2],
         }
-    }
-}
-
-fn win_for(c: Color) -> GameOutcome {
-    match c {
-        Color::Red => GameOutcome::RedWin,
-        Color::Black => GameOutcome::BlackWin,
     }
 }
 
@@ -245,14 +234,14 @@ impl Track {
 }
 
 struct Ending {
-    outcome: GameOutcome,
+    outcome: GameResult,
     termination: Termination,
     reason: String,
 }
 
 fn loss(loser: Color, termination: Termination, reason: String) -> Ending {
     Ending {
-        outcome: win_for(!loser),
+        outcome: GameResult::win_for(!loser),
         termination,
         reason,
     }
@@ -260,7 +249,7 @@ fn loss(loser: Color, termination: Termination, reason: String) -> Ending {
 
 fn draw(termination: Termination, reason: impl Into<String>) -> Ending {
     Ending {
-        outcome: GameOutcome::Draw,
+        outcome: GameResult::Draw,
         termination,
         reason: reason.into(),
     }

@@ -9,7 +9,7 @@ use super::engine_process::{EngineSpec, Timeouts};
 use super::game::GameConfig;
 use super::openings::Opening;
 use super::pairing::multi_round_robin;
-use super::ranking::{standings, GameOutcome, ScoredGame, Scoring, System};
+use super::ranking::{standings, GameResult, ScoredGame, Scoring, System};
 use super::repetition_referee::{Referee, RulesReferee};
 use super::report::{
     self, describe, engine_time_lines, pgn_for, terminations, MatchReport, TournamentReport,
@@ -128,8 +128,8 @@ pub fn run_match(opts: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<Mat
             finished += 1;
             let first_red = g.game.red == 0;
             match (g.record.outcome, first_red) {
-                (GameOutcome::Draw, _) => wdl.draws += 1,
-                (GameOutcome::RedWin, true) | (GameOutcome::BlackWin, false) => wdl.wins += 1,
+                (GameResult::Draw, _) => wdl.draws += 1,
+                (GameResult::RedWins, true) | (GameResult::BlackWins, false) => wdl.wins += 1,
                 _ => wdl.losses += 1,
             }
             let score = wdl.score().unwrap_or(0.5) * 100.0;

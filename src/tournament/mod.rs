@@ -40,13 +40,13 @@
 //! an error value, never a panic.
 //!
 //! ```
-//! use jiangjun::tournament::{round_robin, standings, ScoredGame, GameOutcome, Scoring, System};
+//! use jiangjun::tournament::{round_robin, standings, ScoredGame, GameResult, Scoring, System};
 //!
 //! let rounds = round_robin(5).unwrap(); // 5 rounds, one bye each
 //! let games: Vec<ScoredGame> = rounds
 //!     .iter()
 //!     .flat_map(|r| r.pairings.iter())
-//!     .map(|p| ScoredGame::new(p.red, p.black, GameOutcome::Draw))
+//!     .map(|p| ScoredGame::new(p.red, p.black, GameResult::Draw))
 //!     .collect();
 //! let table = standings(5, &games, &Scoring::STANDARD, System::SingleGame).unwrap();
 //! assert!(table.iter().all(|s| s.rank == 1 && s.points == 4));
@@ -70,7 +70,7 @@ pub use pairing::{
     double_round_robin, multi_round_robin, round_robin, Pairing, PairingError, Round,
 };
 pub use ranking::{
-    standings, Criterion, GameOutcome, RankingError, ScoredGame, Scoring, Standing, System,
+    standings, Criterion, GameResult, RankingError, ScoredGame, Scoring, Standing, System,
 };
 pub use stats::{
     elo_estimate, elo_from_score, los, normalized_elo, score_from_elo, EloEstimate, EloModel, Sprt,

@@ -20,23 +20,12 @@
 //!   side.
 //! * Entrants level on every criterion share a rank (1, 2, 2, 4, ...).
 
+pub use crate::board::GameResult;
 use std::collections::BTreeMap;
 use std::fmt;
 
 /// Largest field accepted, matching the pairing module's bound.
 pub const MAX_ENTRANTS: u32 = super::pairing::MAX_ENTRANTS;
-
-/// Who won one game, as the ranking scores it (named apart from `records::pgn::GameResult`, the
-/// PGN token, and `rules::Outcome`, a referee's ruling).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum GameOutcome {
-    /// Red won.
-    RedWin,
-    /// Drawn.
-    Draw,
-    /// Black won.
-    BlackWin,
-}
 
 /// One finished game as the standings score it: entrant numbers are 1-based.
 ///
@@ -49,7 +38,7 @@ pub struct ScoredGame {
     /// Entrant playing Black.
     pub black: u32,
     /// How the game ended.
-    pub outcome: GameOutcome,
+    pub outcome: GameResult,
     /// Fouls called against Red in this game.
     pub red_fouls: u32,
     /// Fouls called against Black in this game.
@@ -58,7 +47,7 @@ pub struct ScoredGame {
 
 impl ScoredGame {
     /// A game without fouls.
-    pub fn new(red: u32, black: u32, outcome: GameOutcome) -> Self {
+    pub fn new(red: u32, black: u32, outcome: GameResult) -> Self {
         ScoredGame {
             red,
             black,
@@ -119,12 +108,12 @@ impl Scoring {
     };
 
     /// Points one side earns from `outcome`.
-    pub fn points(&self, outcome: GameOutcome, as_red: bool) -> u32 {
+    pub fn points(&self, outcome: GameResult, as_red: bool) -> u32 {
         match (outcome, as_red) {
-            (GameOutcome::Draw, true) => self.red_draw,
-            (GameOutcome::Draw, false) => self.black_draw,
-            (GameOutcome::RedWin, true) | (GameOutcome::BlackWin, false) => self.win,
-            (GameOutcome::RedWin, false) | (GameOutcome::BlackWin, true) => self.loss,
+            (GameResult::Draw, true) => self.red_draw,
+            (GameResult::Draw, false) => self.black_draw,
+            (GameResult::RedWins, true) | (GameResult::BlackWins, false) => self.win,
+            (GameResult::RedWins, false) | (GameResult::BlackWins, true) => self.loss,
         }
     }
 }
@@ -351,9 +340,9 @@ impl<'a> Table<'a> {
                     t.games_as_black = t.games_as_black.saturating_add(1);
                 }
                 match (g.outcome, as_red) {
-                    (GameOutcome::Draw, _) => t.draws = t.draws.saturating_add(1),
-                    (GameOutcome::RedWin, true) => t.wins = t.wins.saturating_add(1),
-                    (GameOutcome::BlackWin, false) => {
+                    (GameResult::Draw, _) => t.draws = t.draws.saturating_add(1),
+                    (GameResult::RedWins, true) => t.wins = t.wins.saturating_add(1),
+                    (GameResult::BlackWins, false) => {
                         t.wins = t.wins.saturating_add(1);
                         t.wins_as_black = t.wins_as_black.saturating_add(1);
                     }
@@ -376,9 +365,9 @@ impl<'a> Table<'a> {
         let final_points = |entrant: u32| points.get(index(entrant)).copied().unwrap_or(0);
         for g in games {
             let (red_gain, black_gain) = match g.outcome {
-                GameOutcome::RedWin => (final_points(g.black).saturating_mul(2), 0),
-                GameOutcome::BlackWin => (0, final_points(g.red).saturating_mul(2)),
-                GameOutcome::Draw => (final_points(g.black), final_points(g.red)),
+                GameResult::RedWins => (final_points(g.black).saturating_mul(2), 0),
+                GameResult::BlackWins => (0, final_points(g.red).saturating_mul(2)),
+                GameResult::Draw => (final_points(g.black), final_points(g.red)),
             };
             if let Some(t) = tallies.get_mut(index(g.red)) {
                 t.small_points_x2 = t.small_points_x2.saturating_add(red_gain);
@@ -465,9 +454,9 @@ impl<'a> Table<'a> {
                 for g in self.games {
                     if in_level(g.red) && in_level(g.black) {
                         match g.outcome {
-                            GameOutcome::RedWin => add(g.red, 2),
-                            GameOutcome::BlackWin => add(g.black, 2),
-                            GameOutcome::Draw => {
+                            GameResult::RedWins => add(g.red, 2),
+                            GameResult::BlackWins => add(g.black, 2),
+                            GameResult::Draw => {
                                 add(g.red, 1);
                                 add(g.black, 1);
                             }
@@ -624,10 +613,10 @@ pub fn standings(
 #[cfg(test)]
 mod tests {
     use super::Criterion::*;
-    use super::GameOutcome::{BlackWin, Draw, RedWin};
+    use super::GameResult::{BlackWins, Draw, RedWins};
     use super::*;
 
-    fn g(red: u32, black: u32, outcome: GameOutcome) -> ScoredGame {
+    fn g(red: u32, black: u32, outcome: GameResult) -> ScoredGame {
         ScoredGame::new(red, black, outcome)
     }
 
@@ -658,12 +647,12 @@ mod tests {
         // 小分: 1 beat 2 (4) and 3 (2) = 6; 2 beat 3 (2) and 4 (2) = 4;
         //       3 beat 4 (2) = 2;          4 beat 1 (4) = 4.
         let games = [
-            g(1, 2, RedWin),
-            g(1, 3, RedWin),
-            g(4, 1, RedWin),
-            g(2, 3, RedWin),
-            g(2, 4, RedWin),
-            g(3, 4, RedWin),
+            g(1, 2, RedWins),
+            g(1, 3, RedWins),
+            g(4, 1, RedWins),
+            g(2, 3, RedWins),
+            g(2, 4, RedWins),
+            g(3, 4, RedWins),
         ];
         let table = single(4, &games);
         assert_eq!(
@@ -684,12 +673,12 @@ mod tests {
     /// 1-4 0:1, 2-3 draw, 4-3 0:1, 1-2 draw, 2-4 draw, 3-1 0:1.
     fn level_four() -> Vec<ScoredGame> {
         vec![
-            g(1, 4, BlackWin),
+            g(1, 4, BlackWins),
             g(2, 3, Draw),
-            g(4, 3, BlackWin),
+            g(4, 3, BlackWins),
             g(1, 2, Draw),
             g(2, 4, Draw),
-            g(3, 1, BlackWin),
+            g(3, 1, BlackWins),
         ]
     }
 
@@ -746,10 +735,10 @@ mod tests {
         //       4 = 1 (beat 3) + 5/2 (drew 2) = 3.5.
         // Wins 1 each; 1 beat 4 directly.
         let games = [
-            g(1, 4, RedWin),
-            g(2, 3, RedWin),
-            g(4, 3, RedWin),
-            g(1, 2, BlackWin),
+            g(1, 4, RedWins),
+            g(2, 3, RedWins),
+            g(4, 3, RedWins),
+            g(1, 2, BlackWins),
             g(2, 4, Draw),
             g(3, 1, Draw),
         ];
@@ -780,16 +769,16 @@ mod tests {
         //        3 had Black in 2-3.
         // 1 v 5: 小分 1 = 5 (2) + 2 (4) = 7, 5 = 5 (3) + 4 (1) = 9.
         let games = [
-            g(2, 5, RedWin),
-            g(3, 4, RedWin),
-            g(5, 3, RedWin),
-            g(1, 2, RedWin),
-            g(3, 1, RedWin),
-            g(4, 5, RedWin),
-            g(1, 4, RedWin),
+            g(2, 5, RedWins),
+            g(3, 4, RedWins),
+            g(5, 3, RedWins),
+            g(1, 2, RedWins),
+            g(3, 1, RedWins),
+            g(4, 5, RedWins),
+            g(1, 4, RedWins),
             g(2, 3, Draw),
-            g(4, 2, BlackWin),
-            g(5, 1, RedWin),
+            g(4, 2, BlackWins),
+            g(5, 1, RedWins),
         ];
         let table = single(5, &games);
         assert_eq!(
@@ -808,7 +797,7 @@ mod tests {
     #[test]
     fn a_perfect_cycle_shares_first_place() {
         // 2-3 1:0, 1-2 1:0, 3-1 1:0: every criterion is level.
-        let games = [g(2, 3, RedWin), g(1, 2, RedWin), g(3, 1, RedWin)];
+        let games = [g(2, 3, RedWins), g(1, 2, RedWins), g(3, 1, RedWins)];
         let table = single(3, &games);
         assert_eq!(
             summary(&table),
@@ -822,7 +811,7 @@ mod tests {
         // 3: lost 3-1 as Red, drew 2-3 as Black -> 1 point. 小分 (x2) 1
         // each (half of the other's 1 point), no wins, 直胜 level, no
         // fouls, one game as Black each; 3 had Black in 2-3.
-        let games = [g(1, 2, RedWin), g(3, 1, BlackWin), g(2, 3, Draw)];
+        let games = [g(1, 2, RedWins), g(3, 1, BlackWins), g(2, 3, Draw)];
         let table = single(3, &games);
         assert_eq!(
             summary(&table),
@@ -839,7 +828,7 @@ mod tests {
         // 2 and 3 both lost to 1 as Black and have not met: level on every
         // criterion, so they share 2nd and 4 (no games: fewer games as
         // Black) is 4th.
-        let games = [g(1, 2, RedWin), g(1, 3, RedWin)];
+        let games = [g(1, 2, RedWins), g(1, 3, RedWins)];
         let table = single(4, &games);
         assert_eq!(
             summary(&table),
@@ -867,21 +856,21 @@ mod tests {
         // {1, 2}: drew each other, no fouls, 2 games as Black each, 2 had
         //   Black in 1-2.
         let games = [
-            g(1, 6, RedWin),
+            g(1, 6, RedWins),
             g(2, 5, Draw),
-            g(3, 4, BlackWin),
-            g(6, 4, RedWin),
-            g(5, 3, BlackWin),
+            g(3, 4, BlackWins),
+            g(6, 4, RedWins),
+            g(5, 3, BlackWins),
             g(1, 2, Draw),
             g(2, 6, Draw),
             g(3, 1, Draw),
-            g(4, 5, BlackWin),
-            g(6, 5, RedWin),
+            g(4, 5, BlackWins),
+            g(6, 5, RedWins),
             g(1, 4, Draw),
-            g(2, 3, RedWin),
-            g(3, 6, RedWin),
-            g(4, 2, RedWin),
-            g(5, 1, RedWin),
+            g(2, 3, RedWins),
+            g(3, 6, RedWins),
+            g(4, 2, RedWins),
+            g(5, 1, RedWins),
         ];
         let table = single(6, &games);
         assert_eq!(
@@ -909,12 +898,12 @@ mod tests {
         //          1 v 3 = 0:4 (3 wins) -> 场分 2 each.
         // 局分: 1 = 3, 2 = 1+3 = 4, 3 = 1+4 = 5.
         let games = [
-            g(2, 3, RedWin),
-            g(1, 2, RedWin),
-            g(3, 1, RedWin),
+            g(2, 3, RedWins),
+            g(1, 2, RedWins),
+            g(3, 1, RedWins),
             g(3, 2, Draw),
             g(2, 1, Draw),
-            g(1, 3, BlackWin),
+            g(1, 3, BlackWins),
         ];
         let table = multi(3, &games);
         assert_eq!(
@@ -935,12 +924,12 @@ mod tests {
         // 1 v 2: their match is 2:2 (直胜 level), no fouls, wins as Black
         //        1 = 1, 2 = 0 -> 1 ahead.
         let mut games = [
-            g(2, 3, RedWin),
+            g(2, 3, RedWins),
             g(1, 2, Draw),
-            g(3, 1, BlackWin),
-            g(3, 2, RedWin),
+            g(3, 1, BlackWins),
+            g(3, 2, RedWins),
             g(2, 1, Draw),
-            g(1, 3, BlackWin),
+            g(1, 3, BlackWins),
         ];
         let table = multi(3, &games);
         assert_eq!(
@@ -968,15 +957,15 @@ mod tests {
         // 局分: 1 = 2+3+1 = 6, 2 = 2+1+3 = 6. Wins: 1 = 2, 2 = 2.
         // 直胜: 1 won the 1 v 2 match.
         let games = [
-            g(1, 4, RedWin),
-            g(2, 3, RedWin),
-            g(4, 3, RedWin),
-            g(1, 2, RedWin),
-            g(2, 4, RedWin),
-            g(3, 1, RedWin),
-            g(4, 1, RedWin),
-            g(3, 2, RedWin),
-            g(3, 4, RedWin),
+            g(1, 4, RedWins),
+            g(2, 3, RedWins),
+            g(4, 3, RedWins),
+            g(1, 2, RedWins),
+            g(2, 4, RedWins),
+            g(3, 1, RedWins),
+            g(4, 1, RedWins),
+            g(3, 2, RedWins),
+            g(3, 4, RedWins),
             g(2, 1, Draw),
             g(4, 2, Draw),
             g(1, 3, Draw),
@@ -1093,7 +1082,7 @@ mod tests {
                     .iter()
                     .flat_map(|r| r.pairings.clone())
                     .map(|p| {
-                        let outcome = [RedWin, Draw, BlackWin][next() as usize];
+                        let outcome = [RedWins, Draw, BlackWins][next() as usize];
                         g(p.red, p.black, outcome)
                     })
                     .collect();
@@ -1128,7 +1117,7 @@ mod tests {
             black_draw: u32::MAX,
         };
         let games: Vec<ScoredGame> = (0..50)
-            .map(|_| g(1, 2, RedWin).with_fouls(u32::MAX, u32::MAX))
+            .map(|_| g(1, 2, RedWins).with_fouls(u32::MAX, u32::MAX))
             .collect();
         for system in [System::SingleGame, System::MultiGame] {
             let table = standings(2, &games, &huge, system).unwrap();

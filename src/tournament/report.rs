@@ -6,12 +6,12 @@ use super::crosstable::Crosstable;
 use super::engine_process::Protocol;
 use super::game::Termination;
 use super::manager::{CommonOptions, MatchOptions};
-use super::ranking::{GameOutcome, ScoredGame, Standing, System};
+use super::ranking::{GameResult, ScoredGame, Standing, System};
 use super::runner::{EngineInfo, FinishedGame};
 use super::stats::{elo_estimate, los, SprtDecision, SprtResult, Wdl};
 use crate::board::Position;
 use crate::board::RankOrigin;
-use crate::records::pgn::{write_pgn, Game, GameResult};
+use crate::records::pgn::{write_pgn, Game};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::Duration;
@@ -91,7 +91,7 @@ pub(super) fn pgn_for(c: &CommonOptions, g: &FinishedGame, date: &str) -> String
     let mut game = Game::new(start);
     game.tags = tags.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
     game.moves = r.moves.clone();
-    game.result = GameResult::parse(r.result_text()).unwrap_or(GameResult::Unknown);
+    game.result = Some(r.outcome);
     let mut text = write_pgn(&game, c.pgn_format);
     text.push('\n');
     text
@@ -143,9 +143,9 @@ pub(super) fn engine_time_lines(c: &CommonOptions, games: &[FinishedGame]) -> Ve
                 | Termination::StartFailure
         ) {
             let loser = match g.record.outcome {
-                GameOutcome::RedWin => Some(g.game.black),
-                GameOutcome::BlackWin => Some(g.game.red),
-                GameOutcome::Draw => None,
+                GameResult::RedWins => Some(g.game.black),
+                GameResult::BlackWins => Some(g.game.red),
+                GameResult::Draw => None,
             };
             if let Some(l) = loser.filter(|&l| l < n) {
                 faults[l] += 1;
@@ -260,9 +260,9 @@ pub fn write_match_summary(
     let (mut rw, mut d, mut bw) = (0, 0, 0);
     for g in games {
         match g.record.outcome {
-            GameOutcome::RedWin => rw += 1,
-            GameOutcome::Draw => d += 1,
-            GameOutcome::BlackWin => bw += 1,
+            GameResult::RedWins => rw += 1,
+            GameResult::Draw => d += 1,
+            GameResult::BlackWins => bw += 1,
         }
     }
     let _ = writeln!(out, "Red wins {rw}, draws {d}, Black wins {bw}");

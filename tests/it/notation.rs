@@ -15,8 +15,9 @@ use jiangjun::board::notation::{
     parse_any, parse_chinese, parse_wxf, to_chinese, to_chinese_in, to_chinese_short, to_wxf,
     NotationError, Script,
 };
+use jiangjun::board::GameResult;
 use jiangjun::board::{Color, Move, Piece, PieceKind, Position, Square};
-use jiangjun::records::pgn::{parse_pgn, write_pgn, Game, GameResult, MoveFormat, PgnError};
+use jiangjun::records::pgn::{parse_pgn, write_pgn, Game, MoveFormat, PgnError};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -567,7 +568,7 @@ fn classic_endgames_replay_to_their_results() {
         (36, "5ab2/3k5/9/9/9/9/9/9/3pp1R2/5K3 w", "KRabkpp"),
     ];
     for (g, (plies, fen, material)) in games.iter().zip(expected) {
-        assert_eq!(g.result, GameResult::Draw);
+        assert_eq!(g.result, Some(GameResult::Draw));
         assert_eq!(g.moves.len(), plies, "{:?}", g.tag("Event"));
         let end = g.end_position();
         assert!(end.to_fen().starts_with(fen), "{}", end.to_fen());
@@ -644,10 +645,10 @@ fn random_game(rng: &mut ChaCha8Rng, start: &Position, plies: usize) -> Game {
 fn pgn_round_trips_in_every_format() {
     let mut rng = ChaCha8Rng::seed_from_u64(99);
     let results = [
-        GameResult::RedWins,
-        GameResult::BlackWins,
-        GameResult::Draw,
-        GameResult::Unknown,
+        Some(GameResult::RedWins),
+        Some(GameResult::BlackWins),
+        Some(GameResult::Draw),
+        None,
     ];
     for (i, start) in perft_positions().iter().enumerate() {
         let mut g = random_game(&mut rng, start, 40 + i);
@@ -700,7 +701,7 @@ fn pgn_written_form() {
         p.make_move(m);
         g.moves.push(m);
     }
-    g.result = GameResult::Unknown;
+    g.result = None;
     assert_eq!(
         write_pgn(&g, MoveFormat::Iccs),
         "[Game \"Chinese Chess\"]\n[Result \"*\"]\n[Format \"ICCS\"]\n\n\
@@ -748,23 +749,19 @@ fn pgn_tolerates_what_programs_write() {
         played,
         ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "h7h3", "b2c2"]
     );
-    assert_eq!(g.result, GameResult::RedWins);
+    assert_eq!(g.result, Some(GameResult::RedWins));
     assert_eq!(g.tag("Event"), Some("注释与变着"));
     let g2 = &games[1];
     assert_eq!(g2.moves, [mv("d9e9")]);
-    assert_eq!(
-        g2.result,
-        GameResult::Unknown,
-        "the movetext's * wins over the tag"
-    );
+    assert_eq!(g2.result, None, "the movetext's * wins over the tag");
 
     // Bare movetext is one game from the start position; results in Chinese tags.
     let bare = parse_pgn("1. h2e2 h9g7 2. h0g2").expect("bare");
     assert_eq!(bare.len(), 1);
     assert_eq!(bare[0].moves.len(), 3);
-    assert_eq!(bare[0].result, GameResult::Unknown);
+    assert_eq!(bare[0].result, None);
     let tagged = parse_pgn("[Result \"红胜\"]\n1. h2e2").expect("chinese result");
-    assert_eq!(tagged[0].result, GameResult::RedWins);
+    assert_eq!(tagged[0].result, Some(GameResult::RedWins));
     assert_eq!(parse_pgn("").expect("empty"), Vec::<Game>::new());
 }
 

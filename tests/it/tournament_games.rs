@@ -9,7 +9,7 @@ use jiangjun::tournament::manager::{
     run_match, run_tournament, CommonOptions, MatchOptions, TournamentOptions,
 };
 use jiangjun::tournament::openings::load_openings;
-use jiangjun::tournament::{GameOutcome, Scoring, System};
+use jiangjun::tournament::{GameResult, Scoring, System};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -163,9 +163,9 @@ fn four_game_match_between_random_engines() {
         .games
         .iter()
         .filter(|g| match g.record.outcome {
-            GameOutcome::RedWin => g.game.red == 0,
-            GameOutcome::BlackWin => g.game.black == 0,
-            GameOutcome::Draw => false,
+            GameResult::RedWins => g.game.red == 0,
+            GameResult::BlackWins => g.game.black == 0,
+            GameResult::Draw => false,
         })
         .count() as u64;
     assert_eq!(wins_a, report.wdl.wins);
@@ -191,9 +191,9 @@ fn one_sided(bad: &str, tc: &str, games: u32) -> Vec<jiangjun::tournament::runne
 
 fn bad_engine_lost(g: &jiangjun::tournament::runner::FinishedGame) -> bool {
     match g.record.outcome {
-        GameOutcome::RedWin => g.game.black == 0,
-        GameOutcome::BlackWin => g.game.red == 0,
-        GameOutcome::Draw => false,
+        GameResult::RedWins => g.game.black == 0,
+        GameResult::BlackWins => g.game.red == 0,
+        GameResult::Draw => false,
     }
 }
 
@@ -339,8 +339,8 @@ fn check_consistency(r: &jiangjun::tournament::report::TournamentReport, n: usiz
                 continue;
             }
             match (g.outcome, red) {
-                (GameOutcome::Draw, _) => d += 1,
-                (GameOutcome::RedWin, true) | (GameOutcome::BlackWin, false) => w += 1,
+                (GameResult::Draw, _) => d += 1,
+                (GameResult::RedWins, true) | (GameResult::BlackWins, false) => w += 1,
                 _ => l += 1,
             }
         }
@@ -431,7 +431,7 @@ fn repetition_goes_to_the_referee() {
         "{}",
         g.record.reason
     );
-    assert_eq!(g.record.outcome, GameOutcome::Draw);
+    assert_eq!(g.record.outcome, GameResult::Draw);
     // A plugged-in referee decides instead: here it rules against Red.
     let g = kings_only(|c| {
         c.referee = std::sync::Arc::new(
@@ -448,7 +448,7 @@ fn repetition_goes_to_the_referee() {
             },
         );
     });
-    assert_eq!(g.record.outcome, GameOutcome::BlackWin);
+    assert_eq!(g.record.outcome, GameResult::BlackWins);
     assert_eq!(g.record.reason, "test ruling");
 }
 
@@ -516,7 +516,7 @@ fn a_panicking_referee_costs_one_game_not_the_match() {
                 "{}",
                 g.record.reason
             );
-            assert_eq!(g.record.outcome, GameOutcome::Draw);
+            assert_eq!(g.record.outcome, GameResult::Draw);
         } else {
             // Only the natural limit can end a bare-kings game without the referee.
             assert_eq!(

@@ -28,9 +28,9 @@
 
 use super::{new_engine, run_ordered, skip, Game, GameOutput, Progress, Shard, Skip};
 use super::{Record, RecordWriter, Stats, Wdl};
+use crate::board::GameResult;
 use crate::board::{Color, Move, Position};
 use crate::records;
-use crate::records::pgn::GameResult;
 use crate::rules::RuleSet;
 use crate::search::engine::Evaluation;
 use crate::tools::budget::Budget;
@@ -127,10 +127,10 @@ pub fn read(cfg: &Config) -> (Vec<RecordedGame>, ReadStats) {
                 stats.unreadable_games += 1;
                 continue;
             };
-            if g.result == GameResult::Unknown {
+            let Some(result) = g.result else {
                 stats.no_result += 1;
                 continue;
-            }
+            };
             if i % cfg.shard.count.max(1) != cfg.shard.index {
                 continue;
             }
@@ -139,7 +139,7 @@ pub fn read(cfg: &Config) -> (Vec<RecordedGame>, ReadStats) {
                 index: i,
                 start: g.start,
                 moves: g.moves,
-                result: g.result,
+                result,
             });
         }
     }
@@ -148,11 +148,7 @@ pub fn read(cfg: &Config) -> (Vec<RecordedGame>, ReadStats) {
 
 /// Labels one game's positions.
 fn label(cfg: &Config, game: &RecordedGame) -> GameOutput {
-    let winner = match game.result {
-        GameResult::RedWins => Some(Color::Red),
-        GameResult::BlackWins => Some(Color::Black),
-        GameResult::Draw | GameResult::Unknown => None,
-    };
+    let winner = game.result.winner();
     let mut stats = Stats {
         games: 1,
         ..Stats::default()
