@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Soak: many games on the clocks GUIs use, in both protocols, with the engine's memory sampled
+# throughout. Any crash, hang, illegal move or time loss of Jiangjun is a failure.
+#
+#   scripts/soak.sh [GAMES_PER_MATCH] [OUT_DIR]
+#   ELEEYE=path/to/ELEEYE scripts/soak.sh 40 target/soak
+#
+# For each clock (5 s + 0, 3 s + 0.5 s, 40 moves in 10 s, 200 ms a move, 30 s + 0) it plays
+# GAMES_PER_MATCH games of Jiangjun over UCCI against ElephantEye 3.31 (book off; built outside
+# this repository, found as ELEEYE or `eleeye` on PATH; left out when there is none) and as
+# many of Jiangjun over UCI against Jiangjun over UCCI, two games at once, from the book's
+# 10-ply lines. A sampler writes the summed and the largest resident memory of the Jiangjun
+# processes every 5 s to OUT_DIR/rss.csv. The last lines printed are the totals.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+games=${1:-40}
+out=${2:-target/soak}
+mkdir -p "$out"
+cargo build --release --quiet
+# A copy under its own name, so that the sampler sees only the soak's engines.
+jj="$out/jiangjun-soak"
+cp target/release/jiangjun "$jj"
+"$jj" book lines --plies 10 --min-plies 10 > "$out/openings.txt"
+eleeye=${ELEEYE:-$(command -v eleeye || true)}
+
+echo "seconds,processes,rss_sum_kb,rss_max_kb" > "$out/rss.csv"
+start=$(date +%s)
+(
+    while true; do
+        ps -C jiangjun-soak -o rss= | awk -v t=$(( $(date +%s) - start )) \
+            '{ n++; s += $1; if ($1 > m) m = $1 } END { printf "%d,%d,%d,%d\n", t, n, s, m }' \
+            >> "$out/rss.csv"
+        sleep 5
+    done
+) &
+sampler=$!
+trap 'kill $sampler 2>/dev/null || true' EXIT
+
+us_ucci="cmd=$jj,name=jiangjun,proto=ucci,option.usebook=false"
+us_uci="cmd=$jj,name=jiangjun-uci,proto=uci,option.OwnBook=false"
+seed=1
+for tc in 5+0 3+0.5 40/10 movetime=200 30+0; do
+    n=$games
+    # The long clock plays a quarter as many games.
+    [ "$tc" = 30+0 ] && n=$(( (games + 3) / 4 ))
+    opponents=("$us_uci")
+    [ -n "$eleeye" ] && opponents+=("cmd=$eleeye,name=eleeye,proto=ucci,option.usebook=false")
+    for opp in "${opponents[@]}"; do
+        name=${opp#*name=}; name=${name%%,*}
+        log="$out/match_${name}_${tc//\//-}.txt"
+        echo "== $tc: jiangjun vs $name, $n games" >&2
+        "$jj" match --engine "$us_ucci" --engine "$opp" --games "$n" --tc "$tc" \
+            --openings "$out/openings.txt" --shuffle --seed $((seed++)) --concurrency 2 \
+            --pgn "$out/games.pgn" > "$log" 2>&1 || true
+        grep -E "^Result|^Terminations|losses by" "$log" >&2
+    done
+done
+kill $sampler 2>/dev/null || true
+
+# Totals: Jiangjun's failures (both names) and the memory curve's ends.
+grep -ho "([0-9]* games" "$out"/match_*.txt | tr -d '(' | awk '{ g += $1 } END { print "games: " g }'
+awk '/losses by crash\/hang\/illegal\/time/ && $1 ~ /^jiangjun/ { f += $NF }
+     END { printf "jiangjun losses by crash/hang/illegal/time, all matches: %d\n", f }' "$out"/match_*.txt
+awk -F, 'NR == 2 { first = $3 } NR > 1 && $2 > 0 { last = $3; if ($4 > max) max = $4 }
+         END { printf "rss: first sample %d KB, last %d KB, largest process %d KB\n", first, last, max }' \
+    "$out/rss.csv"
