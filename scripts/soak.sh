@@ -17,7 +17,8 @@ games=${1:-40}
 out=${2:-target/soak}
 mkdir -p "$out"
 cargo build --release --quiet
-# A copy under its own name, so that the sampler sees only the soak's engines.
+# A copy under its own name, so that the sampler sees only the soak's engines (the runner is
+# target/release/jiangjun).
 jj="$out/jiangjun-soak"
 cp target/release/jiangjun "$jj"
 "$jj" book lines --plies 10 --min-plies 10 > "$out/openings.txt"
@@ -49,7 +50,7 @@ for tc in 5+0 3+0.5 40/10 movetime=200 30+0; do
         name=${opp#*name=}; name=${name%%,*}
         log="$out/match_${name}_${tc//\//-}.txt"
         echo "== $tc: jiangjun vs $name, $n games" >&2
-        "$jj" match --engine "$us_ucci" --engine "$opp" --games "$n" --tc "$tc" \
+        target/release/jiangjun match --engine "$us_ucci" --engine "$opp" --games "$n" --tc "$tc" \
             --openings "$out/openings.txt" --shuffle --seed $((seed++)) --concurrency 2 \
             --pgn "$out/games.pgn" > "$log" 2>&1 || true
         grep -E "^Result|^Terminations|losses by" "$log" >&2
