@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-out=${1:-$(mktemp -d /tmp/xboard_check.XXXXXX)}
+out=${1:-$(mktemp -d -t xboard_check.XXXXXX)}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 tc=${TC:-0:20}

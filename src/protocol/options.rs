@@ -226,10 +226,11 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
 
 /// The smallest value `dialect` announces for the spin option `key`, where that is above 0:
 /// UCI's `Hash` and `Threads` start at 1 (UCCI's `hashsize`/`threads` take 0 for "automatic"),
-/// and `multipv` is a number of lines in both.
+/// `multipv` is a number of lines in both, and `elo` starts at the weakest level's.
 fn announced_minimum(dialect: Dialect, key: &str) -> u64 {
     match (dialect, key) {
         (_, "multipv") | (Dialect::Uci, "hash" | "hashsize" | "threads") => 1,
+        (_, "elo" | "ucielo") => u64::from(MIN_ELO),
         _ => 0,
     }
 }
@@ -354,14 +355,9 @@ pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Applie
             Effect::Strength(settings.strength())
         }
         "ucielo" | "elo" => {
+            // Below the minimum: raised by `apply_in`, as every announced minimum is.
             if let Some(elo) = spin(&shown, value, u64::from(MAX_ELO), &mut messages) {
-                let elo = u32::try_from(elo).unwrap_or(MAX_ELO);
-                if elo < MIN_ELO {
-                    messages.push(format!(
-                        "setoption {shown}: {elo} is below the minimum {MIN_ELO}; using {MIN_ELO}"
-                    ));
-                }
-                settings.elo = elo.max(MIN_ELO);
+                settings.elo = u32::try_from(elo).unwrap_or(MAX_ELO);
             }
             Effect::Strength(settings.strength())
         }
@@ -577,7 +573,7 @@ mod tests {
         let a = set(&mut s, "UCI_LimitStrength", Some("true"));
         assert_eq!(a.effect, Effect::Strength(Some(Strength::from_elo(1500))));
         // UCCI spelling; out-of-range values are clamped with a message.
-        let a = set(&mut s, "elo", Some("1"));
+        let a = apply_in(&mut s, Dialect::Ucci, "elo", Some("1"));
         assert_eq!(a.messages.len(), 1, "{:?}", a.messages);
         assert_eq!(
             a.effect,

@@ -268,6 +268,16 @@ impl Engine {
         }
     }
 
+    /// The threads a search with `limits` runs: a strength level plays alike on every
+    /// machine, so it searches its node budget with one.
+    fn threads_for(&self, limits: &Limits) -> usize {
+        if limits.strength.is_some() {
+            1
+        } else {
+            self.threads
+        }
+    }
+
     /// Plays at a strength for people (`UCI_LimitStrength`/`UCI_Elo`), or at full strength.
     pub fn set_strength(&mut self, strength: Option<Strength>) {
         self.strength = strength;
@@ -525,12 +535,7 @@ impl Engine {
             start: started,
             ..Shared::new(tt, &limits, ponder)
         });
-        // A strength level plays alike on every machine: one thread, a node budget.
-        let threads = if limits.strength.is_some() {
-            1
-        } else {
-            self.threads
-        };
+        let threads = self.threads_for(&limits);
         let pos = self.pos.clone();
         let banned = self.banned.clone();
         let sh = shared.clone();
@@ -619,11 +624,7 @@ impl Engine {
                 on_info(&i)
             }
         };
-        let threads = if limits.strength.is_some() {
-            1
-        } else {
-            self.threads
-        };
+        let threads = self.threads_for(&limits);
         search_threads(
             &self.pos,
             &self.banned,
