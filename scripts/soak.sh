@@ -9,7 +9,8 @@
 # GAMES_PER_MATCH games of Jiangjun over UCCI against ElephantEye 3.31 (book off; built outside
 # this repository, found as ELEEYE or `eleeye` on PATH; left out when there is none) and as
 # many of Jiangjun over UCI against Jiangjun over UCCI, two games at once, from the book's
-# 10-ply lines. A sampler writes the summed and the largest resident memory of the Jiangjun
+# 10-ply lines. Jiangjun over UCCI thinks on its opponent's time (`ponder=on`: `go ponder`,
+# then `ponderhit` or `stop` as a GUI sends them); its opponents do not. A sampler writes the summed and the largest resident memory of the Jiangjun
 # processes every 5 s to OUT_DIR/rss.csv. The last lines printed are the totals.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +38,7 @@ start=$(date +%s)
 sampler=$!
 trap 'kill $sampler 2>/dev/null || true' EXIT
 
-us_ucci="cmd=$jj,name=jiangjun,proto=ucci,option.usebook=false"
+us_ucci="cmd=$jj,name=jiangjun,proto=ucci,ponder=on,option.usebook=false"
 us_uci="cmd=$jj,name=jiangjun-uci,proto=uci,option.OwnBook=false"
 seed=1
 for tc in 5+0 3+0.5 40/10 movetime=200 30+0; do

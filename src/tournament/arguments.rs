@@ -21,15 +21,17 @@ usage:
   jiangjun tournament --engine SPEC --engine SPEC [--engine SPEC ...] [--double | --cycles N]
                       [--scoring W,D,L | W,DRED/DBLACK,L] [common]
 engine SPEC: cmd=PATH[,name=NAME][,proto=auto|ucci|uci][,ranks=0|1][,dir=DIR][,arg=ARG]
-             [,tc=TC][,option.NAME=VALUE ...]  (a bare PATH works too; '\\,' escapes a comma;
-             tc= gives this engine its own time control instead of --tc)
+             [,tc=TC][,ponder=on|off][,option.NAME=VALUE ...]  (a bare PATH works too; '\\,'
+             escapes a comma; tc= gives this engine its own time control instead of --tc;
+             ponder=on lets it think on the opponent's time, as a GUI's pondering does)
 common: the options below; the time control TC is 10+0.1 (s base+inc, 6.1) | 300 (sudden
 death, 6.3) | 40/60[:20/30][+inc] (moves/s periods, 6.2) | movetime=MS | depth=N | nodes=N";
 
 /// Options of both subcommands (`[common]` in [`USAGE`]).
 #[derive(clap::Args, Debug, Clone)]
 pub struct CommonArgs {
-    /// An engine: cmd=PATH[,name=..][,proto=..][,ranks=..][,dir=..][,arg=..][,tc=..][,option.NAME=..].
+    /// An engine: cmd=PATH[,name=..][,proto=..][,ranks=..][,dir=..][,arg=..][,tc=..][,ponder=on]
+    /// [,option.NAME=..].
     #[arg(long = "engine", value_name = "SPEC", value_parser = EngineSpec::parse)]
     pub engines: Vec<EngineSpec>,
     /// Time control: 10+0.1 (6.1) | 300 (6.3) | 40/60[:20/30][+inc] (6.2) | movetime=MS |

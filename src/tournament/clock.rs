@@ -159,6 +159,12 @@ impl TimeControl {
             TimeControl::Fischer { .. } | TimeControl::Periods { .. }
         )
     }
+
+    /// Whether time limits the search (a clock or a fixed time per move): the limits under
+    /// which thinking on the opponent's time means something (ucci.md 4.6).
+    pub fn is_timed(&self) -> bool {
+        self.has_clock() || matches!(self, TimeControl::MoveTime(_))
+    }
 }
 
 /// PGN `TimeControl` tag text: `60+0.5`, `40/60:20/30` (PGN standard forms, seconds) and, for

@@ -141,6 +141,9 @@ pub struct SideStats {
     /// Moves answered after the fixed move time (`movetime`) ran out, within the overrun
     /// margin: a GUI that enforces the time strictly would have flagged them.
     pub late: u32,
+    /// Searches on the opponent's time (`go ponder`), and how many the opponent's move hit.
+    pub ponders: u32,
+    pub ponder_hits: u32,
 }
 
 /// A finished game.
@@ -255,6 +258,35 @@ fn draw(termination: Termination, reason: impl Into<String>) -> Ending {
     }
 }
 
+/// The `go` limits of a side with time control `tc`.
+fn go_limits<'a>(tc: &TimeControl, clocks: &'a [Clock; 2]) -> GoLimits<'a> {
+    match tc {
+        TimeControl::MoveTime(ms) => GoLimits::MoveTime(*ms),
+        TimeControl::Depth(d) => GoLimits::Depth(*d),
+        TimeControl::Nodes(n) => GoLimits::Nodes(*n),
+        TimeControl::Fischer { .. } | TimeControl::Periods { .. } => GoLimits::Clock {
+            red: &clocks[0],
+            black: &clocks[1],
+        },
+    }
+}
+
+/// The game so far as `position` gives it to an engine speaking `protocol`: UCCI from the
+/// last irreversible position (ucci.md 4.4), UCI from the opening's position.
+fn position_for<'a>(
+    protocol: Protocol,
+    opening: &'a Opening,
+    track: &'a Track,
+) -> (&'a str, &'a [Move]) {
+    match protocol {
+        Protocol::Ucci => {
+            let (fen, from) = &track.irreversible;
+            (fen, &track.moves[*from..])
+        }
+        Protocol::Uci => (&opening.fen, &track.moves),
+    }
+}
+
 /// Plays one game: `red` and `black` are running engines.
 pub fn play_game(
     red: &mut EngineProcess,
@@ -308,6 +340,8 @@ pub fn play_game(
     let mut clocks = [Clock::new(&tcs[0]), Clock::new(&tcs[1])];
     let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
     let mut draw_offer: Option<Color> = None;
+    // Each side's prediction of the other's next move, from its last `bestmove ... ponder`.
+    let mut predicted: [Option<Move>; 2] = [None, None];
 
     let ending = loop {
         let stm = pos.side_to_move();
@@ -368,6 +402,25 @@ pub fn play_game(
             );
         }
 
+        // The other side thinks on this side's time, on the move it predicted.
+        let them = (!stm).index();
+        if let Some(p) = predicted[them].take() {
+            let eng = if stm == Color::Red {
+                &mut *black
+            } else {
+                &mut *red
+            };
+            let tc = &tcs[them];
+            if eng.ponders() && tc.is_timed() && pos.is_legal(p) {
+                let go = eng.go_command(&go_limits(tc, &clocks), !stm, false);
+                let (fen, moves) = position_for(eng.protocol(), opening, &track);
+                let mut moves = moves.to_vec();
+                moves.push(p);
+                eng.start_pondering(fen, &moves, &go);
+                stats[them].ponders += 1;
+            }
+        }
+
         // The move.
         let (eng, other_offer) = match stm {
             Color::Red => (&mut *red, draw_offer == Some(Color::Black)),
@@ -375,23 +428,16 @@ pub fn play_game(
         };
         let me = stm.index();
         let tc = &tcs[me];
-        let limits = match tc {
-            TimeControl::MoveTime(ms) => GoLimits::MoveTime(*ms),
-            TimeControl::Depth(d) => GoLimits::Depth(*d),
-            TimeControl::Nodes(n) => GoLimits::Nodes(*n),
-            TimeControl::Fischer { .. } | TimeControl::Periods { .. } => GoLimits::Clock {
-                red: &clocks[0],
-                black: &clocks[1],
-            },
-        };
-        let go = eng.go_command(&limits, stm, other_offer);
         let deadline = clocks[me].allowance(cfg.margin).unwrap_or(cfg.hang_timeout);
-        let thought = match eng.protocol() {
-            Protocol::Ucci => {
-                let (fen, from) = &track.irreversible;
-                eng.think(fen, &track.moves[*from..], &go, deadline)
-            }
-            Protocol::Uci => eng.think(&opening.fen, &track.moves, &go, deadline),
+        let hit = eng.pondering().is_some() && eng.pondering() == track.moves.last().copied();
+        let thought = if hit {
+            stats[me].ponder_hits += 1;
+            eng.ponder_hit(other_offer, deadline)
+        } else {
+            eng.stop_pondering();
+            let go = eng.go_command(&go_limits(tc, &clocks), stm, other_offer);
+            let (fen, moves) = position_for(eng.protocol(), opening, &track);
+            eng.think(fen, moves, &go, deadline)
         };
         let who = format!("{} ({})", side_name(stm), eng.name());
         let s = &mut stats[me];
@@ -400,8 +446,8 @@ pub fn play_game(
         if let TimeControl::MoveTime(ms) = *tc {
             s.late += u32::from(thought.elapsed > Duration::from_millis(ms));
         }
-        let (raw, mv, offers_draw, resigns) = match thought.reply {
-            Reply::Timeout if tc.has_clock() || matches!(tc, TimeControl::MoveTime(_)) => {
+        let (raw, mv, ponder, offers_draw, resigns) = match thought.reply {
+            Reply::Timeout if tc.is_timed() => {
                 break loss(
                     stm,
                     Termination::TimeForfeit,
@@ -432,9 +478,10 @@ pub fn play_game(
             Reply::Move {
                 raw,
                 mv,
+                ponder,
                 offers_draw,
                 resigns,
-            } => (raw, mv, offers_draw, resigns),
+            } => (raw, mv, ponder, offers_draw, resigns),
         };
         if let Err(f) = clocks[me].charge(thought.elapsed, cfg.margin) {
             break loss(
@@ -464,6 +511,9 @@ pub fn play_game(
             }
         };
         track.play(&mut pos, m);
+        predicted[me] = ponder
+            .and_then(|t| eng.read_move(&t))
+            .and_then(|t| pos.parse_move(&t).ok());
         s.moves += 1;
         draw_offer = offers_draw.then_some(stm);
         scores[me].push(thought.score.map(|v| v.value()));
@@ -500,6 +550,9 @@ pub fn play_game(
             }
         }
     };
+    // A search on the opponent's time may still run when the game ends.
+    red.stop_pondering();
+    black.stop_pondering();
     GameRecord {
         opening: opening.clone(),
         moves: track.moves,

@@ -122,6 +122,7 @@ pub(super) fn engine_time_lines(c: &CommonOptions, games: &[FinishedGame]) -> Ve
     let mut time = vec![Duration::ZERO; n];
     let mut max = vec![Duration::ZERO; n];
     let mut late = vec![0u64; n];
+    let mut ponders = vec![(0u64, 0u64); n];
     let mut faults = vec![0u32; n];
     for g in games {
         for (side, idx) in [(0usize, g.game.red), (1, g.game.black)] {
@@ -133,6 +134,8 @@ pub(super) fn engine_time_lines(c: &CommonOptions, games: &[FinishedGame]) -> Ve
             time[idx] += s.time;
             max[idx] = max[idx].max(s.max_time);
             late[idx] += u64::from(s.late);
+            ponders[idx].0 += u64::from(s.ponders);
+            ponders[idx].1 += u64::from(s.ponder_hits);
         }
         if matches!(
             g.record.termination,
@@ -163,8 +166,14 @@ pub(super) fn engine_time_lines(c: &CommonOptions, games: &[FinishedGame]) -> Ve
                 TimeControl::MoveTime(ms) => format!(", {} over {ms} ms", late[i]),
                 _ => String::new(),
             };
+            let (pondered, hits) = ponders[i];
+            let ponder = if pondered > 0 {
+                format!(", ponder hits {hits} of {pondered}")
+            } else {
+                String::new()
+            };
             format!(
-                "  {}: {} moves, avg {} ms, max {} ms{over}, losses by crash/hang/illegal/time {}",
+                "  {}: {} moves, avg {} ms, max {} ms{over}{ponder}, losses by crash/hang/illegal/time {}",
                 c.engines[i].name,
                 moves[i],
                 avg,

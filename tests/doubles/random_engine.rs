@@ -10,7 +10,12 @@
 //! `--crash-after N` (exit on the N-th `go`), `--hang-after N` (from the N-th `go` on, never
 //! answer anything), `--illegal-after N` (answer the N-th `go` with an illegal move),
 //! `--garbage` (print junk before every answer), `--offer-draw` (append `draw` to every
-//! `bestmove`), `--delay MS` (think this long), `--no-millisec` (do not offer usemillisec).
+//! `bestmove`), `--delay MS` (think this long), `--no-millisec` (do not offer usemillisec),
+//! `--first` (play the first legal move and predict the first legal reply with `ponder`:
+//! two such engines always predict each other). `go ponder` is answered only after
+//! `ponderhit` or `stop`, as the protocols ask, unless `--eager-ponder`: then at once, and a
+//! `stop` that finds it idle is answered `nobestmove`, as ElephantEye does (it answers a
+//! ponder search early when it finds a mate or a single reply).
 //! The `go` count restarts with every new game.
 
 use jiangjun::board::{Move, Position, Square};
@@ -33,6 +38,8 @@ struct Flags {
     offer_draw: bool,
     delay: u64,
     no_millisec: bool,
+    first: bool,
+    eager_ponder: bool,
 }
 
 fn parse_flags() -> Flags {
@@ -75,6 +82,16 @@ fn parse_flags() -> Flags {
             }
             "--no-millisec" => {
                 f.no_millisec = true;
+                i += 1;
+                continue;
+            }
+            "--first" => {
+                f.first = true;
+                i += 1;
+                continue;
+            }
+            "--eager-ponder" => {
+                f.eager_ponder = true;
                 i += 1;
                 continue;
             }
@@ -123,6 +140,8 @@ fn main() {
     let mut protocol = String::new();
     let mut gos = 0u32;
     let mut hung = false;
+    // The answer of a `go ponder` search, held back until `ponderhit` or `stop`.
+    let mut held: Option<String> = None;
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         if hung {
@@ -203,6 +222,15 @@ fn main() {
                 }
                 pos = p;
             }
+            "ponderhit" | "stop" => match held.take() {
+                Some(answer) => {
+                    let _ = writeln!(out, "{answer}");
+                }
+                None if cmd == "stop" && f.eager_ponder => {
+                    let _ = writeln!(out, "nobestmove");
+                }
+                None => {}
+            },
             "go" => {
                 gos += 1;
                 if f.crash_after == Some(gos) {
@@ -227,26 +255,40 @@ fn main() {
                         .flat_map(|a| Square::all().map(move |b| (a, b)))
                         .filter_map(|(a, b)| Move::new(a, b))
                         .find(|&m| !pos.is_legal(m))
+                } else if f.first {
+                    moves.first().copied()
                 } else {
                     moves.as_slice().choose(&mut rng).copied()
                 };
-                match chosen {
+                let write = |m: Move| {
+                    if one_based {
+                        to_one_based(m)
+                    } else {
+                        m.to_string()
+                    }
+                };
+                let answer = match chosen {
                     Some(m) => {
-                        let text = if one_based {
-                            to_one_based(m)
-                        } else {
-                            m.to_string()
-                        };
+                        let text = write(m);
                         let _ = writeln!(out, "info depth 1 score 0 pv {text}");
                         let draw = if f.offer_draw { " draw" } else { "" };
-                        let _ = writeln!(out, "bestmove {text}{draw}");
+                        let mut after = pos.clone();
+                        let reply = if f.first && after.play(&m.to_string()).is_ok() {
+                            after.legal_moves().first().copied()
+                        } else {
+                            None
+                        };
+                        let ponder =
+                            reply.map_or(String::new(), |r| format!(" ponder {}", write(r)));
+                        format!("bestmove {text}{ponder}{draw}")
                     }
-                    None if protocol == "ucci" => {
-                        let _ = writeln!(out, "nobestmove");
-                    }
-                    None => {
-                        let _ = writeln!(out, "bestmove (none)");
-                    }
+                    None if protocol == "ucci" => "nobestmove".to_string(),
+                    None => "bestmove (none)".to_string(),
+                };
+                if toks.get(1) == Some(&"ponder") && !f.eager_ponder {
+                    held = Some(answer);
+                } else {
+                    let _ = writeln!(out, "{answer}");
                 }
             }
             "quit" => {

@@ -574,3 +574,137 @@ fn answers_after_a_fixed_move_time_are_counted_as_late() {
         "{line}"
     );
 }
+
+/// A match between two engines that think on each other's time (`ponder=on`), at `tc`.
+fn ponder_match(
+    engines: Vec<EngineSpec>,
+    tc: &str,
+) -> (Vec<jiangjun::tournament::runner::FinishedGame>, String) {
+    let mut c = options(engines, tc);
+    c.openings = vec![jiangjun::tournament::openings::Opening::startpos()];
+    c.settings.game.max_plies = 24;
+    let opts = MatchOptions {
+        common: c,
+        games: 2,
+        sprt: None,
+    };
+    let mut out = Vec::new();
+    let games = run_match(&opts, &mut out).unwrap().games;
+    for g in &games {
+        assert!(
+            matches!(
+                g.record.termination,
+                Termination::MaxPlies | Termination::Repetition
+            ),
+            "{}",
+            g.record.reason
+        );
+    }
+    (games, String::from_utf8(out).unwrap())
+}
+
+fn pondering(name: &str, args: &str) -> EngineSpec {
+    let mut s = spec(name, args);
+    s.ponder = true;
+    s
+}
+
+#[test]
+fn predicted_moves_are_pondered_and_hit() {
+    // Two engines that play the first legal move and predict the first legal reply: every
+    // prediction comes true, so every search on the opponent's time ends with `ponderhit`
+    // (the double answers `go ponder` only after it), in both protocols.
+    let (games, text) = ponder_match(
+        vec![
+            pondering("ucci_first", "--proto ucci --first"),
+            pondering("uci_first", "--proto uci --first"),
+        ],
+        "10+0.1",
+    );
+    let mut counts = [(0, 0); 2];
+    for g in &games {
+        for (side, s) in g.record.stats.iter().enumerate() {
+            // Each side ponders after each of its moves but the game's last, and every
+            // search but one the game's end cut short is a hit.
+            assert!(s.ponders + 1 >= s.moves && s.ponders > 0, "{s:?}");
+            assert!(s.ponder_hits + 1 >= s.ponders, "{s:?}");
+            let engine = if side == 0 { g.game.red } else { g.game.black };
+            counts[engine].0 += s.ponder_hits;
+            counts[engine].1 += s.ponders;
+        }
+    }
+    for (name, (h, p)) in ["ucci_first", "uci_first"].iter().zip(counts) {
+        let line = format!("{name}: ");
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(&line) && l.contains(" moves, avg "))
+            .unwrap_or_else(|| panic!("no time line for {name} in:\n{text}"));
+        assert!(line.contains(&format!("ponder hits {h} of {p},")), "{line}");
+    }
+}
+
+#[test]
+fn a_wrong_prediction_is_stopped_and_the_move_asked_again() {
+    // The predicting side meets a random mover: most predictions miss, each miss is a `stop`
+    // whose answer is thrown away, then the real position and `go`; nothing is lost on time.
+    let (games, _) = ponder_match(
+        vec![
+            pondering("first", "--proto ucci --first"),
+            spec("random", "--seed 5"),
+        ],
+        "movetime=50",
+    );
+    let first = |g: &jiangjun::tournament::runner::FinishedGame| {
+        g.record.stats[if g.game.red == 0 { 0 } else { 1 }]
+    };
+    let misses: u32 = games
+        .iter()
+        .map(|g| first(g).ponders - first(g).ponder_hits)
+        .sum();
+    assert!(misses > 0);
+    assert!(games.iter().all(|g| first(g).moves > 0));
+}
+
+#[test]
+fn an_answer_given_while_pondering_does_not_shift_later_answers() {
+    // The eager side answers `go ponder` at once and then, asked to `stop` while idle, says
+    // `nobestmove` (ElephantEye's way): that line belongs to no search and must not be read
+    // as the answer to the next `go`, which would lose the game as a refusal to move.
+    let (games, text) = ponder_match(
+        vec![
+            pondering("eager", "--proto ucci --first --eager-ponder"),
+            spec("random", "--seed 9"),
+        ],
+        "10+0.1",
+    );
+    let eager = |g: &jiangjun::tournament::runner::FinishedGame| {
+        g.record.stats[if g.game.red == 0 { 0 } else { 1 }]
+    };
+    let misses: u32 = games
+        .iter()
+        .map(|g| eager(g).ponders - eager(g).ponder_hits)
+        .sum();
+    assert!(misses > 2, "{text}");
+}
+
+#[test]
+fn jiangjun_ponders_under_both_protocols() {
+    // The engine itself, thinking on the opponent's time in UCCI and in UCI, on a clock and
+    // at a fixed time per move: every game runs to the ply cap with legal moves in time.
+    let jj = |name: &str, proto: &str| {
+        EngineSpec::parse(&format!(
+            "cmd={},name={name},proto={proto},ponder=on,option.usebook=false,option.hashsize=16",
+            env!("CARGO_BIN_EXE_jiangjun")
+        ))
+        .unwrap()
+    };
+    for tc in ["2+0.05", "movetime=40"] {
+        let (games, _) = ponder_match(vec![jj("jj_ucci", "ucci"), jj("jj_uci", "uci")], tc);
+        let ponders: u32 = games
+            .iter()
+            .flat_map(|g| g.record.stats)
+            .map(|s| s.ponders)
+            .sum();
+        assert!(ponders > 0, "{tc}");
+    }
+}

@@ -132,6 +132,9 @@ pub enum Reply {
     Move {
         raw: String,
         mv: Option<String>,
+        /// The reply the engine expects (`ponder X`), as sent: read it with
+        /// [`EngineProcess::read_move`], which knows the notation the engine turned out to use.
+        ponder: Option<String>,
         offers_draw: bool,
         resigns: bool,
     },
@@ -185,6 +188,8 @@ pub struct EngineProcess {
     log: Option<IoLog>,
     tag: String,
     timeouts: Timeouts,
+    /// The predicted move of the `go ponder` search running now, if one is.
+    pondering: Option<Move>,
 }
 
 /// Converts an engine's move text to ICCS; `None` if it is not a move in `notation`.
@@ -259,12 +264,25 @@ fn parse_bestmove(line: &str, notation: RankOrigin) -> Reply {
         return Reply::NoMove;
     }
     let rest = &toks[2..];
+    let ponder = rest
+        .windows(2)
+        .find(|w| w[0] == "ponder")
+        .map(|w| w[1].chars().take(32).collect());
     Reply::Move {
         raw: raw.chars().take(32).collect(),
         mv: move_from_engine(raw, notation),
+        ponder,
         offers_draw: rest.contains(&"draw"),
         resigns: rest.contains(&"resign"),
     }
+}
+
+/// `go ...` as a search on the opponent's time: `go ponder ...` (a draw offer is never part
+/// of it: UCCI sends it with `ponderhit draw`).
+fn ponder_line(go: &str) -> String {
+    let rest = go.strip_prefix("go").unwrap_or(go).trim_start();
+    let rest = rest.strip_prefix("draw ").unwrap_or(rest);
+    format!("go ponder {rest}")
 }
 
 /// The `go` line for `protocol`. UCCI clock values are ms when the engine took
@@ -404,6 +422,7 @@ impl EngineProcess {
             log,
             tag: tag.to_string(),
             timeouts,
+            pondering: None,
         };
         let (hello, ok, wait) = match protocol {
             Protocol::Ucci => (
@@ -465,6 +484,10 @@ impl EngineProcess {
                     e.send("setoption usemillisec true");
                     e.millisec = true;
                 }
+                // The time policy of an engine that expects ponder hits (ucci.md 3).
+                if spec.ponder && offered("ponder").is_some() {
+                    e.send("setoption ponder true");
+                }
                 for (k, v) in &spec.options {
                     let line = if v.is_empty() {
                         format!("setoption {k}")
@@ -491,6 +514,9 @@ impl EngineProcess {
                     e.send("setoption name UCI_Variant value xiangqi");
                 }
                 e.notation = spec.notation.unwrap_or_else(|| uci_notation(&options));
+                if spec.ponder && offered("ponder").is_some() {
+                    e.send("setoption name Ponder value true");
+                }
                 for (k, v) in &spec.options {
                     let line = if v.is_empty() {
                         format!("setoption name {k}")
@@ -699,6 +725,13 @@ impl EngineProcess {
 
     /// `think` without the rank-origin check.
     fn ask(&mut self, fen: &str, moves: &[Move], go: &str, deadline: Duration) -> Thought {
+        self.send_position(fen, moves);
+        self.send(go);
+        self.await_reply(Instant::now(), deadline)
+    }
+
+    /// Clears what is left from earlier and sends `position fen FEN moves ...`.
+    fn send_position(&mut self, fen: &str, moves: &[Move]) {
         self.drain();
         let mut pos = format!("position fen {fen}");
         if !moves.is_empty() {
@@ -709,8 +742,74 @@ impl EngineProcess {
             }
         }
         self.send(&pos);
-        self.send(go);
-        let t0 = Instant::now();
+    }
+
+    /// A move as the engine wrote it, in ICCS (`None` when it is not a move in its notation).
+    pub fn read_move(&self, raw: &str) -> Option<String> {
+        move_from_engine(raw, self.notation)
+    }
+
+    /// Does this engine think on the opponent's time (`ponder=on` in its spec)?
+    pub fn ponders(&self) -> bool {
+        self.spec.ponder
+    }
+
+    /// The move the running `go ponder` search predicted, if one runs.
+    pub fn pondering(&self) -> Option<Move> {
+        self.pondering
+    }
+
+    /// Starts a search on the opponent's time: the position `fen` + `moves` ends with the
+    /// predicted move, and `go` is the line the engine would get for its own move there,
+    /// sent as `go ponder ...`. Nothing is awaited: [`ponder_hit`](Self::ponder_hit) or
+    /// [`stop_pondering`](Self::stop_pondering) ends it.
+    pub fn start_pondering(&mut self, fen: &str, moves: &[Move], go: &str) {
+        let Some(&predicted) = moves.last() else {
+            return;
+        };
+        self.send_position(fen, moves);
+        self.send(&ponder_line(go));
+        self.pondering = Some(predicted);
+    }
+
+    /// The predicted move was played: `ponderhit` (`ponderhit draw` when the opponent offered
+    /// a draw with it, in UCCI), then the answer is awaited as after `go`; the time counts
+    /// from the `ponderhit`, as a GUI's clock does. A `bestmove` given while still
+    /// pondering (the engine was sure early) is the answer, after no time.
+    pub fn ponder_hit(&mut self, draw_offered: bool, deadline: Duration) -> Thought {
+        self.pondering = None;
+        if draw_offered && self.protocol == Protocol::Ucci {
+            self.send("ponderhit draw");
+        } else {
+            self.send("ponderhit");
+        }
+        self.await_reply(Instant::now(), deadline)
+    }
+
+    /// Ends a search on the opponent's time that is not wanted (a ponder miss, or the game
+    /// ended): `stop`, and its answer is thrown away. An engine that does not answer within
+    /// the stop grace is killed, and its next move reports the crash.
+    ///
+    /// Then `isready` until `readyok`: an engine may have answered before the `stop` (a mate
+    /// or a single reply found while pondering), and ElephantEye answers a `stop` that finds
+    /// it idle with `nobestmove`, which would otherwise be read as the answer to the next
+    /// `go`. Lines before `readyok` are the previous search's.
+    pub fn stop_pondering(&mut self) {
+        if self.pondering.take().is_none() {
+            return;
+        }
+        self.send("stop");
+        if self
+            .wait_for(&["bestmove", "nobestmove"], self.timeouts.stop_grace)
+            .is_err()
+            || self.sync().is_err()
+        {
+            self.kill();
+        }
+    }
+
+    /// Reads `info` lines until the answer to a search, or until `deadline` after `t0`.
+    fn await_reply(&mut self, t0: Instant, deadline: Duration) -> Thought {
         let end = t0 + deadline;
         let mut score = None;
         let mut depth = None;
@@ -904,6 +1003,7 @@ mod tests {
             Reply::Move {
                 raw: "h2e2".into(),
                 mv: Some("h2e2".into()),
+                ponder: Some("h9g7".into()),
                 offers_draw: true,
                 resigns: false
             }
@@ -916,6 +1016,22 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn ponder_lines() {
+        assert_eq!(
+            ponder_line("go time 100 movestogo 1"),
+            "go ponder time 100 movestogo 1"
+        );
+        assert_eq!(
+            ponder_line("go draw time 5000 increment 0 opptime 4000 oppincrement 0"),
+            "go ponder time 5000 increment 0 opptime 4000 oppincrement 0"
+        );
+        assert_eq!(
+            ponder_line("go wtime 1000 btime 900 winc 10 binc 10"),
+            "go ponder wtime 1000 btime 900 winc 10 binc 10"
+        );
     }
 
     #[test]

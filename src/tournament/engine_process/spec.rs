@@ -40,10 +40,14 @@ pub struct EngineSpec {
     /// This engine's own time control (`tc=`), replacing the match's `--tc` for it: odds
     /// games, and levels measured against a reference searching to a fixed depth.
     pub tc: Option<TimeControl>,
+    /// Think on the opponent's time (`ponder=on`): after each move the engine is given the
+    /// move it predicted and `go ponder`, then `ponderhit` or `stop` as a GUI would.
+    pub ponder: bool,
 }
 
 impl EngineSpec {
-    /// Parses `cmd=PATH,name=N,proto=auto|ucci|uci,ranks=0|1,dir=D,arg=A,tc=TC,option.NAME=VALUE`.
+    /// Parses `cmd=PATH,name=N,proto=auto|ucci|uci,ranks=0|1,dir=D,arg=A,tc=TC,ponder=on|off,
+    /// option.NAME=VALUE`.
     /// A first item without `=` is the command. `\,` puts a comma into a value.
     pub fn parse(text: &str) -> Result<EngineSpec, String> {
         let mut items = Vec::new();
@@ -69,6 +73,7 @@ impl EngineSpec {
             notation: None,
             options: Vec::new(),
             tc: None,
+            ponder: false,
         };
         for (i, item) in items.iter().enumerate() {
             let item = item.trim();
@@ -89,6 +94,13 @@ impl EngineSpec {
                 "arg" => spec.args.push(value),
                 "dir" => spec.dir = Some(PathBuf::from(value)),
                 "tc" => spec.tc = Some(TimeControl::parse(&value)?),
+                "ponder" => {
+                    spec.ponder = match value.to_ascii_lowercase().as_str() {
+                        "on" | "true" | "1" => true,
+                        "off" | "false" | "0" => false,
+                        _ => return Err(format!("ponder '{value}' is not on or off")),
+                    }
+                }
                 "proto" => {
                     spec.protocol = match value.to_ascii_lowercase().as_str() {
                         "auto" => ProtocolChoice::Auto,
@@ -172,5 +184,14 @@ mod tests {
         assert!(matches!(s.tc, Some(TimeControl::Periods { .. })));
         assert_eq!(EngineSpec::parse("cmd=x").unwrap().tc, None);
         assert!(EngineSpec::parse("cmd=x,tc=fast").is_err());
+    }
+
+    #[test]
+    fn pondering_is_asked_per_engine() {
+        assert!(!EngineSpec::parse("cmd=x").unwrap().ponder);
+        assert!(EngineSpec::parse("cmd=x,ponder=on").unwrap().ponder);
+        assert!(EngineSpec::parse("cmd=x,ponder=TRUE").unwrap().ponder);
+        assert!(!EngineSpec::parse("cmd=x,ponder=off").unwrap().ponder);
+        assert!(EngineSpec::parse("cmd=x,ponder=maybe").is_err());
     }
 }
