@@ -12,7 +12,9 @@
 //!   either, and the opened file is checked again;
 //! * refuse a file over the reader's limit by its size, before reading it, and read at most
 //!   one byte more than the limit, so a file that grows meanwhile is still bounded;
-//! * report a file whose size changed while it was read as an error, never half a file.
+//! * report a file that changed while it was read as an error, never half a file: its size,
+//!   its modification time (a rewrite of the same size; as fine as the file system's
+//!   timestamps) and, on Unix, its inode and status-change time are compared before and after.
 //!
 //! Standard input (`-`, where a subcommand reads a stream) is read up to the same limits.
 //! Limits per kind of input are the `MAX_*` constants here (the network file's is its exact
@@ -154,12 +156,44 @@ fn read_bounded(r: impl Read, limit: u64) -> Result<Vec<u8>, InputError> {
     Ok(bytes)
 }
 
+/// What tells one version of a file from another without reading it: its size, its
+/// modification time and, on Unix, its device, inode and status-change time.
+#[derive(Debug, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    #[cfg(unix)]
+    unix: (u64, u64, i64, i64),
+}
+
+impl Stamp {
+    fn of(file: &File) -> io::Result<Stamp> {
+        let meta = file.metadata()?;
+        Ok(Stamp {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            #[cfg(unix)]
+            unix: {
+                use std::os::unix::fs::MetadataExt;
+                (meta.dev(), meta.ino(), meta.ctime(), meta.ctime_nsec())
+            },
+        })
+    }
+}
+
 /// The whole of the regular file `path`, at most `limit` bytes.
 pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
-    let (file, size) = open_regular(path, limit)?;
-    let bytes = read_bounded(&file, limit)?;
-    // A writer that truncated or extended the file meanwhile: the bytes are no file's.
-    if bytes.len() as u64 != size || file.metadata()?.len() != size {
+    let (file, _) = open_regular(path, limit)?;
+    let before = Stamp::of(&file)?;
+    read_opened(&file, before, limit)
+}
+
+/// Reads an opened file whose stamp before reading was `before`.
+fn read_opened(file: &File, before: Stamp, limit: u64) -> Result<Vec<u8>, InputError> {
+    let bytes = read_bounded(file, limit)?;
+    // A writer that truncated, extended or rewrote the file meanwhile: the bytes may be no
+    // version's.
+    if bytes.len() as u64 != before.len || Stamp::of(file)? != before {
         return Err(InputError::Changed);
     }
     Ok(bytes)
@@ -266,6 +300,29 @@ mod tests {
                 assert_eq!(e.to_string(), "not a regular file (a FIFO)");
             }
         }
+    }
+
+    #[test]
+    fn a_rewrite_of_the_same_size_is_seen() {
+        let s = Scratch::new("same-size");
+        let p = s.0.join("f.bin");
+        std::fs::write(&p, [1u8; 4096]).unwrap();
+        let (file, _) = open_regular(&p, 1 << 20).unwrap();
+        let before = Stamp::of(&file).unwrap();
+        // Another program rewrites it in place, same length, between the open and the end of
+        // the read; its clock tick is set a second later, as any later write's would be (a
+        // write within one tick of the file system's timestamps is not told apart).
+        let mut w = std::fs::OpenOptions::new().write(true).open(&p).unwrap();
+        std::io::Write::write_all(&mut w, &[2u8; 4096]).unwrap();
+        let later = before.modified.unwrap() + std::time::Duration::from_secs(1);
+        w.set_modified(later).unwrap();
+        drop(w);
+        assert!(matches!(
+            read_opened(&file, before, 1 << 20),
+            Err(InputError::Changed)
+        ));
+        // Unchanged, the same path reads.
+        assert_eq!(read_file(&p, 1 << 20).unwrap(), vec![2u8; 4096]);
     }
 
     #[test]
