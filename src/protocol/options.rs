@@ -20,6 +20,11 @@
 //!   nothing is printed, so XQWizard's start-up (gui.md §1.1) stays quiet where it can;
 //! * unknown names get an `info string` and are ignored.
 //!
+//! The options that act are declared once, in the table `OPTIONS`: each with its UCCI and UCI
+//! names, its kind (check, spin with the range each dialect announces, combo, string, button)
+//! and what setting it does. The table writes both handshakes and reads every value, so a
+//! name, a range or a default cannot differ between what is announced and what is accepted.
+//!
 //! Names are matched case-insensitively and without spaces, `_` or `-`, so `Move Overhead`,
 //! `move_overhead` and `moveoverhead` are one option; `Hash`/`Threads` are the UCCI
 //! `hashsize`/`threads` (TCHESS sends them in UCCI mode).
@@ -158,108 +163,560 @@ pub struct Applied {
     pub messages: Vec<String>,
 }
 
-/// The `option` lines of the handshake, `usemillisec` first (XQWizard and the league emulator
-/// switch to milliseconds only on a line starting `option usemillisec `, ucci.md §5.2).
-pub fn announce(dialect: Dialect) -> Vec<String> {
-    let threads_max = MAX_THREADS;
-    let hash_max = MAX_HASH_MB;
-    let hash = DEFAULT_HASH_MB;
-    let overhead = DEFAULT_MOVE_OVERHEAD_MS;
-    let overhead_max = MAX_MOVE_OVERHEAD_MS;
-    let lines = match dialect {
-        Dialect::Ucci => vec![
-            "option usemillisec type check default true".to_string(),
-            "option batch type check default false".to_string(),
-            "option debug type check default false".to_string(),
-            "option ponder type check default false".to_string(),
-            "option usebook type check default true".to_string(),
-            "option bookfiles type string default <empty>".to_string(),
-            "option randomness type combo var none var tiny var small var medium var large var huge default none".to_string(),
-            format!("option hashsize type spin min 0 max {hash_max} default {hash}"),
-            format!("option threads type spin min 0 max {threads_max} default 1"),
-            format!("option moveoverhead type spin min 0 max {overhead_max} default {overhead}"),
-            "option allowdraw type check default true".to_string(),
-            "option allowresign type check default true".to_string(),
-            "option repetition type combo var cxa2011 var axf default cxa2011".to_string(),
-            "option pruning type combo var none var small var medium var large default large"
-                .to_string(),
-            "option knowledge type combo var none var small var medium var large default large"
-                .to_string(),
-            "option style type combo var solid var normal var risky default normal".to_string(),
-            format!("option multipv type spin min 1 max {MAX_MULTIPV} default 1"),
-            "option limitstrength type check default false".to_string(),
-            format!("option elo type spin min {MIN_ELO} max {MAX_ELO} default {MIN_ELO}"),
-            "option showwdl type check default false".to_string(),
-            format!("option evalfile type string default {BUILT_IN_NAME}"),
-            format!("option usennue type check default {DEFAULT_ON}"),
-            "option newgame type button".to_string(),
-        ],
-        Dialect::Uci => vec![
-            "option name UCI_Variant type combo default xiangqi var xiangqi".to_string(),
-            format!("option name Hash type spin default {hash} min 1 max {hash_max}"),
-            format!("option name Threads type spin default 1 min 1 max {threads_max}"),
-            "option name Ponder type check default false".to_string(),
-            "option name OwnBook type check default true".to_string(),
-            "option name BookFile type string default <empty>".to_string(),
-            format!(
-                "option name Move Overhead type spin default {overhead} min 0 max {overhead_max}"
-            ),
-            format!("option name EvalFile type string default {BUILT_IN_NAME}"),
-            format!("option name Use NNUE type check default {DEFAULT_ON}"),
-            "option name Rank Origin type combo default 0 var 0 var 1".to_string(),
-            "option name Repetition type combo default cxa2011 var cxa2011 var axf".to_string(),
-            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
-            "option name UCI_ShowWDL type check default false".to_string(),
-            "option name UCI_LimitStrength type check default false".to_string(),
-            format!("option name UCI_Elo type spin default {MIN_ELO} min {MIN_ELO} max {MAX_ELO}"),
-            "option name Randomness type combo default none var none var tiny var small var medium var large var huge".to_string(),
-            "option name Pruning type combo default large var none var small var medium var large"
-                .to_string(),
-            "option name Knowledge type combo default large var none var small var medium var large"
-                .to_string(),
-            "option name Style type combo default normal var solid var normal var risky".to_string(),
-            "option name Clear Hash type button".to_string(),
-        ],
-    };
-    lines
+/// How an option's value is read, and how both dialects announce it.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Check(bool),
+    /// A whole number from the announced minimum (UCCI's, UCI's) to `max`: a larger one is
+    /// lowered to `max`, a smaller one raised to the minimum, each with a message.
+    Spin {
+        min: [u64; 2],
+        max: u64,
+        default: u64,
+    },
+    /// One of `vars` (any case); the setter gets the announced spelling.
+    Combo {
+        vars: &'static [&'static str],
+        default: &'static str,
+    },
+    /// Free text, announced with this default.
+    Text(&'static str),
+    Button,
 }
 
-/// The smallest value `dialect` announces for the spin option `key`, where that is above 0:
-/// UCI's `Hash` and `Threads` start at 1 (UCCI's `hashsize`/`threads` take 0 for "automatic"),
-/// `multipv` is a number of lines in both, and `elo` starts at the weakest level's.
-fn announced_minimum(dialect: Dialect, key: &str) -> u64 {
-    match (dialect, key) {
-        (_, "multipv") | (Dialect::Uci, "hash" | "hashsize" | "threads") => 1,
-        (_, "elo" | "ucielo") => u64::from(MIN_ELO),
-        _ => 0,
+/// A value as its option's [`Kind`] read it.
+#[derive(Clone, Copy, Debug)]
+enum Value<'a> {
+    Check(bool),
+    Number(u64),
+    Choice(&'static str),
+    Text(&'a str),
+    Press,
+}
+
+impl Value<'_> {
+    fn on(self) -> bool {
+        matches!(self, Value::Check(true))
+    }
+
+    fn number(self) -> u64 {
+        match self {
+            Value::Number(n) => n,
+            _ => 0,
+        }
+    }
+
+    fn text(self) -> &'static str {
+        match self {
+            Value::Choice(c) => c,
+            _ => "",
+        }
     }
 }
 
-/// [`apply`] as `dialect` announces the option: a number below the announced minimum is
-/// raised to it, with a message, instead of taking a meaning the GUI was never told about.
+/// One option: its names, its kind and what setting it does. The table [`OPTIONS`] drives
+/// the handshake of both dialects ([`announce`]) and every `setoption` ([`apply_in`]).
+struct Def {
+    /// The name announced in UCCI; `None`: not announced there (still accepted).
+    ucci: Option<&'static str>,
+    /// The name announced in UCI; `None`: not announced there (still accepted).
+    uci: Option<&'static str>,
+    /// Further spellings accepted.
+    aliases: &'static [&'static str],
+    kind: Kind,
+    set: for<'a> fn(&mut Settings, Value<'a>) -> Effect,
+}
+
+const LEVELS: &[&str] = &["none", "small", "medium", "large"];
+
+/// Every option that acts, in the order of the handshakes: UCCI's starts with `usemillisec`
+/// (XQWizard and the league emulator switch to milliseconds only on a line starting
+/// `option usemillisec `, ucci.md §5.2), UCI's with `UCI_Variant`. `AllowDraw` and
+/// `AllowResign` are not announced in UCI, whose `bestmove` has no draw or resign to carry.
+const OPTIONS: &[Def] = &[
+    Def {
+        ucci: None,
+        uci: Some("UCI_Variant"),
+        aliases: &[],
+        kind: Kind::Combo {
+            vars: &["xiangqi"],
+            default: "xiangqi",
+        },
+        set: |_, _| Effect::None,
+    },
+    Def {
+        ucci: Some("usemillisec"),
+        uci: None,
+        aliases: &[],
+        kind: Kind::Check(true),
+        set: |s, v| {
+            s.usemillisec = v.on();
+            Effect::None
+        },
+    },
+    Def {
+        ucci: Some("batch"),
+        uci: None,
+        aliases: &[],
+        kind: Kind::Check(false),
+        set: |s, v| {
+            s.batch = v.on();
+            Effect::None
+        },
+    },
+    Def {
+        ucci: Some("debug"),
+        uci: None,
+        aliases: &[],
+        kind: Kind::Check(false),
+        set: |s, v| {
+            s.debug = v.on();
+            Effect::None
+        },
+    },
+    Def {
+        ucci: Some("ponder"),
+        uci: Some("Ponder"),
+        aliases: &[],
+        kind: Kind::Check(false),
+        set: |s, v| {
+            s.ponder = v.on();
+            Effect::None
+        },
+    },
+    Def {
+        ucci: Some("usebook"),
+        uci: Some("OwnBook"),
+        aliases: &[],
+        kind: Kind::Check(true),
+        set: |_, v| Effect::UseBook(v.on()),
+    },
+    Def {
+        ucci: Some("bookfiles"),
+        uci: Some("BookFile"),
+        aliases: &[],
+        kind: Kind::Text("<empty>"),
+        set: |_, v| {
+            // UCCI allows a ';'-separated list; the first file is used.
+            let text = if let Value::Text(t) = v { t } else { "" };
+            let first = text.split(';').next().unwrap_or("").trim();
+            let first = if first == "<empty>" { "" } else { first };
+            Effect::BookFile(first.to_string())
+        },
+    },
+    Def {
+        ucci: Some("randomness"),
+        uci: Some("Randomness"),
+        aliases: &["selectivity"],
+        kind: Kind::Combo {
+            vars: &["none", "tiny", "small", "medium", "large", "huge"],
+            default: "none",
+        },
+        set: |_, v| Randomness::parse(v.text()).map_or(Effect::None, Effect::Randomness),
+    },
+    Def {
+        ucci: Some("hashsize"),
+        uci: Some("Hash"),
+        aliases: &[],
+        // UCCI's 0 is "automatic"; UCI's Hash starts at 1.
+        kind: Kind::Spin {
+            min: [0, 1],
+            max: MAX_HASH_MB as u64,
+            default: DEFAULT_HASH_MB as u64,
+        },
+        set: |_, v| Effect::HashMb(usize::try_from(v.number()).unwrap_or(MAX_HASH_MB)),
+    },
+    Def {
+        ucci: Some("threads"),
+        uci: Some("Threads"),
+        aliases: &[],
+        kind: Kind::Spin {
+            min: [0, 1],
+            max: MAX_THREADS as u64,
+            default: 1,
+        },
+        set: |_, v| Effect::Threads(usize::try_from(v.number()).unwrap_or(MAX_THREADS)),
+    },
+    Def {
+        ucci: Some("moveoverhead"),
+        uci: Some("Move Overhead"),
+        aliases: &[],
+        kind: Kind::Spin {
+            min: [0, 0],
+            max: MAX_MOVE_OVERHEAD_MS,
+            default: DEFAULT_MOVE_OVERHEAD_MS,
+        },
+        set: |s, v| {
+            s.move_overhead_ms = v.number();
+            Effect::None
+        },
+    },
+    Def {
+        ucci: Some("allowdraw"),
+        uci: None,
+        aliases: &[],
+        kind: Kind::Check(true),
+        set: |s, v| {
+            s.allow_draw = v.on();
+            Effect::None
+        },
+    },
+    Def {
+        ucci: Some("allowresign"),
+        uci: None,
+        aliases: &[],
+        kind: Kind::Check(true),
+        set: |s, v| {
+            s.allow_resign = v.on();
+            Effect::None
+        },
+    },
+    Def {
+        ucci: Some("repetition"),
+        uci: Some("Repetition"),
+        aliases: &["repetitionrules"],
+        kind: Kind::Combo {
+            vars: &["cxa2011", "axf"],
+            default: "cxa2011",
+        },
+        set: |s, v| match v.text().parse::<RuleSet>() {
+            Ok(rules) => {
+                s.repetition = rules;
+                Effect::Rules(rules)
+            }
+            Err(_) => Effect::None,
+        },
+    },
+    Def {
+        ucci: Some("pruning"),
+        uci: Some("Pruning"),
+        aliases: &[],
+        kind: Kind::Combo {
+            vars: LEVELS,
+            default: "large",
+        },
+        set: |s, v| match Level::parse(v.text()) {
+            Some(level) => {
+                s.pruning = level;
+                Effect::Pruning(level)
+            }
+            None => Effect::None,
+        },
+    },
+    Def {
+        ucci: Some("knowledge"),
+        uci: Some("Knowledge"),
+        aliases: &[],
+        kind: Kind::Combo {
+            vars: LEVELS,
+            default: "large",
+        },
+        set: |s, v| match Level::parse(v.text()) {
+            Some(level) => {
+                s.knowledge = level;
+                Effect::Knowledge(level)
+            }
+            None => Effect::None,
+        },
+    },
+    Def {
+        ucci: Some("style"),
+        uci: Some("Style"),
+        aliases: &[],
+        kind: Kind::Combo {
+            vars: &["solid", "normal", "risky"],
+            default: "normal",
+        },
+        set: |s, v| match Style::parse(v.text()) {
+            Some(style) => {
+                s.style = style;
+                Effect::Style(style)
+            }
+            None => Effect::None,
+        },
+    },
+    Def {
+        ucci: Some("multipv"),
+        uci: Some("MultiPV"),
+        aliases: &[],
+        kind: Kind::Spin {
+            min: [1, 1],
+            max: MAX_MULTIPV as u64,
+            default: 1,
+        },
+        set: |s, v| {
+            s.multipv = usize::try_from(v.number()).unwrap_or(MAX_MULTIPV).max(1);
+            Effect::None
+        },
+    },
+    Def {
+        ucci: Some("limitstrength"),
+        uci: Some("UCI_LimitStrength"),
+        aliases: &[],
+        kind: Kind::Check(false),
+        set: |s, v| {
+            s.limit_strength = v.on();
+            Effect::Strength(s.strength())
+        },
+    },
+    Def {
+        ucci: Some("elo"),
+        uci: Some("UCI_Elo"),
+        aliases: &[],
+        kind: Kind::Spin {
+            min: [MIN_ELO as u64, MIN_ELO as u64],
+            max: MAX_ELO as u64,
+            default: MIN_ELO as u64,
+        },
+        set: |s, v| {
+            s.elo = u32::try_from(v.number()).unwrap_or(MAX_ELO);
+            Effect::Strength(s.strength())
+        },
+    },
+    Def {
+        ucci: Some("showwdl"),
+        uci: Some("UCI_ShowWDL"),
+        aliases: &[],
+        kind: Kind::Check(false),
+        set: |s, v| {
+            s.show_wdl = v.on();
+            Effect::None
+        },
+    },
+    Def {
+        ucci: Some("evalfile"),
+        uci: Some("EvalFile"),
+        aliases: &[],
+        kind: Kind::Text(BUILT_IN_NAME),
+        set: |_, v| {
+            let text = if let Value::Text(t) = v { t } else { "" };
+            Effect::EvalFile(text.trim().to_string())
+        },
+    },
+    Def {
+        ucci: Some("usennue"),
+        uci: Some("Use NNUE"),
+        aliases: &[],
+        kind: Kind::Check(DEFAULT_ON),
+        set: |s, v| {
+            s.use_nnue = v.on();
+            Effect::UseNnue(s.use_nnue)
+        },
+    },
+    Def {
+        ucci: None,
+        uci: Some("Rank Origin"),
+        aliases: &[],
+        kind: Kind::Combo {
+            vars: &["0", "1"],
+            default: "0",
+        },
+        set: |s, v| {
+            s.rank_origin = if v.text() == "1" {
+                RankOrigin::One
+            } else {
+                RankOrigin::Zero
+            };
+            Effect::None
+        },
+    },
+    Def {
+        ucci: Some("newgame"),
+        uci: Some("Clear Hash"),
+        aliases: &[],
+        kind: Kind::Button,
+        set: |_, _| Effect::NewGame,
+    },
+];
+
+/// The `option` lines of the handshake in `dialect`, from [`OPTIONS`].
+pub fn announce(dialect: Dialect) -> Vec<String> {
+    OPTIONS
+        .iter()
+        .filter_map(|d| {
+            let name = match dialect {
+                Dialect::Ucci => d.ucci?,
+                Dialect::Uci => d.uci?,
+            };
+            Some(announcement(dialect, name, d.kind))
+        })
+        .collect()
+}
+
+/// One `option` line: UCCI puts the name straight after `option` and the default last, UCI
+/// says `name` and puts the default first (ucci.md §5.2, the UCI specification).
+fn announcement(dialect: Dialect, name: &str, kind: Kind) -> String {
+    let uci = dialect == Dialect::Uci;
+    let head = if uci {
+        format!("option name {name}")
+    } else {
+        format!("option {name}")
+    };
+    match kind {
+        Kind::Check(b) => format!("{head} type check default {b}"),
+        Kind::Spin { min, max, default } => {
+            let min = min[usize::from(uci)];
+            if uci {
+                format!("{head} type spin default {default} min {min} max {max}")
+            } else {
+                format!("{head} type spin min {min} max {max} default {default}")
+            }
+        }
+        Kind::Combo { vars, default } => {
+            let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
+            if uci {
+                format!("{head} type combo default {default}{vars}")
+            } else {
+                format!("{head} type combo{vars} default {default}")
+            }
+        }
+        Kind::Text(default) => format!("{head} type string default {default}"),
+        Kind::Button => format!("{head} type button"),
+    }
+}
+
+/// The option `name` stands for, in any dialect's spelling.
+fn find(name_key: &str) -> Option<&'static Def> {
+    OPTIONS.iter().find(|d| {
+        d.ucci
+            .into_iter()
+            .chain(d.uci)
+            .chain(d.aliases.iter().copied())
+            .any(|n| key(n) == name_key)
+    })
+}
+
+/// Reads `value` as `kind` in `dialect`; `None`, with a message, when it cannot be.
+fn read<'a>(
+    kind: Kind,
+    dialect: Dialect,
+    shown: &str,
+    value: Option<&'a str>,
+    messages: &mut Vec<String>,
+) -> Option<Value<'a>> {
+    let text = value.unwrap_or("").trim();
+    match kind {
+        Kind::Check(_) => {
+            let b = value.and_then(parse_check_value);
+            if b.is_none() {
+                messages.push(format!(
+                    "setoption {shown}: '{}' is not true/false; unchanged",
+                    excerpt(text)
+                ));
+            }
+            b.map(Value::Check)
+        }
+        Kind::Spin { min, max, .. } => {
+            if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+                messages.push(format!(
+                    "setoption {shown}: '{}' is not a whole number; unchanged",
+                    excerpt(text)
+                ));
+                return None;
+            }
+            // All digits: only overflow can fail, and that is "more than max".
+            let n = text.parse::<u64>().unwrap_or(u64::MAX);
+            let min = min[usize::from(dialect == Dialect::Uci)];
+            if n > max {
+                messages.push(format!(
+                    "setoption {shown}: {} is above {max}; using {max}",
+                    excerpt(text)
+                ));
+            } else if n < min {
+                messages.push(format!(
+                    "setoption {shown}: {n} is below the minimum {min}; using {min}"
+                ));
+            }
+            Some(Value::Number(n.clamp(min, max)))
+        }
+        Kind::Combo { vars, .. } => {
+            let found = vars.iter().find(|v| v.eq_ignore_ascii_case(text));
+            if found.is_none() {
+                let (last, rest) = vars.split_last().unwrap_or((&"", &[]));
+                let choices = if rest.is_empty() {
+                    last.to_string()
+                } else {
+                    format!("{} or {last}", rest.join(", "))
+                };
+                messages.push(format!(
+                    "setoption {shown}: '{}' is not {choices}; unchanged",
+                    excerpt(text)
+                ));
+            }
+            found.map(|v| Value::Choice(v))
+        }
+        Kind::Text(_) => Some(Value::Text(value.unwrap_or(""))),
+        Kind::Button => Some(Value::Press),
+    }
+}
+
+/// Applies `setoption <name> [<value>]` as `dialect` announces the option: the value is read
+/// by the option's kind (a number outside the announced range is brought into it, with a
+/// message, instead of taking a meaning the GUI was never told about), then set.
 pub fn apply_in(
     settings: &mut Settings,
     dialect: Dialect,
     name: &str,
     value: Option<&str>,
 ) -> Applied {
-    let min = announced_minimum(dialect, &key(name));
-    let number = value
-        .map(str::trim)
-        .filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()));
-    match number {
-        // All digits: only overflow fails to parse, and that is not below anything.
-        Some(v) if v.parse::<u64>().is_ok_and(|n| n < min) => {
-            let mut applied = apply(settings, name, Some(&min.to_string()));
-            let shown = excerpt(name);
-            applied.messages.insert(
-                0,
-                format!("setoption {shown}: {v} is below the minimum {min}; using {min}"),
-            );
-            applied
+    let mut messages = Vec::new();
+    let k = key(name);
+    let shown = excerpt(name);
+    let value_trimmed = value.map(str::trim);
+    let effect = if let Some(def) = find(&k) {
+        match read(def.kind, dialect, &shown, value, &mut messages) {
+            Some(v) => (def.set)(settings, v),
+            None => Effect::None,
         }
-        _ => apply(settings, name, value),
+    } else {
+        match k.as_str() {
+            tune if tune.starts_with("tune") && tune.len() > 4 => {
+                let spec = Parameters::SPECS.iter().find(|s| key(s.name) == tune[4..]);
+                match (spec, value_trimmed.map(str::parse::<i32>)) {
+                    (None, _) => {
+                        messages.push(format!("setoption: unknown option '{shown}' ignored"));
+                        Effect::None
+                    }
+                    (Some(spec), Some(Ok(v))) => match settings.params.set(spec.name, v) {
+                        Ok(()) => Effect::Parameters(settings.params),
+                        Err(e) => {
+                            messages.push(format!("setoption {shown}: {e}"));
+                            Effect::None
+                        }
+                    },
+                    (Some(spec), _) => {
+                        messages.push(format!(
+                            "setoption {shown}: expected an integer from {} to {}",
+                            spec.min, spec.max
+                        ));
+                        Effect::None
+                    }
+                }
+            }
+            _ => {
+                if let Some((_, neutral, why)) = NO_EFFECT.iter().find(|(n, _, _)| *n == k) {
+                    if !is_neutral(neutral, value_trimmed) {
+                        let v = value_trimmed.map(excerpt).unwrap_or_default();
+                        let v = if v.is_empty() { v } else { format!(" {v}") };
+                        messages.push(format!("setoption {shown}{v}: no effect yet ({why})"));
+                    }
+                } else if !QUIET.contains(&k.as_str()) {
+                    messages.push(format!("setoption: unknown option '{shown}' ignored"));
+                }
+                Effect::None
+            }
+        }
+    };
+    if settings.debug && messages.is_empty() {
+        let v = value.map(excerpt).unwrap_or_default();
+        messages.push(format!("setoption {shown} {v}").trim_end().to_string());
     }
+    Applied { effect, messages }
+}
+
+/// [`apply_in`] with UCCI's announced ranges.
+pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Applied {
+    apply_in(settings, Dialect::Ucci, name, value)
 }
 
 /// Lower case without spaces, `_` and `-`: the key names are compared by.
@@ -321,228 +778,12 @@ const NO_EFFECT: &[(&str, Neutral, &str)] = &[
 /// Options taken silently: they inform but change nothing (GUI identification, analysis flags).
 const QUIET: &[&str] = &["guiname", "ucianalysemode", "uciopponent", "uciengineabout"];
 
-/// Applies `setoption <name> [<value>]` to `settings`.
-pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Applied {
-    let mut messages = Vec::new();
-    let k = key(name);
-    let shown = excerpt(name);
-    let value_trimmed = value.map(str::trim);
-    let effect = match k.as_str() {
-        "usemillisec" => set_check(&mut settings.usemillisec, &shown, value, &mut messages),
-        "batch" => set_check(&mut settings.batch, &shown, value, &mut messages),
-        "debug" => set_check(&mut settings.debug, &shown, value, &mut messages),
-        "ponder" => set_check(&mut settings.ponder, &shown, value, &mut messages),
-        "allowdraw" => set_check(&mut settings.allow_draw, &shown, value, &mut messages),
-        "allowresign" => set_check(&mut settings.allow_resign, &shown, value, &mut messages),
-        "hashsize" | "hash" => match spin(&shown, value, MAX_HASH_MB as u64, &mut messages) {
-            Some(mb) => Effect::HashMb(usize::try_from(mb).unwrap_or(MAX_HASH_MB)),
-            None => Effect::None,
-        },
-        "threads" => match spin(&shown, value, MAX_THREADS as u64, &mut messages) {
-            Some(n) => Effect::Threads(usize::try_from(n).unwrap_or(MAX_THREADS)),
-            None => Effect::None,
-        },
-        "ucishowwdl" | "showwdl" => set_check(&mut settings.show_wdl, &shown, value, &mut messages),
-        "multipv" => {
-            if let Some(n) = spin(&shown, value, MAX_MULTIPV as u64, &mut messages) {
-                // 0 is not a number of lines; it means the one line of a normal search.
-                settings.multipv = usize::try_from(n).unwrap_or(MAX_MULTIPV).max(1);
-            }
-            Effect::None
-        }
-        "ucilimitstrength" | "limitstrength" => {
-            set_check(&mut settings.limit_strength, &shown, value, &mut messages);
-            Effect::Strength(settings.strength())
-        }
-        "ucielo" | "elo" => {
-            // Below the minimum: raised by `apply_in`, as every announced minimum is.
-            if let Some(elo) = spin(&shown, value, u64::from(MAX_ELO), &mut messages) {
-                settings.elo = u32::try_from(elo).unwrap_or(MAX_ELO);
-            }
-            Effect::Strength(settings.strength())
-        }
-        "moveoverhead" => {
-            if let Some(ms) = spin(&shown, value, MAX_MOVE_OVERHEAD_MS, &mut messages) {
-                settings.move_overhead_ms = ms;
-            }
-            Effect::None
-        }
-        "newgame" | "clearhash" => Effect::NewGame,
-        "usebook" | "ownbook" => {
-            let mut on = true;
-            set_check(&mut on, &shown, value, &mut messages);
-            match value.and_then(parse_check_value) {
-                Some(b) => Effect::UseBook(b),
-                None => Effect::None,
-            }
-        }
-        "bookfiles" | "bookfile" => {
-            // UCCI allows a ';'-separated list; the first file is used.
-            let first = value.unwrap_or("").split(';').next().unwrap_or("").trim();
-            let first = if first == "<empty>" { "" } else { first };
-            Effect::BookFile(first.to_string())
-        }
-        "evalfile" => Effect::EvalFile(value.unwrap_or("").trim().to_string()),
-        "usennue" => {
-            set_check(&mut settings.use_nnue, &shown, value, &mut messages);
-            Effect::UseNnue(settings.use_nnue)
-        }
-        "randomness" | "selectivity" => match value_trimmed.and_then(Randomness::parse) {
-            Some(r) => Effect::Randomness(r),
-            None => {
-                messages.push(format!(
-                    "setoption {shown}: expected none, tiny, small, medium, large or huge"
-                ));
-                Effect::None
-            }
-        },
-        "repetition" | "repetitionrules" => {
-            match value_trimmed.map(str::parse::<RuleSet>) {
-                Some(Ok(rules)) => settings.repetition = rules,
-                _ => messages.push(format!(
-                    "setoption {shown}: expected cxa2011 or axf; stays {}",
-                    settings.repetition
-                )),
-            }
-            Effect::Rules(settings.repetition)
-        }
-        "pruning" => {
-            set_level(&mut settings.pruning, &shown, value_trimmed, &mut messages);
-            Effect::Pruning(settings.pruning)
-        }
-        "knowledge" => {
-            set_level(
-                &mut settings.knowledge,
-                &shown,
-                value_trimmed,
-                &mut messages,
-            );
-            Effect::Knowledge(settings.knowledge)
-        }
-        "style" => {
-            match value_trimmed.and_then(Style::parse) {
-                Some(style) => settings.style = style,
-                None => messages.push(format!(
-                    "setoption {shown}: expected solid, normal or risky; stays {}",
-                    settings.style.name()
-                )),
-            }
-            Effect::Style(settings.style)
-        }
-        "rankorigin" => {
-            match value_trimmed {
-                Some("0") => settings.rank_origin = RankOrigin::Zero,
-                Some("1") => settings.rank_origin = RankOrigin::One,
-                _ => messages.push(format!("setoption {shown}: expected 0 or 1")),
-            }
-            Effect::None
-        }
-        "ucivariant" => {
-            if !value_trimmed.is_some_and(|v| v.eq_ignore_ascii_case("xiangqi")) {
-                messages.push(format!(
-                    "setoption {shown}: only xiangqi is played; '{}' ignored",
-                    excerpt(value.unwrap_or(""))
-                ));
-            }
-            Effect::None
-        }
-        tune if tune.starts_with("tune") && tune.len() > 4 => {
-            let spec = Parameters::SPECS.iter().find(|s| key(s.name) == tune[4..]);
-            match (spec, value_trimmed.map(str::parse::<i32>)) {
-                (None, _) => {
-                    messages.push(format!("setoption: unknown option '{shown}' ignored"));
-                    Effect::None
-                }
-                (Some(spec), Some(Ok(v))) => match settings.params.set(spec.name, v) {
-                    Ok(()) => Effect::Parameters(settings.params),
-                    Err(e) => {
-                        messages.push(format!("setoption {shown}: {e}"));
-                        Effect::None
-                    }
-                },
-                (Some(spec), _) => {
-                    messages.push(format!(
-                        "setoption {shown}: expected an integer from {} to {}",
-                        spec.min, spec.max
-                    ));
-                    Effect::None
-                }
-            }
-        }
-        _ => {
-            if let Some((_, neutral, why)) = NO_EFFECT.iter().find(|(n, _, _)| *n == k) {
-                if !is_neutral(neutral, value_trimmed) {
-                    let v = value_trimmed.map(excerpt).unwrap_or_default();
-                    let v = if v.is_empty() { v } else { format!(" {v}") };
-                    messages.push(format!("setoption {shown}{v}: no effect yet ({why})"));
-                }
-            } else if !QUIET.contains(&k.as_str()) {
-                messages.push(format!("setoption: unknown option '{shown}' ignored"));
-            }
-            Effect::None
-        }
-    };
-    if settings.debug && messages.is_empty() {
-        let v = value.map(excerpt).unwrap_or_default();
-        messages.push(format!("setoption {shown} {v}").trim_end().to_string());
-    }
-    Applied { effect, messages }
-}
-
 fn is_neutral(neutral: &Neutral, value: Option<&str>) -> bool {
     match neutral {
         Neutral::Check(b) => value.and_then(parse_check_value) == Some(*b),
         Neutral::Values(vs) => value.is_some_and(|v| vs.iter().any(|n| v.eq_ignore_ascii_case(n))),
         Neutral::Empty => value.is_none_or(|v| v.is_empty()),
         Neutral::Never => false,
-    }
-}
-
-fn set_check(
-    slot: &mut bool,
-    name: &str,
-    value: Option<&str>,
-    messages: &mut Vec<String>,
-) -> Effect {
-    match value.and_then(parse_check_value) {
-        Some(b) => *slot = b,
-        None => messages.push(format!(
-            "setoption {name}: '{}' is not true/false; stays {slot}",
-            excerpt(value.unwrap_or(""))
-        )),
-    }
-    Effect::None
-}
-
-/// A spin value clamped to `0..=max`; `None` (with a message) when it is not a number.
-fn spin(name: &str, value: Option<&str>, max: u64, messages: &mut Vec<String>) -> Option<u64> {
-    let text = value.unwrap_or("").trim();
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        messages.push(format!(
-            "setoption {name}: '{}' is not a whole number; unchanged",
-            excerpt(text)
-        ));
-        return None;
-    }
-    // All digits: only overflow can fail, and that is "more than max".
-    let v = text.parse::<u64>().unwrap_or(u64::MAX);
-    if v > max {
-        messages.push(format!(
-            "setoption {name}: {} is above {max}; using {max}",
-            excerpt(text)
-        ));
-    }
-    Some(v.min(max))
-}
-
-/// Sets a `none`/`small`/`medium`/`large` option; a bad value keeps the old one and says so.
-fn set_level(slot: &mut Level, shown: &str, value: Option<&str>, messages: &mut Vec<String>) {
-    match value.and_then(Level::parse) {
-        Some(level) => *slot = level,
-        None => messages.push(format!(
-            "setoption {shown}: expected none, small, medium or large; stays {}",
-            slot.name()
-        )),
     }
 }
 
@@ -718,10 +959,13 @@ mod tests {
         );
         // A bad value is explained and changes nothing.
         let a = set(&mut s, "pruning", Some("huge"));
-        assert_eq!(a.effect, Effect::Pruning(Level::None));
-        assert!(a.messages[0].contains("stays none"), "{:?}", a.messages);
+        assert_eq!(a.effect, Effect::None);
+        assert_eq!(
+            a.messages,
+            ["setoption pruning: 'huge' is not none, small, medium or large; unchanged"]
+        );
         let a = set(&mut s, "style", None);
-        assert_eq!(a.effect, Effect::Style(Style::Risky));
+        assert_eq!(a.effect, Effect::None);
         assert_eq!(a.messages.len(), 1);
         assert_eq!(
             (s.pruning, s.knowledge, s.style),
