@@ -10,7 +10,7 @@ use crate::board::notation::Script;
 use crate::board::Position;
 use crate::records::encoding::{Detection, TextEncoding};
 use crate::records::pgn::{self, MoveFormat, PgnError, WriteOptions};
-use crate::records::{parse_bytes, RecordError, Records};
+use crate::records::{parse_bytes, GameError, Records};
 use crate::rules::{judge_with, RefereeOptions, RuleSet};
 use crate::tools::analyse::agreement;
 use anyhow::{Context, Result};
@@ -245,7 +245,7 @@ fn check(a: &CheckArgs, out: &mut impl Write) -> Result<i32> {
             Err(e) => {
                 bad += 1;
                 match e {
-                    RecordError::Pgn(PgnError::Move {
+                    GameError::Pgn(PgnError::Move {
                         line,
                         ply,
                         token,

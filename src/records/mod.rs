@@ -9,4 +9,4 @@ pub mod pgn;
 pub mod read;
 pub mod xqf;
 
-pub use read::{game_files, parse_bytes, read_games, RecordError, Records};
+pub use read::{game_files, parse_bytes, read_games, GameError, Records};

@@ -7,27 +7,27 @@ use super::xqf::{self, XqfError};
 
 /// The games of a file, each read or refused, and the warnings of reading it.
 pub struct Records {
-    pub games: Vec<Result<Game, RecordError>>,
+    pub games: Vec<Result<Game, GameError>>,
     pub warnings: Vec<String>,
 }
 
 /// Why one game of a file could not be read.
 #[derive(Debug)]
-pub enum RecordError {
+pub enum GameError {
     Pgn(PgnError),
     Xqf(XqfError),
 }
 
-impl std::fmt::Display for RecordError {
+impl std::fmt::Display for GameError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            RecordError::Pgn(e) => e.fmt(f),
-            RecordError::Xqf(e) => e.fmt(f),
+            GameError::Pgn(e) => e.fmt(f),
+            GameError::Xqf(e) => e.fmt(f),
         }
     }
 }
 
-impl std::error::Error for RecordError {}
+impl std::error::Error for GameError {}
 
 /// Reads a game file as `jiangjun pgn check` does: XQF by its signature, else PGN in any of
 /// the encodings (detected). Only a file that cannot be read at all is an error; a bad game
@@ -44,7 +44,7 @@ pub fn parse_bytes(
 ) -> (Records, Option<encoding::Decoded>) {
     if xqf::is_xqf(bytes) {
         let records = Records {
-            games: vec![xqf::read_xqf(bytes).map_err(RecordError::Xqf)],
+            games: vec![xqf::read_xqf(bytes).map_err(GameError::Xqf)],
             warnings: Vec::new(),
         };
         return (records, None);
@@ -55,7 +55,7 @@ pub fn parse_bytes(
         games: file
             .games
             .into_iter()
-            .map(|g| g.map_err(RecordError::Pgn))
+            .map(|g| g.map_err(GameError::Pgn))
             .collect(),
         warnings: file.warnings,
     };

@@ -24,7 +24,7 @@
 use crate::board::GameResult;
 use crate::board::{Move, Position};
 use crate::book::{canonical_key, mirror_key, Entry};
-use crate::records::{self, RecordError};
+use crate::records::{self, GameError};
 use crate::search::alphabeta::Limits;
 use crate::search::engine::Engine;
 use rayon::prelude::*;
@@ -63,7 +63,7 @@ impl Default for Config {
 
 /// One usable game: its moves from the start position and its result.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Record {
+pub struct MasterGame {
     pub moves: Vec<Move>,
     /// `None`: the record gives none (the game still counts as played).
     pub result: Option<GameResult>,
@@ -73,7 +73,7 @@ pub struct Record {
 #[derive(Debug, Default)]
 pub struct Reading {
     /// Usable games, in file order.
-    pub games: Vec<Record>,
+    pub games: Vec<MasterGame>,
     pub files: usize,
     /// Files or games that could not be read: `file: game n: reason`.
     pub refused: Vec<String>,
@@ -124,8 +124,8 @@ pub fn read_collection(files: &[PathBuf]) -> Reading {
                 Ok(game) => game,
                 Err(e) => {
                     let why = match &e {
-                        RecordError::Pgn(p) => p.to_string(),
-                        RecordError::Xqf(x) => x.to_string(),
+                        GameError::Pgn(p) => p.to_string(),
+                        GameError::Xqf(x) => x.to_string(),
                     };
                     r.refused
                         .push(format!("{}: game {}: {why}", path.display(), i + 1));
@@ -144,7 +144,7 @@ pub fn read_collection(files: &[PathBuf]) -> Reading {
                 r.duplicates += 1;
                 continue;
             }
-            r.games.push(Record {
+            r.games.push(MasterGame {
                 moves: game.moves,
                 result: game.result,
             });
@@ -154,7 +154,7 @@ pub fn read_collection(files: &[PathBuf]) -> Reading {
 }
 
 /// Splits off every `holdout`-th game (the 20th, 40th, … for 20) for measuring; 0 keeps all.
-pub fn split(games: Vec<Record>, holdout: usize) -> (Vec<Record>, Vec<Record>) {
+pub fn split(games: Vec<MasterGame>, holdout: usize) -> (Vec<MasterGame>, Vec<MasterGame>) {
     let mut kept = Vec::new();
     let mut held = Vec::new();
     for (i, g) in games.into_iter().enumerate() {
@@ -224,7 +224,7 @@ pub fn canonical_move(pos: &Position, m: Move) -> u16 {
 }
 
 /// Per canonical position: the moves played in the first `plies` plies of `games`.
-pub fn collect(games: &[Record], plies: usize) -> BTreeMap<u64, PositionStats> {
+pub fn collect(games: &[MasterGame], plies: usize) -> BTreeMap<u64, PositionStats> {
     let mut out: BTreeMap<u64, PositionStats> = BTreeMap::new();
     for g in games {
         let mut pos = Position::startpos();
@@ -531,7 +531,7 @@ pub struct Coverage {
     pub mean_run: f64,
 }
 
-pub fn coverage(book: &crate::book::Book, games: &[Record], plies: usize) -> Coverage {
+pub fn coverage(book: &crate::book::Book, games: &[MasterGame], plies: usize) -> Coverage {
     let mut c = Coverage::default();
     let mut runs = 0usize;
     for g in games {
@@ -561,7 +561,7 @@ mod tests {
     use super::*;
     use crate::book::Book;
 
-    fn record(moves: &str, result: Option<GameResult>) -> Record {
+    fn record(moves: &str, result: Option<GameResult>) -> MasterGame {
         let mut pos = Position::startpos();
         let moves = moves
             .split_whitespace()
@@ -571,7 +571,7 @@ mod tests {
                 m
             })
             .collect();
-        Record { moves, result }
+        MasterGame { moves, result }
     }
 
     #[test]
@@ -640,7 +640,7 @@ mod tests {
 
     #[test]
     fn split_holds_out_every_kth_game() {
-        let games: Vec<Record> = (0..10)
+        let games: Vec<MasterGame> = (0..10)
             .map(|_| record("h2e2", Some(GameResult::Draw)))
             .collect();
         let (kept, held) = split(games.clone(), 5);

@@ -247,8 +247,8 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// A game in progress: the position and what the rules and the engine need about it.
-struct Game {
+/// A game in progress (self-play, or a recorded game being labelled): the position and what the rules and the engine need about it.
+struct GameState {
     /// The set-up position (`None`: the start position); generated games always start
     /// there, tests from FENs.
     fen: Option<String>,
@@ -259,9 +259,9 @@ struct Game {
     plies: Vec<PlyRecord>,
 }
 
-impl Game {
-    fn new() -> Game {
-        Game {
+impl GameState {
+    fn new() -> GameState {
+        GameState {
             fen: None,
             carried: 0,
             pos: Position::startpos(),
@@ -271,11 +271,11 @@ impl Game {
     }
 
     /// A game from a set-up position (the start position needs no FEN).
-    fn from_start(start: &Position) -> Game {
+    fn from_start(start: &Position) -> GameState {
         if *start == Position::startpos() {
-            return Game::new();
+            return GameState::new();
         }
-        Game {
+        GameState {
             fen: Some(start.to_fen()),
             carried: start.halfmove_clock(),
             pos: start.clone(),
@@ -351,7 +351,7 @@ fn new_engine(rules: RuleSet, evaluation: &Evaluation) -> Engine {
 fn choose_start(cfg: &Config, rng: &mut ChaCha8Rng) -> Vec<Move> {
     let mut moves = Vec::new();
     for _ in 0..START_TRIES {
-        let mut g = Game::new();
+        let mut g = GameState::new();
         if !cfg.openings.is_empty() {
             for &m in &cfg.openings[rng.random_range(0..cfg.openings.len())] {
                 if !g.pos.is_legal(m) {
@@ -409,7 +409,7 @@ fn skip(pos: &Position, best: Move, score: i32, score_limit: i32) -> Option<Skip
 /// Plays game `index` of the run.
 fn play_game(cfg: &Config, index: u32) -> GameOutput {
     let mut rng = ChaCha8Rng::seed_from_u64(mix(cfg.seed ^ mix(u64::from(index))));
-    let mut g = Game::new();
+    let mut g = GameState::new();
     for m in choose_start(cfg, &mut rng) {
         g.play(m);
     }
@@ -699,8 +699,8 @@ mod tests {
         }
     }
 
-    fn from_fen(fen: &str) -> Game {
-        Game::from_start(&Position::from_fen(fen).unwrap())
+    fn from_fen(fen: &str) -> GameState {
+        GameState::from_start(&Position::from_fen(fen).unwrap())
     }
 
     #[test]
@@ -736,7 +736,7 @@ mod tests {
             max_plies: 3,
             ..Config::default()
         };
-        let mut g = Game::new();
+        let mut g = GameState::new();
         for m in ["h2e2", "h9g7", "h0g2"] {
             let mv = g.pos.parse_move(m).unwrap();
             g.play(mv);

@@ -26,7 +26,7 @@
 //!    With a node budget the output is the same byte for byte whatever the threads; a
 //!    shard's file is the chunks of the whole run with its indices.
 
-use super::{new_engine, run_ordered, skip, Game, GameOutput, Progress, Shard, Skip};
+use super::{new_engine, run_ordered, skip, GameOutput, GameState, Progress, Shard, Skip};
 use super::{Record, RecordWriter, Stats, Wdl};
 use crate::board::GameResult;
 use crate::board::{Color, Move, Position};
@@ -158,7 +158,7 @@ fn label(cfg: &Config, game: &RecordedGame) -> GameOutput {
         Some(Color::Red) => stats.red_wins = 1,
         Some(Color::Black) => stats.black_wins = 1,
     }
-    let mut g = Game::from_start(&game.start);
+    let mut g = GameState::from_start(&game.start);
     let mut engine = new_engine(cfg.rules, &cfg.evaluation);
     let mut records = Vec::new();
     for (ply, &m) in game.moves.iter().enumerate() {
@@ -296,7 +296,7 @@ mod tests {
             }
         }
         // The first searched position (after 2 plies) is the one a fresh search labels.
-        let mut g = Game::new();
+        let mut g = GameState::new();
         for m in ["h2e2", "h9g7"] {
             let mv = g.pos.parse_move(m).unwrap();
             g.play(mv);
