@@ -951,8 +951,14 @@ impl Worker {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
             } else {
                 let mut r = 0;
-                if depth >= 3 && quiet && !gives && !in_check && self.sel.reduce {
+                // Quiet moves, quiet checks and captures that lose material are reduced;
+                // checks and captures a ply less than quiet moves.
+                let reducible = quiet || kind == Kind::BadCapture;
+                if depth >= 3 && reducible && !in_check && self.sel.reduce {
                     r = self.lmr[depth.min(63) as usize][count.min(63)] - self.sel.reduction_relief;
+                    if gives || capture {
+                        r -= 1;
+                    }
                     if !pv_node {
                         r += 1;
                     }
