@@ -194,7 +194,7 @@ enum Value<'a> {
     Press,
 }
 
-impl Value<'_> {
+impl<'a> Value<'a> {
     fn on(self) -> bool {
         matches!(self, Value::Check(true))
     }
@@ -206,7 +206,14 @@ impl Value<'_> {
         }
     }
 
-    fn text(self) -> &'static str {
+    fn text(self) -> &'a str {
+        match self {
+            Value::Text(t) => t,
+            _ => "",
+        }
+    }
+
+    fn choice(self) -> &'static str {
         match self {
             Value::Choice(c) => c,
             _ => "",
@@ -298,8 +305,7 @@ const OPTIONS: &[Def] = &[
         kind: Kind::Text("<empty>"),
         set: |_, v| {
             // UCCI allows a ';'-separated list; the first file is used.
-            let text = if let Value::Text(t) = v { t } else { "" };
-            let first = text.split(';').next().unwrap_or("").trim();
+            let first = v.text().split(';').next().unwrap_or("").trim();
             let first = if first == "<empty>" { "" } else { first };
             Effect::BookFile(first.to_string())
         },
@@ -312,7 +318,7 @@ const OPTIONS: &[Def] = &[
             vars: &["none", "tiny", "small", "medium", "large", "huge"],
             default: "none",
         },
-        set: |_, v| Randomness::parse(v.text()).map_or(Effect::None, Effect::Randomness),
+        set: |_, v| Randomness::parse(v.choice()).map_or(Effect::None, Effect::Randomness),
     },
     Def {
         ucci: Some("hashsize"),
@@ -379,7 +385,7 @@ const OPTIONS: &[Def] = &[
             vars: &["cxa2011", "axf"],
             default: "cxa2011",
         },
-        set: |s, v| match v.text().parse::<RuleSet>() {
+        set: |s, v| match v.choice().parse::<RuleSet>() {
             Ok(rules) => {
                 s.repetition = rules;
                 Effect::Rules(rules)
@@ -395,7 +401,7 @@ const OPTIONS: &[Def] = &[
             vars: LEVELS,
             default: "large",
         },
-        set: |s, v| match Level::parse(v.text()) {
+        set: |s, v| match Level::parse(v.choice()) {
             Some(level) => {
                 s.pruning = level;
                 Effect::Pruning(level)
@@ -411,7 +417,7 @@ const OPTIONS: &[Def] = &[
             vars: LEVELS,
             default: "large",
         },
-        set: |s, v| match Level::parse(v.text()) {
+        set: |s, v| match Level::parse(v.choice()) {
             Some(level) => {
                 s.knowledge = level;
                 Effect::Knowledge(level)
@@ -427,7 +433,7 @@ const OPTIONS: &[Def] = &[
             vars: &["solid", "normal", "risky"],
             default: "normal",
         },
-        set: |s, v| match Style::parse(v.text()) {
+        set: |s, v| match Style::parse(v.choice()) {
             Some(style) => {
                 s.style = style;
                 Effect::Style(style)
@@ -488,10 +494,7 @@ const OPTIONS: &[Def] = &[
         uci: Some("EvalFile"),
         aliases: &[],
         kind: Kind::Text(BUILT_IN_NAME),
-        set: |_, v| {
-            let text = if let Value::Text(t) = v { t } else { "" };
-            Effect::EvalFile(text.trim().to_string())
-        },
+        set: |_, v| Effect::EvalFile(v.text().trim().to_string()),
     },
     Def {
         ucci: Some("usennue"),
@@ -512,7 +515,7 @@ const OPTIONS: &[Def] = &[
             default: "0",
         },
         set: |s, v| {
-            s.rank_origin = if v.text() == "1" {
+            s.rank_origin = if v.choice() == "1" {
                 RankOrigin::One
             } else {
                 RankOrigin::Zero

@@ -411,7 +411,8 @@ pub fn play_game(
                 &mut *red
             };
             let tc = &tcs[them];
-            if eng.ponders() && tc.is_timed() && pos.is_legal(p) {
+            // `p` was read as a legal move of this very position (`parse_move`).
+            if eng.ponders() && tc.is_timed() {
                 let go = eng.go_command(&go_limits(tc, &clocks), !stm, false);
                 let (fen, moves) = position_for(eng.protocol(), opening, &track);
                 let mut moves = moves.to_vec();
@@ -429,8 +430,10 @@ pub fn play_game(
         let me = stm.index();
         let tc = &tcs[me];
         let deadline = clocks[me].allowance(cfg.margin).unwrap_or(cfg.hang_timeout);
-        let hit = eng.pondering().is_some() && eng.pondering() == track.moves.last().copied();
-        let thought = if hit {
+        let thought = if eng
+            .pondering()
+            .is_some_and(|p| track.moves.last() == Some(&p))
+        {
             stats[me].ponder_hits += 1;
             eng.ponder_hit(other_offer, deadline)
         } else {

@@ -51,6 +51,22 @@ fn parse_flags() -> Flags {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
+        // Switches take no value.
+        let switch = match args[i].as_str() {
+            "--fsf" => Some(&mut f.fsf),
+            "--variant-ranks0" => Some(&mut f.variant_ranks0),
+            "--garbage" => Some(&mut f.garbage),
+            "--offer-draw" => Some(&mut f.offer_draw),
+            "--no-millisec" => Some(&mut f.no_millisec),
+            "--first" => Some(&mut f.first),
+            "--eager-ponder" => Some(&mut f.eager_ponder),
+            _ => None,
+        };
+        if let Some(on) = switch {
+            *on = true;
+            i += 1;
+            continue;
+        }
         let next = args.get(i + 1).cloned().unwrap_or_default();
         let n = || next.parse::<u64>().unwrap_or(0);
         match args[i].as_str() {
@@ -60,41 +76,6 @@ fn parse_flags() -> Flags {
             "--hang-after" => f.hang_after = Some(n() as u32),
             "--illegal-after" => f.illegal_after = Some(n() as u32),
             "--delay" => f.delay = n(),
-            "--fsf" => {
-                f.fsf = true;
-                i += 1;
-                continue;
-            }
-            "--variant-ranks0" => {
-                f.variant_ranks0 = true;
-                i += 1;
-                continue;
-            }
-            "--garbage" => {
-                f.garbage = true;
-                i += 1;
-                continue;
-            }
-            "--offer-draw" => {
-                f.offer_draw = true;
-                i += 1;
-                continue;
-            }
-            "--no-millisec" => {
-                f.no_millisec = true;
-                i += 1;
-                continue;
-            }
-            "--first" => {
-                f.first = true;
-                i += 1;
-                continue;
-            }
-            "--eager-ponder" => {
-                f.eager_ponder = true;
-                i += 1;
-                continue;
-            }
             _ => {}
         }
         i += 2;

@@ -4,7 +4,7 @@
 use jiangjun::board::{Position, START_FEN};
 use jiangjun::tournament::clock::TimeControl;
 use jiangjun::tournament::engine_process::EngineSpec;
-use jiangjun::tournament::game::Termination;
+use jiangjun::tournament::game::{SideStats, Termination};
 use jiangjun::tournament::manager::{
     run_match, run_tournament, CommonOptions, MatchOptions, TournamentOptions,
 };
@@ -557,8 +557,7 @@ fn answers_after_a_fixed_move_time_are_counted_as_late() {
         "{}",
         g.record.reason
     );
-    let slow = if g.game.red == 0 { 0 } else { 1 };
-    let s = g.record.stats[slow];
+    let s = stats_of(g, 0);
     assert!(s.moves > 0);
     assert_eq!(
         s.late, s.moves,
@@ -601,6 +600,19 @@ fn ponder_match(
         );
     }
     (games, String::from_utf8(out).unwrap())
+}
+
+/// The statistics of engine `engine` (0: the first `--engine`) in game `g`.
+fn stats_of(g: &jiangjun::tournament::runner::FinishedGame, engine: usize) -> SideStats {
+    g.record.stats[if g.game.red == engine { 0 } else { 1 }]
+}
+
+/// Searches on the opponent's time of the first engine that its opponent's move missed.
+fn misses_of_first(games: &[jiangjun::tournament::runner::FinishedGame]) -> u32 {
+    games
+        .iter()
+        .map(|g| stats_of(g, 0).ponders - stats_of(g, 0).ponder_hits)
+        .sum()
 }
 
 fn pondering(name: &str, args: &str) -> EngineSpec {
@@ -654,15 +666,8 @@ fn a_wrong_prediction_is_stopped_and_the_move_asked_again() {
         ],
         "movetime=50",
     );
-    let first = |g: &jiangjun::tournament::runner::FinishedGame| {
-        g.record.stats[if g.game.red == 0 { 0 } else { 1 }]
-    };
-    let misses: u32 = games
-        .iter()
-        .map(|g| first(g).ponders - first(g).ponder_hits)
-        .sum();
-    assert!(misses > 0);
-    assert!(games.iter().all(|g| first(g).moves > 0));
+    assert!(misses_of_first(&games) > 0);
+    assert!(games.iter().all(|g| stats_of(g, 0).moves > 0));
 }
 
 #[test]
@@ -677,20 +682,14 @@ fn an_answer_given_while_pondering_does_not_shift_later_answers() {
         ],
         "10+0.1",
     );
-    let eager = |g: &jiangjun::tournament::runner::FinishedGame| {
-        g.record.stats[if g.game.red == 0 { 0 } else { 1 }]
-    };
-    let misses: u32 = games
-        .iter()
-        .map(|g| eager(g).ponders - eager(g).ponder_hits)
-        .sum();
-    assert!(misses > 2, "{text}");
+    assert!(misses_of_first(&games) > 2, "{text}");
 }
 
 #[test]
 fn jiangjun_ponders_under_both_protocols() {
     // The engine itself, thinking on the opponent's time in UCCI and in UCI, on a clock and
-    // at a fixed time per move: every game runs to the ply cap with legal moves in time.
+    // at a fixed time per move: every game ends at the ply cap or by repetition, with legal
+    // moves in time.
     let jj = |name: &str, proto: &str| {
         EngineSpec::parse(&format!(
             "cmd={},name={name},proto={proto},ponder=on,option.usebook=false,option.hashsize=16",
