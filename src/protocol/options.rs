@@ -1023,6 +1023,18 @@ mod tests {
     }
 
     #[test]
+    fn every_spin_range_holds_its_default() {
+        // `read` clamps a number into min..=max, which would panic on a range upside down.
+        for d in OPTIONS {
+            if let Kind::Spin { min, max, default } = d.kind {
+                for m in min {
+                    assert!(m <= default && default <= max, "{:?}", d.ucci.or(d.uci));
+                }
+            }
+        }
+    }
+
+    #[test]
     fn announcements() {
         let ucci = announce(Dialect::Ucci);
         assert!(ucci[0].starts_with("option usemillisec "));
