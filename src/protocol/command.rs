@@ -686,70 +686,11 @@ pub fn ucci_time_scale(dialect: Dialect, usemillisec: bool) -> u64 {
     }
 }
 
-/// The clock part of a `go` in milliseconds, from the mover's point of view ([`GoParams::clock`]).
-/// Plain numbers: the session turns them into the time manager's limits.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GoClock {
-    /// Our remaining clock; `None`: no clock.
-    pub remaining_ms: Option<u64>,
-    /// Our increment per move, 0 if none.
-    pub increment_ms: u64,
-    /// `movestogo`.
-    pub moves_to_go: Option<u32>,
-    /// `movetime`.
-    pub movetime_ms: Option<u64>,
-    /// The opponent's remaining clock.
-    pub opp_remaining_ms: Option<u64>,
-    /// The opponent's increment, 0 if none.
-    pub opp_increment_ms: u64,
-}
-
 impl GoParams {
     /// Whether the search has no natural end and must wait for `stop` (or `ponderhit`, then its
     /// budget). The engine must not print `bestmove` on its own in this case (transcripts 23).
     pub fn waits_for_stop(&self) -> bool {
         self.infinite || self.ponder
-    }
-
-    /// The clock part of this `go`, in milliseconds and from the mover's point of view.
-    ///
-    /// UCCI's own keywords (`time`, `increment`, `opptime`, `oppincrement`) win when present;
-    /// otherwise UCI's `wtime`/`btime`/`winc`/`binc` are mapped by the side to move (`w` is Red,
-    /// ucci.md §9.1); if only the other side's clock is given, it stands in for ours, so a timed
-    /// `go` never becomes an untimed search.
-    pub fn clock(&self, dialect: Dialect, usemillisec: bool, red_to_move: bool) -> GoClock {
-        let scale = ucci_time_scale(dialect, usemillisec);
-        let ucci = |v: Option<u64>| v.map(|v| v.saturating_mul(scale));
-        let (mine, theirs, my_inc, their_inc) = if red_to_move {
-            (self.wtime, self.btime, self.winc, self.binc)
-        } else {
-            (self.btime, self.wtime, self.binc, self.winc)
-        };
-        let (remaining, increment, opp_remaining, opp_increment) = if self.time.is_some() {
-            (
-                ucci(self.time),
-                ucci(self.increment),
-                ucci(self.opptime),
-                ucci(self.oppincrement),
-            )
-        } else {
-            (
-                // Only the other side's clock given: assume ours is the same rather than
-                // search without any time limit.
-                mine.or(theirs),
-                my_inc.or(ucci(self.increment)),
-                theirs.or(ucci(self.opptime)),
-                their_inc.or(ucci(self.oppincrement)),
-            )
-        };
-        GoClock {
-            remaining_ms: remaining,
-            increment_ms: increment.unwrap_or(0),
-            moves_to_go: self.movestogo,
-            movetime_ms: self.movetime,
-            opp_remaining_ms: opp_remaining,
-            opp_increment_ms: opp_increment.unwrap_or(0),
-        }
     }
 }
 

@@ -15,7 +15,7 @@
 //!                                              │
 //!         engine loop (state machine, ucci.md §2) ◀──┘   errors/warnings → `info string …`
 //!              │
-//!              └─ Command::Go(p) ─ p.clock(dialect, usemillisec, red_to_move)
+//!              └─ Command::Go(p) ─ p.limits(dialect, usemillisec, red_to_move)
 //!                                   + overhead, ply ─▶ search::time::allocate ─▶ TimeBudget
 //! ```
 //!
@@ -52,7 +52,7 @@ pub mod xboard;
 
 pub use command::{
     canonical_option_name, parse_check_value, parse_line, ucci_time_scale, Command, Dialect,
-    GoClock, GoParams, ParseError, ParseOutcome, PositionSpec,
+    GoParams, ParseError, ParseOutcome, PositionSpec,
 };
 
 /// The dialect a session's first recognised command selects (ucci.md §9.5), or `None` if the

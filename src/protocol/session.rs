@@ -28,7 +28,9 @@
 //! Bad input never ends the session: every malformed line gets an `info string` naming the
 //! problem, and nothing reachable from input panics.
 
-use super::command::{parse_line, Command, Dialect, GoClock, GoParams, ParseError, PositionSpec};
+use super::command::{
+    parse_line, ucci_time_scale, Command, Dialect, GoParams, ParseError, PositionSpec,
+};
 use super::draw_resign::{DrawResign, Facts};
 use super::evalfile::{self, EvalFile};
 use super::options::{self, Effect, Settings};
@@ -52,24 +54,51 @@ use std::sync::Arc;
 /// reader (the `stdio` module) skips longer lines and sends [`Event::TooLong`] instead.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
-/// The time manager's limits for one `go`: the parser's clock plus what the session knows
-/// (the move overhead option, the game's ply, whether the GUI ponders).
-pub(crate) fn time_limits(
-    clock: GoClock,
-    move_overhead_ms: u64,
-    ply: u32,
-    ponder_expected: bool,
-) -> TimeLimits {
-    TimeLimits {
-        remaining_ms: clock.remaining_ms,
-        increment_ms: clock.increment_ms,
-        moves_to_go: clock.moves_to_go,
-        movetime_ms: clock.movetime_ms,
-        opp_remaining_ms: clock.opp_remaining_ms,
-        opp_increment_ms: clock.opp_increment_ms,
-        move_overhead_ms,
-        ply,
-        ponder_expected,
+/// The time manager's reading of a `go` (kept here, not in `command.rs`, because the parser
+/// depends on nothing above std; the type it fills is the search's).
+impl GoParams {
+    /// The time limits this `go` sets, in milliseconds and from the mover's point of view.
+    /// What only the session knows (the move overhead option, the game's ply, whether the GUI
+    /// ponders) is left at its default for the session to fill in.
+    ///
+    /// UCCI's own keywords (`time`, `increment`, `opptime`, `oppincrement`) win when present;
+    /// otherwise UCI's `wtime`/`btime`/`winc`/`binc` are mapped by the side to move (`w` is Red,
+    /// ucci.md §9.1); if only the other side's clock is given, it stands in for ours, so a timed
+    /// `go` never becomes an untimed search.
+    pub fn limits(&self, dialect: Dialect, usemillisec: bool, red_to_move: bool) -> TimeLimits {
+        let scale = ucci_time_scale(dialect, usemillisec);
+        let ucci = |v: Option<u64>| v.map(|v| v.saturating_mul(scale));
+        let (mine, theirs, my_inc, their_inc) = if red_to_move {
+            (self.wtime, self.btime, self.winc, self.binc)
+        } else {
+            (self.btime, self.wtime, self.binc, self.winc)
+        };
+        let (remaining, increment, opp_remaining, opp_increment) = if self.time.is_some() {
+            (
+                ucci(self.time),
+                ucci(self.increment),
+                ucci(self.opptime),
+                ucci(self.oppincrement),
+            )
+        } else {
+            (
+                // Only the other side's clock given: assume ours is the same rather than
+                // search without any time limit.
+                mine.or(theirs),
+                my_inc.or(ucci(self.increment)),
+                theirs.or(ucci(self.opptime)),
+                their_inc.or(ucci(self.oppincrement)),
+            )
+        };
+        TimeLimits {
+            remaining_ms: remaining,
+            increment_ms: increment.unwrap_or(0),
+            moves_to_go: self.movestogo,
+            movetime_ms: self.movetime,
+            opp_remaining_ms: opp_remaining,
+            opp_increment_ms: opp_increment.unwrap_or(0),
+            ..TimeLimits::default()
+        }
     }
 }
 
@@ -808,14 +837,13 @@ impl<W: Write> Session<W> {
     /// The time budget of a search, counted from `go` (or from `ponderhit`).
     fn budget(&self, s: &Search) -> Option<TimeBudget> {
         let dialect = self.dialect?;
-        let clock =
-            s.go.clock(dialect, self.settings.usemillisec, s.red_to_move);
-        allocate(&time_limits(
-            clock,
-            self.settings.move_overhead_ms,
-            s.ply,
-            self.settings.ponder,
-        ))
+        allocate(&TimeLimits {
+            move_overhead_ms: self.settings.move_overhead_ms,
+            ply: s.ply,
+            ponder_expected: self.settings.ponder,
+            ..s.go
+                .limits(dialect, self.settings.usemillisec, s.red_to_move)
+        })
     }
 
     fn ponderhit(&mut self, draw: bool) {
@@ -1012,6 +1040,76 @@ pub(crate) fn game_ply(pos: &Position) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn go(line: &str) -> GoParams {
+        match parse_line(line, Dialect::Ucci).result {
+            Ok(Command::Go(p)) => *p,
+            other => panic!("{line:?} gave {other:?}"),
+        }
+    }
+
+    #[test]
+    fn time_normalisation() {
+        // Transcripts 20: seconds unless usemillisec.
+        let p = go("go time 30 increment 1 opptime 20 oppincrement 2");
+        let l = p.limits(Dialect::Ucci, false, true);
+        assert_eq!(
+            (
+                l.remaining_ms,
+                l.increment_ms,
+                l.opp_remaining_ms,
+                l.opp_increment_ms
+            ),
+            (Some(30_000), 1_000, Some(20_000), 2_000)
+        );
+        let l = p.limits(Dialect::Ucci, true, true);
+        assert_eq!((l.remaining_ms, l.increment_ms), (Some(30), 1));
+        // UCI is always milliseconds, even for UCCI keywords.
+        let l = p.limits(Dialect::Uci, false, true);
+        assert_eq!(l.remaining_ms, Some(30));
+        // movetime is a UCI keyword: milliseconds in both dialects (TCHESS).
+        let l = go("go movetime 5000").limits(Dialect::Ucci, false, true);
+        assert_eq!((l.movetime_ms, l.remaining_ms), (Some(5000), None));
+        // wtime/btime by side to move; w = Red.
+        let p = go("go wtime 60000 btime 55000 winc 1000 binc 2000 movestogo 7");
+        let red = p.limits(Dialect::Uci, true, true);
+        let black = p.limits(Dialect::Uci, true, false);
+        assert_eq!(
+            (
+                red.remaining_ms,
+                red.increment_ms,
+                red.opp_remaining_ms,
+                red.moves_to_go
+            ),
+            (Some(60000), 1000, Some(55000), Some(7))
+        );
+        assert_eq!(
+            (
+                black.remaining_ms,
+                black.increment_ms,
+                black.opp_remaining_ms,
+                black.opp_increment_ms
+            ),
+            (Some(55000), 2000, Some(60000), 1000)
+        );
+        // Only the other side's clock: it stands in for ours.
+        let l = go("go wtime 5000").limits(Dialect::Uci, true, false);
+        assert_eq!(
+            (l.remaining_ms, l.opp_remaining_ms),
+            (Some(5000), Some(5000))
+        );
+        // Huge seconds saturate.
+        let l = go("go time 99999999999999999999").limits(Dialect::Ucci, false, true);
+        assert_eq!(l.remaining_ms, Some(u64::MAX));
+        // No clock at all.
+        assert_eq!(
+            go("go depth 5").limits(Dialect::Ucci, true, true),
+            TimeLimits::default()
+        );
+        assert_eq!(ucci_time_scale(Dialect::Ucci, false), 1000);
+        assert_eq!(ucci_time_scale(Dialect::Ucci, true), 1);
+        assert_eq!(ucci_time_scale(Dialect::Uci, false), 1);
+    }
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 

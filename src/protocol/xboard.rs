@@ -4,7 +4,7 @@
 //!
 //! It drives the same [`Engine`] façade as the UCCI/UCI [`super::session::Session`], through
 //! the same events (stdin lines and search reports on one channel), the same time manager
-//! ([`super::session::time_limits`]) and the same draw-and-resign policy
+//! ([`crate::search::time::allocate`]) and the same draw-and-resign policy
 //! ([`super::draw_resign`]); only the conversation differs. In CECP the engine keeps the game
 //! itself: XBoard sends single moves (`usermove h2e2`, ICCS coordinates: files a-i, ranks
 //! 0-9 from Red's side, which is what XBoard writes for a ten-rank board), says which side the
@@ -25,14 +25,13 @@
 
 use super::draw_resign::{DrawResign, Facts};
 use super::output::Suffix;
-use super::session::{game_ply, time_limits, Event};
-use super::GoClock;
+use super::session::{game_ply, Event};
 use crate::board::{Color, Move, Position};
 use crate::book;
 use crate::search::alphabeta::{Info, Limits, SearchResult, MAX_DEPTH};
 use crate::search::engine::{Engine, Report};
 use crate::search::score::{mate_in_moves, reported};
-use crate::search::time::{allocate, TimeBudget, DEFAULT_MOVE_OVERHEAD_MS};
+use crate::search::time::{allocate, TimeBudget, TimeLimits, DEFAULT_MOVE_OVERHEAD_MS};
 use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::mpsc::SyncSender;
@@ -457,7 +456,7 @@ impl<W: Write> Xboard<W> {
         let c = &self.clocks;
         let ply = game_ply(pos);
         let remaining = c.own_ms.or(c.base_ms);
-        let clock = GoClock {
+        allocate(&TimeLimits {
             remaining_ms: remaining.filter(|_| c.move_ms.is_none()),
             increment_ms: c.increment_ms,
             moves_to_go: (c.moves_per_session > 0)
@@ -467,13 +466,10 @@ impl<W: Write> Xboard<W> {
                 .or((remaining.is_none() && c.depth.is_none()).then_some(DEFAULT_MOVE_MS)),
             opp_remaining_ms: c.opp_ms.or(c.base_ms),
             opp_increment_ms: c.increment_ms,
-        };
-        allocate(&time_limits(
-            clock,
-            DEFAULT_MOVE_OVERHEAD_MS,
+            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             ply,
-            self.ponder,
-        ))
+            ponder_expected: self.ponder,
+        })
     }
 
     /// Handles a report of a running search.

@@ -2,7 +2,7 @@
 //!
 //! This module is pure arithmetic — no clocks, no threads, no I/O — so every rule can be unit
 //! tested. The protocol layer turns a `go` line into [`TimeLimits`] (all values already in
-//! milliseconds, our side's clock picked out; see `protocol::command::GoParams::time_limits`),
+//! milliseconds, our side's clock picked out; see `protocol::command::GoParams::limits`),
 //! [`allocate`] turns that into a [`TimeBudget`], and the search checks the clock against it:
 //!
 //! * **soft** — do not start another iteration of iterative deepening once this much time has

@@ -1,7 +1,6 @@
 //! The command parser's tests, kept out of `command.rs` so the parser reads on its own.
 
 use super::*;
-use crate::protocol::session;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -471,69 +470,6 @@ fn go_numbers_are_clamped_never_fatal() {
 }
 
 #[test]
-fn time_normalisation() {
-    // Transcripts 20: seconds unless usemillisec.
-    let p = go("go time 30 increment 1 opptime 20 oppincrement 2");
-    let l = p.clock(Dialect::Ucci, false, true);
-    assert_eq!(
-        (
-            l.remaining_ms,
-            l.increment_ms,
-            l.opp_remaining_ms,
-            l.opp_increment_ms
-        ),
-        (Some(30_000), 1_000, Some(20_000), 2_000)
-    );
-    let l = p.clock(Dialect::Ucci, true, true);
-    assert_eq!((l.remaining_ms, l.increment_ms), (Some(30), 1));
-    // UCI is always milliseconds, even for UCCI keywords.
-    let l = p.clock(Dialect::Uci, false, true);
-    assert_eq!(l.remaining_ms, Some(30));
-    // movetime is a UCI keyword: milliseconds in both dialects (TCHESS).
-    let l = go("go movetime 5000").clock(Dialect::Ucci, false, true);
-    assert_eq!((l.movetime_ms, l.remaining_ms), (Some(5000), None));
-    // wtime/btime by side to move; w = Red.
-    let p = go("go wtime 60000 btime 55000 winc 1000 binc 2000 movestogo 7");
-    let red = p.clock(Dialect::Uci, true, true);
-    let black = p.clock(Dialect::Uci, true, false);
-    assert_eq!(
-        (
-            red.remaining_ms,
-            red.increment_ms,
-            red.opp_remaining_ms,
-            red.moves_to_go
-        ),
-        (Some(60000), 1000, Some(55000), Some(7))
-    );
-    assert_eq!(
-        (
-            black.remaining_ms,
-            black.increment_ms,
-            black.opp_remaining_ms,
-            black.opp_increment_ms
-        ),
-        (Some(55000), 2000, Some(60000), 1000)
-    );
-    // Only the other side's clock: it stands in for ours.
-    let l = go("go wtime 5000").clock(Dialect::Uci, true, false);
-    assert_eq!(
-        (l.remaining_ms, l.opp_remaining_ms),
-        (Some(5000), Some(5000))
-    );
-    // Huge seconds saturate.
-    let l = go("go time 99999999999999999999").clock(Dialect::Ucci, false, true);
-    assert_eq!(l.remaining_ms, Some(u64::MAX));
-    // No clock at all.
-    assert_eq!(
-        go("go depth 5").clock(Dialect::Ucci, true, true),
-        GoClock::default()
-    );
-    assert_eq!(ucci_time_scale(Dialect::Ucci, false), 1000);
-    assert_eq!(ucci_time_scale(Dialect::Ucci, true), 1);
-    assert_eq!(ucci_time_scale(Dialect::Uci, false), 1);
-}
-
-#[test]
 fn huge_lines_are_linear() {
     // ~1 MB of moves (a game far longer than any real one) and a 1 MB garbage token.
     let moves: Vec<&str> = ["h2e2", "h9g7", "h0g2", "i9h9"]
@@ -793,8 +729,7 @@ fn random_lines_never_panic() {
             if let Ok(Command::Go(p)) = &out.result {
                 for usemillisec in [false, true] {
                     for red in [false, true] {
-                        let limits =
-                            session::time_limits(p.clock(dialect, usemillisec, red), 0, 0, false);
+                        let limits = p.limits(dialect, usemillisec, red);
                         if let Some(b) = crate::search::time::allocate(&limits) {
                             assert!(b.soft_ms >= 1 && b.soft_ms <= b.hard_ms, "{line:?}: {b:?}");
                         }
