@@ -15,7 +15,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// `jiangjun analyse GAME [--movetime MS | --depth N] ...`.
+/// The arguments of `jiangjun analyse`; their doc comments are its `--help`.
 #[derive(clap::Args, Debug)]
 pub struct AnalyseArgs {
     #[command(flatten)]

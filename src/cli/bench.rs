@@ -5,7 +5,7 @@ use crate::search::engine::Evaluation;
 use crate::search::nnue::FloatNetwork;
 use std::sync::Arc;
 
-/// `jiangjun bench [depth] [--evalfile F | --nnue | --random-network SEED | --handwritten]`.
+/// The arguments of `jiangjun bench`; their doc comments are its `--help`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
     /// Search depth of each position; the default is the depth of the `Bench:` signatures.

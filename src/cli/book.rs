@@ -11,7 +11,7 @@ use anyhow::Context;
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// `jiangjun book <build|probe|lines> ...`.
+/// The arguments of `jiangjun book`: one of its subcommands.
 #[derive(clap::Args, Debug)]
 pub struct BookArgs {
     #[command(subcommand)]
@@ -21,12 +21,16 @@ pub struct BookArgs {
 #[derive(clap::Subcommand, Debug)]
 pub enum BookCommand {
     /// Build the book from master games (--games), or grow it by the engine's own analysis.
+    #[command(verbatim_doc_comment)]
     Build(BuildArgs),
     /// List the book moves of a position (our format or BOOK.DAT).
+    #[command(verbatim_doc_comment)]
     Probe(ProbeArgs),
     /// Every book line from the start: an opening suite for `jiangjun match --openings`.
+    #[command(verbatim_doc_comment)]
     Lines(LinesArgs),
     /// The share of held-out games' first plies whose position has a book move.
+    #[command(verbatim_doc_comment)]
     Coverage(CoverageArgs),
 }
 

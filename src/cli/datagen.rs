@@ -10,7 +10,7 @@ use crate::tools::datagen::{self, games, Config, RecordWriter, Shard};
 use anyhow::Context;
 use std::time::Instant;
 
-/// `jiangjun datagen --out F [--games N] [--nodes N | --depth N] ...`.
+/// The arguments of `jiangjun datagen`; their doc comments are its `--help`.
 #[derive(clap::Args, Debug)]
 pub struct DatagenArgs {
     /// The records file written (binary, see docs/training.md).

@@ -2,7 +2,7 @@
 
 use crate::rules::{judge_with, Count, RefereeOptions, RuleSet};
 
-/// `jiangjun judge [--fen FEN] --moves "m1 m2 ..." [--rules R] [--strict] [--nine-rounds] [--json]`.
+/// The arguments of `jiangjun judge`; their doc comments are its `--help`.
 #[derive(clap::Args, Debug)]
 pub struct JudgeArgs {
     /// The start position (default, or `startpos`: the standard one).

@@ -6,7 +6,7 @@ use crate::search::parameters::Parameters;
 use crate::search::strength::LEVELS;
 use std::io::Write;
 
-/// `jiangjun params [--levels]`.
+/// The arguments of `jiangjun params`; their doc comments are its `--help`.
 #[derive(clap::Args, Debug)]
 pub struct ParamsArgs {
     /// List the strength levels (`UCI_Elo`) instead: Elo, nodes per move, temperature (cp).

@@ -5,7 +5,7 @@ use anyhow::Context;
 use std::io::Write;
 use std::time::Instant;
 
-/// `jiangjun perft <depth> [--fen FEN] [--divide]`.
+/// The arguments of `jiangjun perft`; their doc comments are its `--help`.
 #[derive(clap::Args, Debug)]
 pub struct PerftArgs {
     /// Plies to count (deeper than 12 would run for days).

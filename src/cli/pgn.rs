@@ -40,10 +40,13 @@ pub struct PgnArgs {
 #[derive(Subcommand, Debug, Clone, PartialEq, Eq)]
 pub enum PgnCommand {
     /// Rewrite the games of a PGN or XQF file as PGN in one notation.
+    #[command(verbatim_doc_comment)]
     Convert(ConvertArgs),
     /// Replay every game; report the first illegal or ambiguous move of each.
+    #[command(verbatim_doc_comment)]
     Check(CheckArgs),
     /// Rule on each game's repetitions and natural limit; compare with its recorded result.
+    #[command(verbatim_doc_comment)]
     Judge(JudgeArgs),
 }
 

@@ -17,7 +17,7 @@ pub enum ScheduleKind {
     Constant,
 }
 
-/// `jiangjun train --data F[,F...] --out NET [options]`.
+/// The arguments of `jiangjun train`; their doc comments are its `--help`.
 #[derive(clap::Args, Debug)]
 pub struct TrainArgs {
     /// Data files (datagen format), separated by commas.

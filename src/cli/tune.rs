@@ -8,7 +8,7 @@ use crate::tools::datagen::RecordReader;
 use crate::tools::tune::{self, Scope, Settings};
 use anyhow::Context;
 
-/// `jiangjun tune --data F[,F...] [--out F] [options]`.
+/// The arguments of `jiangjun tune`; their doc comments are its `--help`.
 #[derive(clap::Args, Debug)]
 pub struct TuneArgs {
     /// Self-play data (`jiangjun datagen` files, or `FEN | result` text), separated by commas.

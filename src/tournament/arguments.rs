@@ -14,28 +14,13 @@ use anyhow::Context;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Usage of both subcommands.
-pub const USAGE: &str = "\
-usage:
-  jiangjun match --engine SPEC --engine SPEC [--games N] [--sprt ELO0,ELO1[,ALPHA,BETA]] [common]
-  jiangjun tournament --engine SPEC --engine SPEC [--engine SPEC ...] [--double | --cycles N]
-                      [--scoring W,D,L | W,DRED/DBLACK,L] [common]
-engine SPEC: cmd=PATH[,name=NAME][,proto=auto|ucci|uci][,ranks=0|1][,dir=DIR][,arg=ARG]
-             [,tc=TC][,ponder=on|off][,option.NAME=VALUE ...]  (a bare PATH works too; '\\,'
-             escapes a comma; tc= gives this engine its own time control instead of --tc;
-             ponder=on lets it think on the opponent's time, as a GUI's pondering does)
-common: the options below; the time control TC is 10+0.1 (s base+inc, 6.1) | 300 (sudden
-death, 6.3) | 40/60[:20/30][+inc] (moves/s periods, 6.2) | movetime=MS | depth=N | nodes=N";
-
-/// Options of both subcommands (`[common]` in [`USAGE`]).
+/// Options of both subcommands.
 #[derive(clap::Args, Debug, Clone)]
 pub struct CommonArgs {
-    /// An engine: cmd=PATH[,name=..][,proto=..][,ranks=..][,dir=..][,arg=..][,tc=..][,ponder=on]
-    /// [,option.NAME=..].
+    /// An engine, as a SPEC (written out above); once for each engine.
     #[arg(long = "engine", value_name = "SPEC", value_parser = EngineSpec::parse)]
     pub engines: Vec<EngineSpec>,
-    /// Time control: 10+0.1 (6.1) | 300 (6.3) | 40/60[:20/30][+inc] (6.2) | movetime=MS |
-    /// depth=N | nodes=N.
+    /// The time control TC (written out above) of every engine without its own tc=.
     #[arg(long, value_name = "TC", default_value = "10+0.1", value_parser = TimeControl::parse)]
     pub tc: TimeControl,
     /// Opening suite (openings.txt format); default: the start position.
@@ -100,7 +85,7 @@ pub struct CommonArgs {
     pub log: Option<PathBuf>,
 }
 
-/// `jiangjun match`.
+/// The arguments of `jiangjun match`; their doc comments are its `--help`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct MatchArgs {
     /// Games to play (colours alternate, each opening twice).
@@ -115,7 +100,7 @@ pub struct MatchArgs {
     pub common: CommonArgs,
 }
 
-/// `jiangjun tournament`.
+/// The arguments of `jiangjun tournament`; their doc comments are its `--help`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TournamentArgs {
     /// A double round robin (14.2), colours exchanged.

@@ -230,7 +230,7 @@ fn usage_and_io_errors_exit_2() {
     assert_eq!(code, 2);
     let (code, out, _) = run(&["pgn", "--help"]);
     assert_eq!(code, 0);
-    assert!(out.contains("jiangjun pgn convert"), "{out}");
+    assert!(out.contains("\n  convert "), "{out}");
 }
 
 /// `-` reads the games from standard input; `-o -` (like no `-o`) writes to standard output.

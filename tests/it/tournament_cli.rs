@@ -110,7 +110,7 @@ fn bad_arguments_and_missing_engines() {
     assert_eq!(code, 2);
     let (code, out, _) = run(&["match", "--help"]);
     assert_eq!(code, 0);
-    assert!(out.contains("--engine SPEC"));
+    assert!(out.contains("--engine <SPEC>") && out.contains("An engine SPEC is cmd=PATH"));
 }
 
 /// Issue 17: `jiangjun match` of Jiangjun against itself under UCI used to lose every game by
