@@ -9,6 +9,8 @@
 //! so that both rank and file lookups for sliders are a shift and a mask. See [`attacks`] for
 //! why this beats magic bitboards on a 9x10 board.
 
+#[cfg(any(test, feature = "test-doubles"))]
+pub mod arbitrary;
 pub mod attacks;
 pub mod bitboard;
 pub mod fen;

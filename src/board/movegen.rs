@@ -349,22 +349,6 @@ impl Position {
         Ok(m)
     }
 
-    /// A random legal move (`None` if there is none), a capture with probability
-    /// `capture_bias` when there is one: random games for property tests, which reach sparse
-    /// endgames only if captures come more often than uniformly.
-    pub fn random_move(&self, rng: &mut impl rand::Rng, capture_bias: f64) -> Option<Move> {
-        let moves = self.legal_moves();
-        if moves.is_empty() {
-            return None;
-        }
-        let caps = self.legal_captures();
-        Some(if !caps.is_empty() && rng.random_bool(capture_bias) {
-            caps[rng.random_range(0..caps.len())]
-        } else {
-            moves[rng.random_range(0..moves.len())]
-        })
-    }
-
     /// Who is to move and the colour that owns the piece on `sq`, for callers that need it.
     pub fn color_at(&self, sq: Square) -> Option<Color> {
         self.board[sq.index()].map(|p| p.color())

@@ -1040,6 +1040,7 @@ pub(crate) fn game_ply(pos: &Position) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn go(line: &str) -> GoParams {
         match parse_line(line, Dialect::Ucci).result {
@@ -1110,8 +1111,6 @@ mod tests {
         assert_eq!(ucci_time_scale(Dialect::Ucci, true), 1);
         assert_eq!(ucci_time_scale(Dialect::Uci, false), 1);
     }
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
 
     fn dry() -> Session<Vec<u8>> {
         Session::new(Vec::new(), None)
@@ -1434,27 +1433,38 @@ mod tests {
         assert_eq!(take(&mut s), vec!["bestmove a0a2"]);
     }
 
-    #[test]
-    fn random_lines_never_break_the_session() {
-        let vocab = crate::protocol::vocabulary::except(&["quit"]);
-        let mut rng = ChaCha8Rng::seed_from_u64(0x6a6a_6c6f_6f70);
-        for _ in 0..200 {
+    /// One step of a random session: a line of protocol words, then, if a search runs and
+    /// `end` says so, its end with that score and depth.
+    type Step = (Vec<(u16, u8)>, Option<(i32, i32)>);
+
+    fn step() -> impl Strategy<Value = Step> {
+        (
+            prop::collection::vec(any::<(u16, u8)>(), 0..10),
+            prop::option::weighted(0.3, (-32000..32000, 0..20)),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        #[test]
+        fn random_lines_never_break_the_session(
+            ucci in any::<bool>(),
+            steps in prop::collection::vec(step(), 60),
+        ) {
+            let vocab = crate::protocol::vocabulary::except(&["quit"]);
             let mut s = dry();
-            s.on_line(if rng.random_bool(0.5) { "ucci" } else { "uci" });
-            for _ in 0..60 {
-                let n = rng.random_range(0..10);
-                let line: Vec<&str> = (0..n)
-                    .map(|_| vocab[rng.random_range(0..vocab.len())])
-                    .collect();
-                s.on_line(&line.join(" "));
-                if s.is_thinking() && rng.random_bool(0.3) {
-                    let score = rng.random_range(-32000..32000);
-                    s.simulate_search_end(score, rng.random_range(0..20));
+            s.on_line(if ucci { "ucci" } else { "uci" });
+            for (picks, end) in &steps {
+                s.on_line(&crate::protocol::vocabulary::line(&vocab, picks));
+                if let (true, Some((score, depth))) = (s.is_thinking(), end) {
+                    s.simulate_search_end(*score, *depth);
                 }
             }
             if !s.is_thinking() && s.exit_code().is_none() {
                 s.on_line("isready");
-                assert_eq!(take(&mut s).last().map(String::as_str), Some("readyok"));
+                let out = take(&mut s);
+                prop_assert_eq!(out.last().map(String::as_str), Some("readyok"));
             }
             // End of input finishes whatever is queued, then ends the session.
             s.on_eof();
@@ -1463,12 +1473,13 @@ mod tests {
                 s.simulate_search_end(0, 1);
                 rounds += 1;
             }
-            assert_eq!(s.exit_code(), Some(0));
+            prop_assert_eq!(s.exit_code(), Some(0));
             let out = take(&mut s);
             for l in out {
-                assert!(
+                prop_assert!(
                     !l.ends_with(' ') && !l.contains('\n') && !l.contains('\r'),
-                    "{l:?}"
+                    "{:?}",
+                    l
                 );
             }
         }

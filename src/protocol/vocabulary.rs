@@ -93,3 +93,22 @@ pub fn except(excluded: &[&str]) -> Vec<&'static str> {
 /// The numbers of [`words`] too large for any limit: a test that runs real searches leaves
 /// them out.
 pub const HUGE_NUMBERS: &[&str] = &["18446744073709551616", "99999999999999999999999"];
+
+/// What may stand between the words of a line: spaces, tabs, line breaks inside the line and
+/// the control characters scripts let through.
+pub const SEPARATORS: &[&str] = &[" ", "  ", "\t", "\r", "\r\n", "\n", "\u{b}", "\u{c}", "\0"];
+
+/// A line of `words`: each pick chooses a word and the separator after it (modulo their
+/// counts). The protocol-shaped input of the property tests: they draw the picks (proptest
+/// shrinks them to fewer and earlier words), this turns them into text the same way for all.
+pub fn line(words: &[&str], picks: &[(u16, u8)]) -> String {
+    let mut s = String::new();
+    if words.is_empty() {
+        return s;
+    }
+    for &(w, sep) in picks {
+        s.push_str(words[usize::from(w) % words.len()]);
+        s.push_str(SEPARATORS[usize::from(sep) % SEPARATORS.len()]);
+    }
+    s
+}

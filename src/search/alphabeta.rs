@@ -1305,7 +1305,7 @@ mod worker_tests {
         for fen in BENCH_POSITIONS {
             let mut pos = Position::from_fen(fen).unwrap();
             for _ in 0..40 {
-                let Some(m) = pos.random_move(&mut rng, 0.5) else {
+                let Some(m) = crate::board::arbitrary::pick(&pos, rng.random()) else {
                     break;
                 };
                 pos.make_move(m);

@@ -369,7 +369,7 @@ mod tests {
                     let prev = [Some((3, 40)), Some((10, 5))];
                     check_node(&pos, &mut rng, &stale, &HistoryView::new(&tables, prev));
                     nodes += 1;
-                    let Some(m) = pos.random_move(&mut rng, 0.4) else {
+                    let Some(m) = crate::board::arbitrary::pick(&pos, rng.random()) else {
                         break;
                     };
                     if stale.len() < 512 {

@@ -1,20 +1,13 @@
 //! Property tests of the move generator against the slow reference generator, along random
-//! games (fixed seeds, so failures reproduce) from every perft position:
+//! games from every perft position (proptest over `board::arbitrary`'s choices, so a failure
+//! shrinks to a short game and reproduces):
 //! every generated move is legal and every legal move is generated; counts, captures/quiets,
 //! evasions, check detection and `gives_check` agree; the incremental Zobrist key equals the
 //! key computed from scratch; unmake restores the position exactly; FEN round-trips.
 
-use jiangjun::board::{reference, Move, Position};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-
-fn positions() -> Vec<Position> {
-    include_str!("../data/perft.txt")
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| Position::from_fen(l.split(';').next().unwrap()).unwrap())
-        .collect()
-}
+use jiangjun::board::arbitrary::{pick, starts};
+use jiangjun::board::{reference, Move, Position, Square};
+use proptest::prelude::*;
 
 fn sorted(mut v: Vec<Move>) -> Vec<u16> {
     let mut out: Vec<u16> = v.drain(..).map(|m| m.to_u16()).collect();
@@ -22,7 +15,7 @@ fn sorted(mut v: Vec<Move>) -> Vec<u16> {
     out
 }
 
-fn check_node(pos: &mut Position, rng: &mut ChaCha8Rng) {
+fn check_node(pos: &mut Position, pairs: &[(u8, u8)]) {
     let legal = pos.legal_moves().to_vec();
     let expected = reference::legal_moves(pos);
     assert_eq!(
@@ -50,11 +43,11 @@ fn check_node(pos: &mut Position, rng: &mut ChaCha8Rng) {
     // counter-moves without generating, agrees with the list on every move of every own
     // piece (each destination on the board) ...
     let us = pos.side_to_move();
-    for a in (0..90).filter_map(jiangjun::board::Square::new) {
+    for a in (0..90).filter_map(Square::new) {
         if pos.color_at(a) != Some(us) {
             continue;
         }
-        for b in (0..90).filter_map(jiangjun::board::Square::new) {
+        for b in (0..90).filter_map(Square::new) {
             if let Some(m) = Move::new(a, b) {
                 assert_eq!(
                     pos.is_legal(m),
@@ -65,9 +58,10 @@ fn check_node(pos: &mut Position, rng: &mut ChaCha8Rng) {
         }
     }
     // ... and on random from/to pairs (empty and enemy from-squares).
-    for _ in 0..40 {
-        let a = jiangjun::board::Square::new(rng.random_range(0..90)).unwrap();
-        let b = jiangjun::board::Square::new(rng.random_range(0..90)).unwrap();
+    for &(a, b) in pairs {
+        let (Some(a), Some(b)) = (Square::new(a), Square::new(b)) else {
+            continue;
+        };
         if let Some(m) = Move::new(a, b) {
             assert_eq!(
                 pos.is_legal(m),
@@ -94,29 +88,31 @@ fn check_node(pos: &mut Position, rng: &mut ChaCha8Rng) {
     }
 }
 
-#[test]
-fn random_games_agree_with_reference() {
-    let mut nodes = 0;
-    for (i, start) in positions().into_iter().enumerate() {
-        for game in 0..10u64 {
-            let mut rng = ChaCha8Rng::seed_from_u64(i as u64 * 1000 + game);
-            let mut pos = start.clone();
-            for _ in 0..120 {
-                check_node(&mut pos, &mut rng);
-                nodes += 1;
-                let Some(m) = pos.random_move(&mut rng, 0.4) else {
-                    break;
-                };
-                pos.make_move(m);
-            }
-            // Unwinding the whole game returns to the start.
-            while !pos.history().is_empty() {
-                pos.unmake_move();
-            }
-            assert_eq!(pos, start);
+proptest! {
+    // Ten games of up to 120 plies per start position, on average.
+    #![proptest_config(ProptestConfig { cases: 370, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_games_agree_with_reference(
+        start in 0..starts().len(),
+        choices in prop::collection::vec(any::<u16>(), 0..120),
+        pairs in prop::collection::vec((0u8..90, 0u8..90), 40),
+    ) {
+        let start = &starts()[start];
+        let mut pos = start.clone();
+        for &c in &choices {
+            check_node(&mut pos, &pairs);
+            let Some(m) = pick(&pos, c) else {
+                break;
+            };
+            pos.make_move(m);
         }
+        // Unwinding the whole game returns to the start.
+        while !pos.history().is_empty() {
+            pos.unmake_move();
+        }
+        prop_assert_eq!(&pos, start);
     }
-    assert!(nodes > 5000, "{nodes}");
 }
 
 #[test]

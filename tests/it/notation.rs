@@ -1,7 +1,7 @@
 //! Chinese (rules 7.5) and WXF notation, and PGN.
 //!
 //! * Every legal move of every position in data/perft.txt, and of every position along random
-//!   games from them (fixed seed), reads back from each written form: Chinese full (simplified
+//!   games from them (proptest over `board::arbitrary`'s choices), reads back from each written form: Chinese full (simplified
 //!   and traditional), Chinese short, WXF.
 //! * The classic endgames of the 1999 rules' text (data/classic_endgames.pgn) replay to the draws
 //!   the text states, both from the PGN and record by record.
@@ -9,8 +9,9 @@
 //!   Black's digits, character variants, the short form and the errors.
 //! * PGN round trips in every move format, comments, variations, NAGs, move numbers, several
 //!   games, errors with line numbers.
-//! * Random strings never make a reader panic.
+//! * Random strings never make a reader panic (proptest: a failure shrinks to a short string).
 
+use jiangjun::board::arbitrary::{pick, starts, walk};
 use jiangjun::board::notation::{
     parse_any, parse_chinese, parse_wxf, to_chinese, to_chinese_in, to_chinese_short, to_wxf,
     NotationError, Script,
@@ -18,17 +19,12 @@ use jiangjun::board::notation::{
 use jiangjun::board::GameResult;
 use jiangjun::board::{Color, Move, Piece, PieceKind, Position, Square};
 use jiangjun::records::pgn::{parse_pgn, write_pgn, Game, MoveFormat, PgnError};
-use rand::seq::IndexedRandom;
+use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn perft_positions() -> Vec<Position> {
-    include_str!("../data/perft.txt")
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .filter_map(|l| l.split(';').next())
-        .map(|fen| Position::from_fen(fen.trim()).expect("perft FEN parses"))
-        .collect()
+    starts()
 }
 
 fn pos(fen: &str) -> Position {
@@ -70,25 +66,25 @@ fn every_perft_position_round_trips() {
     }
 }
 
-#[test]
-fn random_games_round_trip() {
-    let mut rng = ChaCha8Rng::seed_from_u64(0x0075_2011);
-    let mut positions = 0;
-    for start in perft_positions() {
-        for _ in 0..6 {
-            let mut p = start.clone();
-            for _ in 0..120 {
-                check_round_trips(&p);
-                positions += 1;
-                let moves = p.legal_moves();
-                match moves.choose(&mut rng) {
-                    Some(&m) => p.make_move(m),
-                    None => break,
-                }
-            }
+proptest! {
+    // Six games of up to 120 plies per start position, on average.
+    #![proptest_config(ProptestConfig { cases: 222, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_games_round_trip(
+        start in 0..starts().len(),
+        choices in prop::collection::vec(any::<u16>(), 0..120),
+    ) {
+        let mut p = starts()[start].clone();
+        check_round_trips(&p);
+        for &c in &choices {
+            let Some(m) = pick(&p, c) else {
+                break;
+            };
+            p.make_move(m);
+            check_round_trips(&p);
         }
     }
-    assert!(positions > 5_000, "{positions}");
 }
 
 /// Pawn-heavy random positions: random games rarely double pawns on files.
@@ -462,90 +458,88 @@ fn errors_say_why() {
     assert!(msg.contains("马二平三"), "{msg}");
 }
 
-/// Random inputs: bytes, CJK from the notation alphabet and beyond, WXF-like ASCII.
-#[test]
-fn readers_never_panic() {
-    let mut rng = ChaCha8Rng::seed_from_u64(2011);
-    let positions = perft_positions();
-    let alphabet: Vec<char> =
-        "帅帥将將仕士相象马馬傌车車俥伡炮砲包兵卒进進退平前中后後一二三四五六七八九十123456789１２３０0+-=.↑↓ !?"
-            .chars()
-            .collect();
-    let ascii: Vec<char> = "KAEBHNRCPkaehrcp0123456789+-.=hi ".chars().collect();
-    for i in 0..60_000 {
-        let p = &positions[i % positions.len()];
-        let len = rng.random_range(0..9);
-        let s: String = match i % 4 {
-            0 => {
-                let bytes: Vec<u8> = (0..len * 3).map(|_| rng.random()).collect();
-                String::from_utf8_lossy(&bytes).into_owned()
-            }
-            1 => (0..len)
-                .map(|_| *alphabet.choose(&mut rng).unwrap_or(&'炮'))
-                .collect(),
-            2 => (0..len)
-                .map(|_| char::from_u32(rng.random_range(0x2E80..0xA000)).unwrap_or('?'))
-                .collect(),
-            _ => (0..len)
-                .map(|_| *ascii.choose(&mut rng).unwrap_or(&'C'))
-                .collect(),
-        };
+/// The characters of the notations, and ones near them.
+const NOTATION_ALPHABET: &str = "帅帥将將仕士相象马馬傌车車俥伡炮砲包兵卒进進退平前中后後一二三四五六七八九十123456789１２３０0+-=.↑↓ !?";
+/// WXF-like ASCII.
+const WXF_ALPHABET: &str = "KAEBHNRCPkaehrcp0123456789+-.=hi ";
+/// Pieces of PGN text, well- and ill-formed.
+const PGN_PIECES: &[&str] = &[
+    "[",
+    "]",
+    "\"",
+    "{",
+    "}",
+    "(",
+    ")",
+    ";",
+    "\n",
+    "%",
+    "$",
+    "1.",
+    "1...",
+    " ",
+    "\\",
+    "[FEN \"",
+    "[Result \"1-0\"]",
+    "h2e2",
+    "H2-E2",
+    "炮二平五",
+    "马8进7",
+    "C2=5",
+    "1-0",
+    "*",
+    "1/2-1/2",
+    "x",
+    "炮",
+    "rnbakabnr/9",
+    "[Game \"Chinese Chess\"]\n",
+];
+
+/// Strings from one of the alphabets (up to eight characters), or arbitrary bytes read lossily.
+fn notation_input() -> impl Strategy<Value = String> {
+    let from = |alphabet: &'static str| {
+        let chars: Vec<char> = alphabet.chars().collect();
+        prop::collection::vec(prop::sample::select(chars), 0..9)
+            .prop_map(|v| v.into_iter().collect::<String>())
+    };
+    prop_oneof![
+        prop::collection::vec(any::<u8>(), 0..25)
+            .prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
+        from(NOTATION_ALPHABET),
+        prop::collection::vec(0x2E80u32..0xA000, 0..9)
+            .prop_map(|v| v.into_iter().filter_map(char::from_u32).collect::<String>()),
+        from(WXF_ALPHABET),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 20_000, ..ProptestConfig::default() })]
+
+    /// Random inputs: bytes, CJK from the notation alphabet and beyond, WXF-like ASCII.
+    #[test]
+    fn readers_never_panic(start in 0..starts().len(), s in notation_input()) {
+        let p = &starts()[start];
         if let Ok(m) = parse_chinese(p, &s) {
-            assert!(p.is_legal(m), "{s}");
+            prop_assert!(p.is_legal(m), "{}", s);
         }
         if let Ok(m) = parse_wxf(p, &s) {
-            assert!(p.is_legal(m), "{s}");
+            prop_assert!(p.is_legal(m), "{}", s);
         }
         if let Ok(m) = parse_any(p, &s) {
-            assert!(p.is_legal(m), "{s}");
+            prop_assert!(p.is_legal(m), "{}", s);
         }
         let _ = parse_pgn(&s);
     }
-}
 
-#[test]
-fn pgn_readers_never_panic() {
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let pieces = [
-        "[",
-        "]",
-        "\"",
-        "{",
-        "}",
-        "(",
-        ")",
-        ";",
-        "\n",
-        "%",
-        "$",
-        "1.",
-        "1...",
-        " ",
-        "\\",
-        "[FEN \"",
-        "[Result \"1-0\"]",
-        "h2e2",
-        "H2-E2",
-        "炮二平五",
-        "马8进7",
-        "C2=5",
-        "1-0",
-        "*",
-        "1/2-1/2",
-        "x",
-        "炮",
-        "rnbakabnr/9",
-        "[Game \"Chinese Chess\"]\n",
-    ];
-    for _ in 0..20_000 {
-        let n = rng.random_range(0..14);
-        let s: String = (0..n)
-            .map(|_| *pieces.choose(&mut rng).unwrap_or(&" "))
-            .collect();
+    #[test]
+    fn pgn_readers_never_panic(
+        pieces in prop::collection::vec(prop::sample::select(PGN_PIECES), 0..14),
+    ) {
+        let s: String = pieces.concat();
         if let Ok(games) = parse_pgn(&s) {
             for g in games {
                 let _ = write_pgn(&g, MoveFormat::Chinese);
-                assert_eq!(g.end_position().history().len(), g.moves.len());
+                prop_assert_eq!(g.end_position().history().len(), g.moves.len());
             }
         }
     }
@@ -625,19 +619,12 @@ fn classic_endgame_records_read_and_write_back() {
     assert_eq!(written[23], "后卒平4");
 }
 
+/// A game of up to `plies` moves from `start`, chosen by the shared generator.
 fn random_game(rng: &mut ChaCha8Rng, start: &Position, plies: usize) -> Game {
+    let choices: Vec<u16> = (0..plies).map(|_| rng.random()).collect();
+    let end = walk(start, &choices);
     let mut g = Game::new(start.clone());
-    let mut p = start.clone();
-    for _ in 0..plies {
-        let moves = p.legal_moves();
-        match moves.choose(rng) {
-            Some(&m) => {
-                p.make_move(m);
-                g.moves.push(m);
-            }
-            None => break,
-        }
-    }
+    g.moves = end.history().iter().filter_map(|s| s.mv).collect();
     g
 }
 

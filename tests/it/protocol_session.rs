@@ -229,12 +229,9 @@ fn garbage_input_keeps_the_engine_alive() {
                     .collect::<String>()
                     .into_bytes(),
                 _ => {
-                    let n = rng.random_range(0..12);
-                    let toks: Vec<&str> = (0..n)
-                        .map(|_| vocab[rng.random_range(0..vocab.len())])
-                        .collect();
-                    let sep = [" ", "  ", "\t", " \r"][rng.random_range(0..4)];
-                    toks.join(sep).into_bytes()
+                    let picks: Vec<(u16, u8)> =
+                        (0..rng.random_range(0..12)).map(|_| rng.random()).collect();
+                    jiangjun::protocol::vocabulary::line(&vocab, &picks).into_bytes()
                 }
             };
             let lower = String::from_utf8_lossy(&line).to_ascii_lowercase();

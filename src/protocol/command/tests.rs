@@ -1,8 +1,8 @@
 //! The command parser's tests, kept out of `command.rs` so the parser reads on its own.
 
 use super::*;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use crate::protocol::vocabulary;
+use proptest::prelude::*;
 
 fn ucci(line: &str) -> ParseOutcome {
     parse_line(line, Dialect::Ucci)
@@ -664,65 +664,49 @@ fn adversarial_lines_never_panic() {
     }
 }
 
-#[test]
-fn random_lines_never_panic() {
-    let vocab = crate::protocol::vocabulary::words();
-    const SEPARATORS: &[&str] = &[" ", "  ", "\t", "\r", "\r\n", "\n", "\u{b}", "\u{c}", "\0"];
-    let mut rng = ChaCha8Rng::seed_from_u64(0x6a69_616e_676a_756e);
-    for round in 0..8000 {
-        let line = match round % 4 {
-            // Arbitrary bytes, decoded the way the engine loop decodes stdin.
-            0 => {
-                let len = rng.random_range(0..200);
-                let bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
-                String::from_utf8_lossy(&bytes).into_owned()
-            }
-            // Arbitrary chars.
-            1 => {
-                let len = rng.random_range(0..80);
-                (0..len).map(|_| rng.random::<char>()).collect()
-            }
-            // A real line, mangled: bytes cut, doubled or replaced at random char boundaries.
-            2 => {
-                let pool = TRANSCRIPT_LINES.iter().chain(ADVERSARIAL);
-                let base = pool
-                    .clone()
-                    .nth(rng.random_range(0..pool.count()))
-                    .copied()
-                    .unwrap_or("");
-                let mut chars: Vec<char> = base.chars().collect();
-                for _ in 0..rng.random_range(1..6) {
-                    let at = rng.random_range(0..=chars.len());
-                    match rng.random_range(0..4) {
-                        0 if at < chars.len() => {
-                            chars.remove(at);
-                        }
-                        1 => chars.insert(at, rng.random::<char>()),
-                        2 => chars.insert(at, [' ', '\t', '-', '9', '\r'][at % 5]),
-                        _ => chars.truncate(at),
+/// A line from nowhere: bytes decoded the way the engine loop decodes stdin, arbitrary chars,
+/// a real line mangled (chars cut, inserted, or the rest dropped), or words of the protocol
+/// between odd separators.
+fn random_line() -> impl Strategy<Value = String> {
+    let pool: Vec<&'static str> = TRANSCRIPT_LINES
+        .iter()
+        .chain(ADVERSARIAL)
+        .copied()
+        .collect();
+    let mangled = (
+        prop::sample::select(pool),
+        prop::collection::vec((any::<u16>(), 0u8..4, any::<char>()), 1..6),
+    )
+        .prop_map(|(base, edits)| {
+            let mut chars: Vec<char> = base.chars().collect();
+            for (at, op, c) in edits {
+                let at = usize::from(at) % (chars.len() + 1);
+                match op {
+                    0 if at < chars.len() => {
+                        chars.remove(at);
                     }
+                    1 => chars.insert(at, c),
+                    2 => chars.insert(at, [' ', '\t', '-', '9', '\r'][at % 5]),
+                    _ => chars.truncate(at),
                 }
-                chars.into_iter().collect()
             }
-            // Grammar-shaped garbage.
-            _ => {
-                let n = rng.random_range(0..25);
-                let mut s = String::new();
-                for _ in 0..n {
-                    let tok = vocab
-                        .get(rng.random_range(0..vocab.len()))
-                        .copied()
-                        .unwrap_or("go");
-                    let sep = SEPARATORS
-                        .get(rng.random_range(0..SEPARATORS.len()))
-                        .copied()
-                        .unwrap_or(" ");
-                    s.push_str(tok);
-                    s.push_str(sep);
-                }
-                s
-            }
-        };
+            chars.into_iter().collect::<String>()
+        });
+    prop_oneof![
+        prop::collection::vec(any::<u8>(), 0..200)
+            .prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
+        prop::collection::vec(any::<char>(), 0..80).prop_map(|v| v.into_iter().collect()),
+        mangled,
+        prop::collection::vec(any::<(u16, u8)>(), 0..25)
+            .prop_map(|picks| crate::protocol::vocabulary::line(&vocabulary::words(), &picks)),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_lines_never_panic(line in random_line()) {
         for dialect in [Dialect::Ucci, Dialect::Uci] {
             let out = parse_line(&line, dialect);
             check_outcome(&line, &out);
@@ -731,7 +715,12 @@ fn random_lines_never_panic() {
                     for red in [false, true] {
                         let limits = p.limits(dialect, usemillisec, red);
                         if let Some(b) = crate::search::time::allocate(&limits) {
-                            assert!(b.soft_ms >= 1 && b.soft_ms <= b.hard_ms, "{line:?}: {b:?}");
+                            prop_assert!(
+                                b.soft_ms >= 1 && b.soft_ms <= b.hard_ms,
+                                "{:?}: {:?}",
+                                line,
+                                b
+                            );
                         }
                     }
                 }
