@@ -13,6 +13,7 @@ pub mod judge;
 pub mod params;
 pub mod perft;
 pub mod pgn;
+pub mod tournament;
 pub mod train;
 pub mod tune;
 pub mod value;
@@ -96,12 +97,12 @@ pub enum Command {
     /// death, 6.3), 40/60[:20/30][+inc] (moves in seconds, periods, 6.2), movetime=MS, depth=N
     /// or nodes=N.
     #[command(verbatim_doc_comment)]
-    Match(crate::tournament::arguments::MatchArgs),
+    Match(tournament::MatchArgs),
     /// A round robin between two or more engines.
     ///
     /// Engine SPECs and time controls are written as for `jiangjun match` (see its --help).
     #[command(verbatim_doc_comment)]
-    Tournament(crate::tournament::arguments::TournamentArgs),
+    Tournament(tournament::TournamentArgs),
 }
 
 /// Jiangjun, a xiangqi (Chinese chess) engine.
@@ -137,8 +138,8 @@ impl Command {
             Command::Params(a) => params::run(a),
             Command::Pgn(a) => Ok(pgn::run(&a)),
             Command::Analyse(a) => analyse::run(a),
-            Command::Match(a) => crate::tournament::manager::match_main(a),
-            Command::Tournament(a) => crate::tournament::manager::tournament_main(a),
+            Command::Match(a) => tournament::match_main(a),
+            Command::Tournament(a) => tournament::tournament_main(a),
         }
     }
 }

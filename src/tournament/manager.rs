@@ -2,7 +2,6 @@
 //! probed, games played on worker threads with a progress line as each finishes, PGN
 //! appended, then the summary of [`report`](super::report).
 
-use super::arguments::{MatchArgs, TournamentArgs};
 use super::clock::TimeControl;
 use super::crosstable::{self, Crosstable};
 use super::engine_process::{EngineSpec, Timeouts};
@@ -308,35 +307,5 @@ pub fn run_tournament(
         standings: table,
         crosstable,
         system,
-    })
-}
-
-/// `jiangjun match ...`: exit status 0, or 1 when the engines failed; an error is a usage
-/// error (exit status 2).
-pub fn match_main(args: MatchArgs) -> anyhow::Result<i32> {
-    let opts = args.options()?;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    Ok(match run_match(&opts, &mut out) {
-        Ok(_) => 0,
-        Err(e) => {
-            eprintln!("jiangjun match: {e:#}");
-            1
-        }
-    })
-}
-
-/// `jiangjun tournament ...`: exit status 0, or 1 when the engines failed; an error is a
-/// usage error (exit status 2).
-pub fn tournament_main(args: TournamentArgs) -> anyhow::Result<i32> {
-    let opts = args.options()?;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    Ok(match run_tournament(&opts, &mut out) {
-        Ok(_) => 0,
-        Err(e) => {
-            eprintln!("jiangjun tournament: {e:#}");
-            1
-        }
     })
 }

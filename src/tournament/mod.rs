@@ -32,8 +32,8 @@
 //! * [`openings`]: opening suites (games are written by [`crate::records::pgn`]).
 //! * [`runner`]: match and round-robin schedules played on worker threads.
 //! * [`crosstable`]: the tables of a round robin.
-//! * [`arguments`], [`manager`], [`report`]: the two subcommands' arguments, their run loop,
-//!   and what they print.
+//! * [`manager`], [`report`]: the run loop of a match or round robin, and what it prints
+//!   (the command-line arguments that set them up are `crate::cli::tournament`'s).
 //!
 //! Entrants are numbered from 1, as in the printed tables. Bad input (an
 //! empty field, unknown entrants, invalid test parameters) is reported as
@@ -52,7 +52,6 @@
 //! assert!(table.iter().all(|s| s.rank == 1 && s.points == 4));
 //! ```
 
-pub mod arguments;
 pub mod clock;
 pub mod crosstable;
 pub mod engine_process;

@@ -1,15 +1,17 @@
-//! The arguments of `jiangjun match` and `jiangjun tournament` (clap), checked and turned
-//! into the run loop's options before any engine starts.
+//! `jiangjun match` and `jiangjun tournament`: their arguments (clap), checked and turned
+//! into the run loop's options before any engine starts, and the runs themselves.
 
-use super::clock::TimeControl;
-use super::engine_process::{EngineSpec, IoLog};
-use super::game::{DrawAdjudication, ResignAdjudication};
-use super::manager::{CommonOptions, MatchOptions, TournamentOptions};
-use super::openings::load_openings;
-use super::ranking::Scoring;
-use super::stats::{EloModel, Sprt};
 use crate::records::pgn::MoveFormat;
 use crate::rules::RuleSet;
+use crate::tournament::clock::TimeControl;
+use crate::tournament::engine_process::{EngineSpec, IoLog};
+use crate::tournament::game::{DrawAdjudication, ResignAdjudication};
+use crate::tournament::manager::{
+    run_match, run_tournament, CommonOptions, MatchOptions, TournamentOptions,
+};
+use crate::tournament::openings::load_openings;
+use crate::tournament::ranking::Scoring;
+use crate::tournament::stats::{EloModel, Sprt};
 use anyhow::Context;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -290,6 +292,36 @@ impl TournamentArgs {
             scoring: self.scoring,
         })
     }
+}
+
+/// `jiangjun match ...`: exit status 0, or 1 when the engines failed; an error is a usage
+/// error (exit status 2).
+pub fn match_main(args: MatchArgs) -> anyhow::Result<i32> {
+    let opts = args.options()?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    Ok(match run_match(&opts, &mut out) {
+        Ok(_) => 0,
+        Err(e) => {
+            eprintln!("jiangjun match: {e:#}");
+            1
+        }
+    })
+}
+
+/// `jiangjun tournament ...`: exit status 0, or 1 when the engines failed; an error is a
+/// usage error (exit status 2).
+pub fn tournament_main(args: TournamentArgs) -> anyhow::Result<i32> {
+    let opts = args.options()?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    Ok(match run_tournament(&opts, &mut out) {
+        Ok(_) => 0,
+        Err(e) => {
+            eprintln!("jiangjun tournament: {e:#}");
+            1
+        }
+    })
 }
 
 #[cfg(test)]
