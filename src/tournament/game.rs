@@ -287,6 +287,148 @@ fn position_for<'a>(
     }
 }
 
+/// How the game ends before the side to move moves, if it does: no legal move (checkmate
+/// and stalemate both lose, 4.1), a repetition ruling (2011 rules 23-26), the natural limit
+/// (4.2.4), no attacking material (4.2.2) or the runner's length cap.
+fn ending_by_rule(
+    pos: &Position,
+    track: &Track,
+    carried: u32,
+    opening: &Opening,
+    cfg: &GameConfig,
+    referee: &dyn Referee,
+) -> Option<Ending> {
+    let stm = pos.side_to_move();
+    if !pos.has_legal_move() {
+        return Some(if pos.in_check() {
+            loss(
+                stm,
+                Termination::Checkmate,
+                format!("{} is checkmated", side_name(stm)),
+            )
+        } else {
+            loss(
+                stm,
+                Termination::Stalemate,
+                format!(
+                    "{} is stalemated (4.1.2: a loss in xiangqi)",
+                    side_name(stm)
+                ),
+            )
+        });
+    }
+    if pos.occurrences() >= rules::RULING_OCCURRENCE {
+        let ruling = referee.repetition(&opening.fen, &track.moves, cfg.rules);
+        match ruling.outcome {
+            rules::Outcome::Draw => return Some(draw(Termination::Repetition, ruling.reason)),
+            rules::Outcome::RedLoses => {
+                return Some(loss(Color::Red, Termination::Repetition, ruling.reason))
+            }
+            rules::Outcome::BlackLoses => {
+                return Some(loss(Color::Black, Termination::Repetition, ruling.reason))
+            }
+            rules::Outcome::None => {}
+        }
+    }
+    if let Some(rule) = cfg.natural_limit {
+        let st = rules::natural_limit_with(rule, carried, &track.plies, None);
+        if st.outcome == rules::Outcome::Draw {
+            return Some(draw(
+                Termination::NaturalLimit,
+                format!(
+                    "natural limit: {} plies without capture ({})",
+                    st.counted, st.clause
+                ),
+            ));
+        }
+    }
+    if cfg.material_draw && pos.no_attacking_material() {
+        return Some(draw(
+            Termination::NoAttackingMaterial,
+            "neither side can win (4.2.2)",
+        ));
+    }
+    if cfg.max_plies > 0 && track.moves.len() >= cfg.max_plies as usize {
+        return Some(draw(
+            Termination::MaxPlies,
+            format!("game length cap of {} plies", cfg.max_plies),
+        ));
+    }
+    None
+}
+
+/// How the game ends by the scores the engines reported, if it does (`mover` has just moved,
+/// `plies` moves are on the board): a loss when both agree for long enough that one side is
+/// lost, a draw late in a game both score level.
+fn adjudication(
+    cfg: &GameConfig,
+    scores: &[Vec<Option<i32>>; 2],
+    mover: Color,
+    plies: usize,
+) -> Option<Ending> {
+    let me = mover.index();
+    if let Some(a) = cfg.resign_adjudication {
+        let mover_ahead = last_n(&scores[me], a.move_count, |v| v >= a.score)
+            && last_n(&scores[1 - me], a.move_count, |v| v <= -a.score);
+        if mover_ahead {
+            let loser = !mover;
+            return Some(loss(
+                loser,
+                Termination::AdjudicatedLoss,
+                format!(
+                    "{} adjudicated lost: both engines scored it ≤ -{} for {} moves",
+                    side_name(loser),
+                    a.score,
+                    a.move_count
+                ),
+            ));
+        }
+    }
+    if let Some(a) = cfg.draw_adjudication {
+        let late = plies as u64 >= 2 * u64::from(a.move_number);
+        let quiet = |v: &Vec<Option<i32>>| last_n(v, a.move_count, |x| x.abs() <= a.score);
+        if late && quiet(&scores[0]) && quiet(&scores[1]) {
+            return Some(draw(
+                Termination::AdjudicatedDraw,
+                format!(
+                    "adjudicated draw: both engines within ±{} for {} moves",
+                    a.score, a.move_count
+                ),
+            ));
+        }
+    }
+    None
+}
+
+/// How the game ends when `who` (the side to move, `stm`) answered with no move: a loss on
+/// time under a clock, a hang without one, a crash, or a `nobestmove` with legal moves left.
+fn no_move(reply: &Reply, timed: bool, who: &str, stm: Color, deadline: Duration) -> Ending {
+    match reply {
+        Reply::Timeout if timed => loss(
+            stm,
+            Termination::TimeForfeit,
+            format!(
+                "{who} lost on time (no move in {} ms)",
+                deadline.as_millis()
+            ),
+        ),
+        Reply::Timeout => loss(
+            stm,
+            Termination::Hang,
+            format!("{who} hung (no move in {} s)", deadline.as_secs()),
+        ),
+        Reply::Crash => loss(stm, Termination::Crash, format!("{who} crashed")),
+        // ElephantEye answers `nobestmove` when it thinks the game is drawn by its own rules
+        // (50 moves, threefold); the arbiter's rules decide, so like the UCCI league emulator
+        // it scores this as a resignation. (A move is never passed here.)
+        Reply::NoMove | Reply::Move { .. } => loss(
+            stm,
+            Termination::NoMove,
+            format!("{who} gave no move (nobestmove with legal moves left)"),
+        ),
+    }
+}
+
 /// Plays one game: `red` and `black` are running engines.
 pub fn play_game(
     red: &mut EngineProcess,
@@ -345,61 +487,8 @@ pub fn play_game(
 
     let ending = loop {
         let stm = pos.side_to_move();
-        // Before the move: the board and the rules.
-        if !pos.has_legal_move() {
-            break if pos.in_check() {
-                loss(
-                    stm,
-                    Termination::Checkmate,
-                    format!("{} is checkmated", side_name(stm)),
-                )
-            } else {
-                loss(
-                    stm,
-                    Termination::Stalemate,
-                    format!(
-                        "{} is stalemated (4.1.2: a loss in xiangqi)",
-                        side_name(stm)
-                    ),
-                )
-            };
-        }
-        if pos.occurrences() >= rules::RULING_OCCURRENCE {
-            let ruling = referee.repetition(&opening.fen, &track.moves, cfg.rules);
-            match ruling.outcome {
-                rules::Outcome::Draw => break draw(Termination::Repetition, ruling.reason),
-                rules::Outcome::RedLoses => {
-                    break loss(Color::Red, Termination::Repetition, ruling.reason)
-                }
-                rules::Outcome::BlackLoses => {
-                    break loss(Color::Black, Termination::Repetition, ruling.reason)
-                }
-                rules::Outcome::None => {}
-            }
-        }
-        if let Some(rule) = cfg.natural_limit {
-            let st = rules::natural_limit_with(rule, carried, &track.plies, None);
-            if st.outcome == rules::Outcome::Draw {
-                break draw(
-                    Termination::NaturalLimit,
-                    format!(
-                        "natural limit: {} plies without capture ({})",
-                        st.counted, st.clause
-                    ),
-                );
-            }
-        }
-        if cfg.material_draw && pos.no_attacking_material() {
-            break draw(
-                Termination::NoAttackingMaterial,
-                "neither side can win (4.2.2)",
-            );
-        }
-        if cfg.max_plies > 0 && track.moves.len() >= cfg.max_plies as usize {
-            break draw(
-                Termination::MaxPlies,
-                format!("game length cap of {} plies", cfg.max_plies),
-            );
+        if let Some(ending) = ending_by_rule(&pos, &track, carried, opening, cfg, referee) {
+            break ending;
         }
 
         // The other side thinks on this side's time, on the move it predicted.
@@ -450,34 +539,6 @@ pub fn play_game(
             s.late += u32::from(thought.elapsed > Duration::from_millis(ms));
         }
         let (raw, mv, ponder, offers_draw, resigns) = match thought.reply {
-            Reply::Timeout if tc.is_timed() => {
-                break loss(
-                    stm,
-                    Termination::TimeForfeit,
-                    format!(
-                        "{who} lost on time (no move in {} ms)",
-                        deadline.as_millis()
-                    ),
-                )
-            }
-            Reply::Timeout => {
-                break loss(
-                    stm,
-                    Termination::Hang,
-                    format!("{who} hung (no move in {} s)", deadline.as_secs()),
-                )
-            }
-            Reply::Crash => break loss(stm, Termination::Crash, format!("{who} crashed")),
-            // ElephantEye answers `nobestmove` when it thinks the game is drawn by its own
-            // rules (50 moves, threefold); the arbiter's rules decide, so like the UCCI
-            // league emulator it scores this as a resignation.
-            Reply::NoMove => {
-                break loss(
-                    stm,
-                    Termination::NoMove,
-                    format!("{who} gave no move (nobestmove with legal moves left)"),
-                )
-            }
             Reply::Move {
                 raw,
                 mv,
@@ -485,6 +546,7 @@ pub fn play_game(
                 offers_draw,
                 resigns,
             } => (raw, mv, ponder, offers_draw, resigns),
+            other => break no_move(&other, tc.is_timed(), &who, stm, deadline),
         };
         if let Err(f) = clocks[me].charge(thought.elapsed, cfg.margin) {
             break loss(
@@ -521,36 +583,8 @@ pub fn play_game(
         draw_offer = offers_draw.then_some(stm);
         scores[me].push(thought.score.map(|v| v.value()));
 
-        // After the move: score adjudication.
-        if let Some(a) = cfg.resign_adjudication {
-            let mover_ahead = last_n(&scores[me], a.move_count, |v| v >= a.score)
-                && last_n(&scores[1 - me], a.move_count, |v| v <= -a.score);
-            if mover_ahead {
-                let loser = !stm;
-                break loss(
-                    loser,
-                    Termination::AdjudicatedLoss,
-                    format!(
-                        "{} adjudicated lost: both engines scored it ≤ -{} for {} moves",
-                        side_name(loser),
-                        a.score,
-                        a.move_count
-                    ),
-                );
-            }
-        }
-        if let Some(a) = cfg.draw_adjudication {
-            let late = track.moves.len() as u64 >= 2 * u64::from(a.move_number);
-            let quiet = |v: &Vec<Option<i32>>| last_n(v, a.move_count, |x| x.abs() <= a.score);
-            if late && quiet(&scores[0]) && quiet(&scores[1]) {
-                break draw(
-                    Termination::AdjudicatedDraw,
-                    format!(
-                        "adjudicated draw: both engines within ±{} for {} moves",
-                        a.score, a.move_count
-                    ),
-                );
-            }
+        if let Some(ending) = adjudication(cfg, &scores, stm, track.moves.len()) {
+            break ending;
         }
     };
     // A search on the opponent's time may still run when the game ends.

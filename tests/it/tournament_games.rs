@@ -582,6 +582,9 @@ fn ponder_match(
     let mut c = options(engines, tc);
     c.openings = vec![jiangjun::tournament::openings::Opening::startpos()];
     c.settings.game.max_plies = 24;
+    // What is tested is the conversation, not the speed: a loaded machine must not turn a
+    // slow answer into a loss on time.
+    c.settings.game.margin = Duration::from_secs(5);
     let opts = MatchOptions {
         common: c,
         games: 2,
