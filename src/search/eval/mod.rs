@@ -319,124 +319,184 @@ fn side_terms(
     enemy_pawn_att: u128,
 ) -> SideTerms {
     let them = !c;
-    let own = pos.pieces_of(c).0;
-    let enemy_king = pos.king_square(them);
-    let zone = PALACE[them.index()];
-    let fwd = if c == Color::Red { 0 } else { 1 };
+    let mut walk = Walk {
+        pos,
+        w,
+        c,
+        them,
+        occ,
+        occ_t,
+        own: pos.pieces_of(c).0,
+        enemy_king: pos.king_square(them),
+        zone: PALACE[them.index()],
+        acc: Acc::default(),
+        attacks: 0,
+        lesser: 0,
+        danger: 0,
+        attackers: 0,
+        counts: Counts::default(),
+    };
+    walk.king_and_defenders();
+    walk.horses(enemy_pawn_att);
+    walk.rooks();
+    walk.cannons();
+    walk.pawns();
+    walk.finish()
+}
 
-    let mut acc = Acc::default();
-    let mut attacks_all = 0u128;
-    let mut lesser = 0u128;
-    let mut danger = 0i32;
-    let mut attackers = 0usize;
-    let mut counts = Counts::default();
-    counts.n[PieceKind::King.index()] = 1;
+/// One side's pieces walked kind by kind for [`side_terms`]: what every kind reads (the side,
+/// the occupancy, the enemy king and palace) and what they add up (the score, the attack maps,
+/// the pressure on the enemy palace, the piece counts).
+struct Walk<'a> {
+    pos: &'a Position,
+    w: &'a Weights,
+    c: Color,
+    them: Color,
+    occ: u128,
+    occ_t: u128,
+    own: u128,
+    enemy_king: Square,
+    zone: u128,
+    acc: Acc,
+    /// Every point this side attacks or defends.
+    attacks: u128,
+    /// Points attacked by pieces other than rooks.
+    lesser: u128,
+    /// Pressure on the enemy palace, and the pieces that exert it.
+    danger: i32,
+    attackers: usize,
+    counts: Counts,
+}
 
-    // King and defenders: material, tables, and what they defend.
-    let king = pos.king_square(c);
-    acc.piece(w, PieceKind::King, c, king);
-    let m = attacks::king_moves(king);
-    attacks_all |= m;
-    lesser |= m;
-
-    let advisors = pos.pieces(c, PieceKind::Advisor);
-    for sq in advisors {
-        acc.piece(w, PieceKind::Advisor, c, sq);
-        counts.n[PieceKind::Advisor.index()] += 1;
-        let m = attacks::advisor_moves(sq);
-        attacks_all |= m;
-        lesser |= m;
+impl Walk<'_> {
+    /// A piece's material and table value, counted.
+    #[inline(always)]
+    fn piece(&mut self, kind: PieceKind, sq: Square) {
+        self.acc.piece(self.w, kind, self.c, sq);
+        self.counts.n[kind.index()] += 1;
     }
-    if counts.n[PieceKind::Advisor.index()] == 2
-        && first_moves(advisors, attacks::advisor_moves) & advisors.0 != 0
-    {
-        acc.add(w.connected_advisors);
+
+    /// Points a piece other than a rook attacks or defends.
+    #[inline(always)]
+    fn lesser_attacks(&mut self, m: u128) {
+        self.attacks |= m;
+        self.lesser |= m;
     }
 
-    let elephants = pos.pieces(c, PieceKind::Elephant);
-    for sq in elephants {
-        acc.piece(w, PieceKind::Elephant, c, sq);
-        counts.n[PieceKind::Elephant.index()] += 1;
-        let m = attacks::elephant_moves(sq, occ);
-        attacks_all |= m;
-        lesser |= m;
-    }
-    if counts.n[PieceKind::Elephant.index()] == 2
-        && first_moves(elephants, |s| attacks::elephant_moves(s, occ)) & elephants.0 != 0
-    {
-        acc.add(w.connected_elephants);
-    }
+    /// King and defenders: material, tables, what they defend, and defenders that guard each
+    /// other.
+    #[inline(always)]
+    fn king_and_defenders(&mut self) {
+        let (w, c, occ) = (self.w, self.c, self.occ);
+        let king = self.pos.king_square(c);
+        self.piece(PieceKind::King, king);
+        self.lesser_attacks(attacks::king_moves(king));
 
-    // Horses: safe mobility, palace attacks, mate points, mutual defence.
-    let horses = pos.pieces(c, PieceKind::Horse).0;
-    for sq in Bitboard(horses) {
-        acc.piece(w, PieceKind::Horse, c, sq);
-        counts.n[PieceKind::Horse.index()] += 1;
-        let m = attacks::horse_moves(sq, occ);
-        attacks_all |= m;
-        lesser |= m;
-        let safe = sparse_count(m & !own & !enemy_pawn_att) as usize;
-        acc.add(w.horse_mobility[safe.min(8)]);
-        if m & zone != 0 {
-            danger += sparse_count(m & zone) * w.ks_horse;
-            attackers += 1;
+        let advisors = self.pos.pieces(c, PieceKind::Advisor);
+        for sq in advisors {
+            self.piece(PieceKind::Advisor, sq);
+            self.lesser_attacks(attacks::advisor_moves(sq));
         }
-        if m & horses != 0 {
-            acc.add(w.connected_horses);
+        if self.counts.n[PieceKind::Advisor.index()] == 2
+            && first_moves(advisors, attacks::advisor_moves) & advisors.0 != 0
+        {
+            self.acc.add(w.connected_advisors);
         }
-        let b = 1u128 << sq.index();
-        if (WOCAO[c.index()] | PALACE_CORNERS[c.index()]) & b != 0 {
-            if WOCAO[c.index()] & b != 0 {
-                acc.add(w.horse_wocao);
-            } else {
-                acc.add(w.horse_palace_corner);
+
+        let elephants = self.pos.pieces(c, PieceKind::Elephant);
+        for sq in elephants {
+            self.piece(PieceKind::Elephant, sq);
+            self.lesser_attacks(attacks::elephant_moves(sq, occ));
+        }
+        if self.counts.n[PieceKind::Elephant.index()] == 2
+            && first_moves(elephants, |s| attacks::elephant_moves(s, occ)) & elephants.0 != 0
+        {
+            self.acc.add(w.connected_elephants);
+        }
+    }
+
+    /// Horses: safe mobility (away from `enemy_pawn_att`), palace attacks, mate points,
+    /// mutual defence.
+    #[inline(always)]
+    fn horses(&mut self, enemy_pawn_att: u128) {
+        let (w, c, zone) = (self.w, self.c, self.zone);
+        let horses = self.pos.pieces(c, PieceKind::Horse).0;
+        for sq in Bitboard(horses) {
+            self.piece(PieceKind::Horse, sq);
+            let m = attacks::horse_moves(sq, self.occ);
+            self.lesser_attacks(m);
+            let safe = sparse_count(m & !self.own & !enemy_pawn_att) as usize;
+            self.acc.add(w.horse_mobility[safe.min(8)]);
+            if m & zone != 0 {
+                self.danger += sparse_count(m & zone) * w.ks_horse;
+                self.attackers += 1;
+            }
+            if m & horses != 0 {
+                self.acc.add(w.connected_horses);
+            }
+            let b = 1u128 << sq.index();
+            if (WOCAO[c.index()] | PALACE_CORNERS[c.index()]) & b != 0 {
+                if WOCAO[c.index()] & b != 0 {
+                    self.acc.add(w.horse_wocao);
+                } else {
+                    self.acc.add(w.horse_palace_corner);
+                }
             }
         }
     }
 
-    // Rooks: mobility, open files, palace attacks, mutual defence (counted once per pair).
-    let rooks = pos.pieces(c, PieceKind::Rook).0;
-    let mut rooks_connected = false;
-    for sq in Bitboard(rooks) {
-        acc.piece(w, PieceKind::Rook, c, sq);
-        counts.n[PieceKind::Rook.index()] += 1;
-        let a = attacks::rook_attacks(sq, occ, occ_t);
-        attacks_all |= a;
-        acc.scaled(
-            w.rook_mobility,
-            (a & !own).count_ones() as i32 - ROOK_MOBILITY_BASE,
-        );
-        if RAYS[sq.index()][fwd] & own == 0 {
-            acc.add(w.rook_open_file);
+    /// Rooks: mobility, open files, palace attacks, pins and discoveries on the enemy king,
+    /// mutual defence (counted once per pair).
+    #[inline(always)]
+    fn rooks(&mut self) {
+        let (w, c, zone, own) = (self.w, self.c, self.zone, self.own);
+        let fwd = if c == Color::Red { 0 } else { 1 };
+        let rooks = self.pos.pieces(c, PieceKind::Rook).0;
+        let mut rooks_connected = false;
+        for sq in Bitboard(rooks) {
+            self.piece(PieceKind::Rook, sq);
+            let a = attacks::rook_attacks(sq, self.occ, self.occ_t);
+            self.attacks |= a;
+            self.acc.scaled(
+                w.rook_mobility,
+                (a & !own).count_ones() as i32 - ROOK_MOBILITY_BASE,
+            );
+            if RAYS[sq.index()][fwd] & own == 0 {
+                self.acc.add(w.rook_open_file);
+            }
+            if a & zone != 0 {
+                self.danger += sparse_count(a & zone) * w.ks_rook;
+                self.attackers += 1;
+            }
+            rooks_connected |= a & rooks != 0;
+            match line_to_king(sq, self.enemy_king, self.occ) {
+                Some(Between::One(b)) if own & b != 0 => self.acc.add(w.rook_discovery),
+                Some(Between::One(_)) => self.acc.add(w.rook_pin),
+                _ => {}
+            }
         }
-        if a & zone != 0 {
-            danger += sparse_count(a & zone) * w.ks_rook;
-            attackers += 1;
+        if rooks_connected {
+            self.acc.add(w.connected_rooks);
         }
-        rooks_connected |= a & rooks != 0;
-        match line_to_king(sq, enemy_king, occ) {
-            Some(Between::One(b)) if own & b != 0 => acc.add(w.rook_discovery),
-            Some(Between::One(_)) => acc.add(w.rook_pin),
-            _ => {}
-        }
-    }
-    if rooks_connected {
-        acc.add(w.connected_rooks);
     }
 
-    // Cannons: quiet mobility, palace control through a screen, back-rank and hollow cannons.
-    let cannons = pos.pieces(c, PieceKind::Cannon).0;
-    if cannons != 0 {
-        let enemy_back = BACK_RANK[them.index()];
+    /// Cannons: quiet mobility, palace control through a screen, back-rank and hollow
+    /// cannons, pins and discoveries on the enemy king.
+    #[inline(always)]
+    fn cannons(&mut self) {
+        let (w, c, zone, occ, occ_t) = (self.w, self.c, self.zone, self.occ, self.occ_t);
+        let cannons = self.pos.pieces(c, PieceKind::Cannon).0;
+        if cannons == 0 {
+            return;
+        }
+        let enemy_king = self.enemy_king;
+        let enemy_back = BACK_RANK[self.them.index()];
         let king_on_back = enemy_back >> enemy_king.index() & 1 != 0;
         for sq in Bitboard(cannons) {
-            acc.piece(w, PieceKind::Cannon, c, sq);
-            counts.n[PieceKind::Cannon.index()] += 1;
+            self.piece(PieceKind::Cannon, sq);
             let slide = attacks::rook_attacks(sq, occ, occ_t);
-            let x = attacks::cannon_attacks(sq, occ, occ_t);
-            attacks_all |= x;
-            lesser |= x;
-            acc.scaled(
+            self.lesser_attacks(attacks::cannon_attacks(sq, occ, occ_t));
+            self.acc.scaled(
                 w.cannon_mobility,
                 (slide & !occ).count_ones() as i32 - CANNON_MOBILITY_BASE,
             );
@@ -446,11 +506,11 @@ fn side_terms(
                 0
             };
             if control != 0 {
-                danger += sparse_count(control) * w.ks_cannon;
-                attackers += 1;
+                self.danger += sparse_count(control) * w.ks_cannon;
+                self.attackers += 1;
             }
             if king_on_back && enemy_back >> sq.index() & 1 != 0 {
-                acc.add(w.bottom_cannon);
+                self.acc.add(w.bottom_cannon);
             }
             match line_to_king(sq, enemy_king, occ) {
                 // 空头炮: nothing between this cannon, outside the palace, and the king up
@@ -458,44 +518,49 @@ fn side_terms(
                 Some(Between::Empty)
                     if sq.file() == enemy_king.file() && zone >> sq.index() & 1 == 0 =>
                 {
-                    acc.add(w.hollow_cannon)
+                    self.acc.add(w.hollow_cannon)
                 }
-                Some(Between::Two(b)) if own & b != 0 => acc.add(w.cannon_discovery),
-                Some(Between::Two(_)) => acc.add(w.cannon_pin),
+                Some(Between::Two(b)) if self.own & b != 0 => self.acc.add(w.cannon_discovery),
+                Some(Between::Two(_)) => self.acc.add(w.cannon_pin),
                 _ => {}
             }
         }
     }
 
-    // Pawns: tables; the attack map comes from the shifts in `pawn_attacks`.
-    let pawns = pos.pieces(c, PieceKind::Pawn).0;
-    for sq in Bitboard(pawns) {
-        acc.piece(w, PieceKind::Pawn, c, sq);
-        counts.n[PieceKind::Pawn.index()] += 1;
-    }
-    counts.live_pawns =
-        counts.n[PieceKind::Pawn.index()] - sparse_count(pawns & BACK_RANK[them.index()]);
-    let pawn_att = pawn_attacks(c, pawns);
-    attacks_all |= pawn_att;
-    lesser |= pawn_att;
-    if pawn_att & zone != 0 {
-        danger += sparse_count(pawn_att & zone) * w.ks_pawn;
-        attackers += 1;
+    /// Pawns: tables, and pawns still able to reach the king; the attack map comes from the
+    /// shifts in `pawn_attacks`.
+    #[inline(always)]
+    fn pawns(&mut self) {
+        let pawns = self.pos.pieces(self.c, PieceKind::Pawn).0;
+        for sq in Bitboard(pawns) {
+            self.piece(PieceKind::Pawn, sq);
+        }
+        self.counts.live_pawns = self.counts.n[PieceKind::Pawn.index()]
+            - sparse_count(pawns & BACK_RANK[self.them.index()]);
+        let pawn_att = pawn_attacks(self.c, pawns);
+        self.lesser_attacks(pawn_att);
+        if pawn_att & self.zone != 0 {
+            self.danger += sparse_count(pawn_att & self.zone) * self.w.ks_pawn;
+            self.attackers += 1;
+        }
     }
 
-    // King danger for the enemy, good for us.
-    let d = danger * w.ks_attackers[attackers.min(KS_ATTACKERS - 1)];
-    acc.mg += d * w.ks_scale.mg / 256;
-    acc.eg += d * w.ks_scale.eg / 256;
-
-    SideTerms {
-        score: Pair {
-            mg: acc.mg,
-            eg: acc.eg,
-        },
-        attacks: attacks_all,
-        lesser_attacks: lesser,
-        counts,
+    /// The king danger this side poses added (good for it), and the terms handed over.
+    #[inline(always)]
+    fn finish(mut self) -> SideTerms {
+        let w = self.w;
+        let d = self.danger * w.ks_attackers[self.attackers.min(KS_ATTACKERS - 1)];
+        self.acc.mg += d * w.ks_scale.mg / 256;
+        self.acc.eg += d * w.ks_scale.eg / 256;
+        SideTerms {
+            score: Pair {
+                mg: self.acc.mg,
+                eg: self.acc.eg,
+            },
+            attacks: self.attacks,
+            lesser_attacks: self.lesser,
+            counts: self.counts,
+        }
     }
 }
 
