@@ -29,7 +29,7 @@ use super::repetition;
 use super::score::*;
 use super::strength::{self, Strength};
 use super::time::{self, TimeBudget};
-use super::tt::{self, Bound, TranspositionTable};
+use super::tt::{self, Bound, TranspositionTable, TtEntry};
 use crate::board::{Move, PieceKind, Position};
 use crate::rules::RuleSet;
 use arrayvec::ArrayVec;
@@ -211,6 +211,30 @@ pub struct Worker {
 struct NetworkEval {
     net: Arc<Network>,
     acc: AccumulatorStack,
+}
+
+/// What the pruning and reduction rules read of a node of the main search.
+#[derive(Clone, Copy)]
+struct Node {
+    ply: usize,
+    /// The remaining depth, after the check extension and internal iterative reduction.
+    depth: i32,
+    /// A PV node (open window), and a node expected to fail high.
+    pv: bool,
+    cut: bool,
+    in_check: bool,
+    /// `-INFINITE` in check.
+    static_eval: i32,
+    /// Better than two plies ago, for the same side.
+    improving: bool,
+}
+
+/// A move about to be searched, as the move picker handed it out.
+struct Candidate {
+    m: Move,
+    kind: Kind,
+    capture: bool,
+    gives: bool,
 }
 
 impl Worker {
@@ -767,6 +791,143 @@ impl Worker {
         }
     }
 
+    /// Pruning of a whole node before its moves (not at PV nodes nor in check): reverse
+    /// futility when the static evaluation is far above beta, and the null move. `Some`: the
+    /// node's score.
+    #[inline(always)]
+    fn prune_node(&mut self, node: &Node, beta: i32) -> Option<i32> {
+        let Node {
+            depth,
+            ply,
+            cut,
+            static_eval,
+            improving,
+            ..
+        } = *node;
+        // Reverse futility pruning.
+        if depth <= self.p.rfp_depth
+            && static_eval - self.p.rfp_margin * depth
+                + if improving { self.p.rfp_improving } else { 0 }
+                >= beta
+            && !is_decisive(beta)
+        {
+            return Some(static_eval);
+        }
+        // Null move: skipped in check, after a null move, and without attacking pieces
+        // (where zugzwang is real: pawn and defender endings). Kept on games at the
+        // measured setting: switched off, it scored 47.5% (-17 +- 21 Elo, 600 games at
+        // 200 ms per move), though at 40,000 nodes per move it did not show a gain.
+        let us = self.pos.side_to_move();
+        let attackers = self.pos.pieces(us, PieceKind::Rook).count()
+            + self.pos.pieces(us, PieceKind::Horse).count()
+            + self.pos.pieces(us, PieceKind::Cannon).count();
+        let last_null = self.pos.history().last().is_some_and(|s| s.mv.is_none());
+        if depth >= self.p.null_min_depth
+            && static_eval >= beta
+            && attackers > 0
+            && !last_null
+            && !is_decisive(beta)
+        {
+            // A milder reduction than chess engines use (3 + depth/4 + up to 2 more for
+            // a large margin): xiangqi's quiet mating threats (horse and cannon set-ups)
+            // hide below a deep null-move search; the milder one scored better in
+            // self-play (see the commit).
+            let r = self.p.null_base + depth / self.p.null_divisor;
+            self.moved[ply] = None;
+            self.make_null();
+            let score = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut);
+            self.unmake();
+            if self.stopped {
+                return Some(0);
+            }
+            if score >= beta {
+                return Some(if is_decisive(score) { beta } else { score });
+            }
+        }
+        None
+    }
+
+    /// Moves not searched at all, at shallow depth (never at PV nodes, in check, or the
+    /// first move): late quiet moves by count, quiet moves futility says cannot raise alpha,
+    /// and captures that lose material by static exchange.
+    #[inline(always)]
+    fn prune_move(&self, node: &Node, c: &Candidate, count: usize, best: i32, alpha: i32) -> bool {
+        if node.pv || node.in_check || count == 0 || !self.sel.prune_moves {
+            return false;
+        }
+        let depth = node.depth;
+        if !c.capture && !c.gives && best > -DECISIVE_BOUND {
+            if depth <= self.p.lmp_depth && count as i32 >= self.p.lmp_base + depth * depth {
+                return true;
+            }
+            if depth <= self.p.futility_depth
+                && node.static_eval + self.p.futility_base + self.p.futility_margin * depth <= alpha
+            {
+                return true;
+            }
+        }
+        c.capture
+            && depth <= self.p.see_capture_depth
+            && c.kind == Kind::BadCapture
+            && !self.pos.see_ge(c.m, -self.p.see_capture_margin * depth)
+    }
+
+    /// The late-move reduction of the `count`-th move (already made), whose statistics
+    /// were `stat`: quiet moves, quiet checks and captures that lose material are reduced,
+    /// checks and captures a ply less than quiet moves; never below the horizon.
+    #[inline(always)]
+    fn reduction(&self, node: &Node, c: &Candidate, count: usize, stat: i32) -> i32 {
+        let depth = node.depth;
+        let reducible = !c.capture || c.kind == Kind::BadCapture;
+        if depth < 3 || !reducible || node.in_check || !self.sel.reduce {
+            return 0;
+        }
+        let mut r = self.lmr[depth.min(63) as usize][count.min(63)] - self.sel.reduction_relief;
+        if c.gives || c.capture {
+            r -= 1;
+        }
+        if !node.pv {
+            r += 1;
+        }
+        if !node.improving {
+            r += 1;
+        }
+        if c.kind == Kind::Refutation {
+            r -= 1; // killers and counter-moves
+        }
+        // Moves the statistics favour are reduced less, and the reverse.
+        r -= (stat / self.p.lmr_history_divisor).clamp(-2, 2);
+        r.clamp(0, depth - 2)
+    }
+
+    /// Does a stored entry decide this node without a search? Deep enough, its bound on the
+    /// right side of the window, never a rule score (a repetition ruling depends on the path),
+    /// nor near the natural limit.
+    #[inline(always)]
+    fn table_cutoff(&self, e: &TtEntry, alpha: i32, beta: i32, depth: i32, ply: usize) -> bool {
+        e.depth >= depth
+            && !is_rule(e.score)
+            && self.limit_allows_cutoff(e.score, ply)
+            && match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.score >= beta,
+                Bound::Upper => e.score <= alpha,
+                Bound::None => false,
+            }
+    }
+
+    /// The principal variation at `ply` becomes `m` followed by the child's.
+    #[inline(always)]
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        for &x in tail[0].iter().take(MAX_PLY - 1) {
+            line.push(x);
+        }
+    }
+
     fn search(
         &mut self,
         mut alpha: i32,
@@ -815,20 +976,8 @@ impl Worker {
         let tt = self.shared.tt.probe(key, ply);
         let tt_move = tt.and_then(|e| e.mv).filter(|&m| self.pos.is_legal(m));
         if let Some(e) = tt {
-            if !pv_node
-                && e.depth >= depth
-                && !is_rule(e.score)
-                && self.limit_allows_cutoff(e.score, ply)
-            {
-                let cutoff = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score >= beta,
-                    Bound::Upper => e.score <= alpha,
-                    Bound::None => false,
-                };
-                if cutoff {
-                    return e.score;
-                }
+            if !pv_node && self.table_cutoff(&e, alpha, beta, depth, ply) {
+                return e.score;
             }
         }
 
@@ -843,46 +992,18 @@ impl Worker {
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
 
+        let mut node = Node {
+            ply,
+            depth,
+            pv: pv_node,
+            cut,
+            in_check,
+            static_eval,
+            improving,
+        };
         if !pv_node && !in_check && self.sel.prune_nodes {
-            // Reverse futility pruning.
-            if depth <= self.p.rfp_depth
-                && static_eval - self.p.rfp_margin * depth
-                    + if improving { self.p.rfp_improving } else { 0 }
-                    >= beta
-                && !is_decisive(beta)
-            {
-                return static_eval;
-            }
-            // Null move: skipped in check, after a null move, and without attacking pieces
-            // (where zugzwang is real: pawn and defender endings). Kept on games at the
-            // measured setting: switched off, it scored 47.5% (-17 +- 21 Elo, 600 games at
-            // 200 ms per move), though at 40,000 nodes per move it did not show a gain.
-            let us = self.pos.side_to_move();
-            let attackers = self.pos.pieces(us, PieceKind::Rook).count()
-                + self.pos.pieces(us, PieceKind::Horse).count()
-                + self.pos.pieces(us, PieceKind::Cannon).count();
-            let last_null = self.pos.history().last().is_some_and(|s| s.mv.is_none());
-            if depth >= self.p.null_min_depth
-                && static_eval >= beta
-                && attackers > 0
-                && !last_null
-                && !is_decisive(beta)
-            {
-                // A milder reduction than chess engines use (3 + depth/4 + up to 2 more for
-                // a large margin): xiangqi's quiet mating threats (horse and cannon set-ups)
-                // hide below a deep null-move search; the milder one scored better in
-                // self-play (see the commit).
-                let r = self.p.null_base + depth / self.p.null_divisor;
-                self.moved[ply] = None;
-                self.make_null();
-                let score = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut);
-                self.unmake();
-                if self.stopped {
-                    return 0;
-                }
-                if score >= beta {
-                    return if is_decisive(score) { beta } else { score };
-                }
+            if let Some(score) = self.prune_node(&node, beta) {
+                return score;
             }
         }
         // Internal iterative reduction: without a table move this node is probably not critical.
@@ -892,6 +1013,7 @@ impl Worker {
             && self.sel.prune_nodes
         {
             depth -= 1;
+            node.depth = depth;
         }
 
         let counter = self.counter_move(ply);
@@ -906,34 +1028,13 @@ impl Worker {
             let capture = self.pos.piece_at(m.to()).is_some();
             let gives = self.pos.gives_check(m);
             let quiet = !capture;
-            // Shallow pruning of late quiet moves.
-            if !pv_node
-                && !in_check
-                && quiet
-                && !gives
-                && best > -DECISIVE_BOUND
-                && count > 0
-                && self.sel.prune_moves
-            {
-                if depth <= self.p.lmp_depth && count as i32 >= self.p.lmp_base + depth * depth {
-                    continue;
-                }
-                if depth <= self.p.futility_depth
-                    && static_eval + self.p.futility_base + self.p.futility_margin * depth <= alpha
-                {
-                    continue;
-                }
-            }
-            // Losing captures at shallow depth.
-            if !pv_node
-                && !in_check
-                && capture
-                && depth <= self.p.see_capture_depth
-                && count > 0
-                && kind == Kind::BadCapture
-                && self.sel.prune_moves
-                && !self.pos.see_ge(m, -self.p.see_capture_margin * depth)
-            {
+            let candidate = Candidate {
+                m,
+                kind,
+                capture,
+                gives,
+            };
+            if self.prune_move(&node, &candidate, count, best, alpha) {
                 continue;
             }
             // The quiet move's statistics, for its reduction (read before the move is made).
@@ -950,28 +1051,7 @@ impl Worker {
             if count == 1 {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
             } else {
-                let mut r = 0;
-                // Quiet moves, quiet checks and captures that lose material are reduced;
-                // checks and captures a ply less than quiet moves.
-                let reducible = quiet || kind == Kind::BadCapture;
-                if depth >= 3 && reducible && !in_check && self.sel.reduce {
-                    r = self.lmr[depth.min(63) as usize][count.min(63)] - self.sel.reduction_relief;
-                    if gives || capture {
-                        r -= 1;
-                    }
-                    if !pv_node {
-                        r += 1;
-                    }
-                    if !improving {
-                        r += 1;
-                    }
-                    if kind == Kind::Refutation {
-                        r -= 1; // killers and counter-moves
-                    }
-                    // Moves the statistics favour are reduced less, and the reverse.
-                    r -= (stat / self.p.lmr_history_divisor).clamp(-2, 2);
-                    r = r.clamp(0, new_depth - 1);
-                }
+                let r = self.reduction(&node, &candidate, count, stat);
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if score > alpha && r > 0 {
                     score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut);
@@ -990,13 +1070,7 @@ impl Worker {
                     best_move = Some(m);
                     alpha = score;
                     if pv_node {
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        let line = &mut head[ply];
-                        line.clear();
-                        line.push(m);
-                        for &x in tail[0].iter().take(MAX_PLY - 1) {
-                            line.push(x);
-                        }
+                        self.update_pv(ply, m);
                     }
                     if score >= beta {
                         self.update_statistics(m, ply, depth, &quiets_tried, &captures_tried);
