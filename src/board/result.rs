@@ -1,6 +1,6 @@
 //! How a game ended. One type for the game records (where `None` is PGN's `*`), the
-//! standings of a match, and the tools that read games; the referee's rulings
-//! ([`crate::rules::Outcome`]) say the same in terms of who loses.
+//! standings of a match, the tools that read games and the referee's rulings (where `None`
+//! is "no ruling").
 
 use super::Color;
 
@@ -35,10 +35,27 @@ impl GameResult {
     }
 
     /// The result in which `side` wins.
-    pub fn win_for(side: Color) -> GameResult {
+    pub const fn win_for(side: Color) -> GameResult {
         match side {
             Color::Red => GameResult::RedWins,
             Color::Black => GameResult::BlackWins,
+        }
+    }
+
+    /// The result in which `side` loses (a ruling against it).
+    pub const fn loss_for(side: Color) -> GameResult {
+        match side {
+            Color::Red => GameResult::BlackWins,
+            Color::Black => GameResult::RedWins,
+        }
+    }
+
+    /// The side that lost; `None` for a draw.
+    pub const fn loser(self) -> Option<Color> {
+        match self {
+            GameResult::RedWins => Some(Color::Black),
+            GameResult::BlackWins => Some(Color::Red),
+            GameResult::Draw => None,
         }
     }
 }
@@ -51,7 +68,10 @@ mod tests {
     fn tokens_and_winners() {
         for side in Color::ALL {
             assert_eq!(GameResult::win_for(side).winner(), Some(side));
+            assert_eq!(GameResult::loss_for(side).loser(), Some(side));
+            assert_eq!(GameResult::loss_for(side), GameResult::win_for(!side));
         }
+        assert_eq!(GameResult::Draw.loser(), None);
         assert_eq!(GameResult::Draw.winner(), None);
         assert_eq!(GameResult::RedWins.token(), "1-0");
         assert_eq!(GameResult::BlackWins.token(), "0-1");

@@ -1235,15 +1235,15 @@ mod axf_tests {
     /// cannon could be won before and still can: idle, a draw).
     #[test]
     fn a_new_attack_on_a_piece_already_won_is_a_chase_for_axf_only() {
-        use crate::rules::Outcome;
+        use crate::board::GameResult;
         let fen = "r3k4/9/9/9/9/4P4/9/9/3NA4/4Kc3 w - - 0 1";
         let moves = [
             "e1f2", "a9a8", "f2e1", "a8a9", "e1f2", "a9a8", "f2e1", "a8a9",
         ];
         let axf = judge(fen, &moves, RuleSet::Axf).unwrap();
-        assert_eq!(axf.outcome, Outcome::RedLoses);
+        assert_eq!(axf.outcome, Some(GameResult::BlackWins));
         let cxa = judge(fen, &moves, RuleSet::Cxa2011).unwrap();
-        assert_eq!(cxa.outcome, Outcome::Draw);
+        assert_eq!(cxa.outcome, Some(GameResult::Draw));
         assert_eq!(
             cxa.moves[0].natures,
             MoveNatures::idle(IdleKind::UnchangedAttack)

@@ -28,8 +28,8 @@
 use super::classify::{classify_move, IdBoard, Options};
 use super::nature::{IdleKind, MoveNatures, NatureClass};
 use super::rule_set::RuleSet;
-use super::ruling::Outcome;
 use super::verdict::judge;
+use crate::board::GameResult;
 use crate::board::{Color, Position};
 use std::cell::RefCell;
 
@@ -40,7 +40,7 @@ const IDLE_SIZE: usize = 1 << 14;
 
 thread_local! {
     /// Recent cycles: (signature, outcome). Signature 0 is an empty slot.
-    static CACHE: RefCell<Vec<(u64, Outcome)>> = RefCell::new(vec![(0, Outcome::None); CACHE_SIZE]);
+    static CACHE: RefCell<Vec<(u64, Option<GameResult>)>> = RefCell::new(vec![(0, None); CACHE_SIZE]);
     /// Moves found idle lately, by (position key, move): most cycles in a tree are shuffles
     /// that share their moves, and one idle move settles a side (24.14).
     static IDLE: RefCell<Vec<u64>> = RefCell::new(vec![0; IDLE_SIZE]);
@@ -86,17 +86,17 @@ fn signature(pos: &Position, len: usize, rules: RuleSet) -> u64 {
 }
 
 /// Rules on the cycle formed by the last `len` moves of `pos`, whose current position
-/// equals the one `len` plies back. Returns who loses, or [`Outcome::Draw`];
-/// [`Outcome::None`] only for input that is not a cycle (too short, a null move in it).
-pub fn judge_cycle(pos: &Position, len: usize, rules: RuleSet) -> Outcome {
+/// equals the one `len` plies back. Returns who loses, or [`Some(GameResult::Draw)`];
+/// [`None`] only for input that is not a cycle (too short, a null move in it).
+pub fn judge_cycle(pos: &Position, len: usize, rules: RuleSet) -> Option<GameResult> {
     let hist = pos.history();
     let n = hist.len();
     if len < 2 || len > n {
-        return Outcome::None;
+        return None;
     }
     let start = n - len;
     if hist[start..].iter().any(|st| st.mv.is_none()) {
-        return Outcome::None;
+        return None;
     }
     // The side to move made moves n-2, n-4, ...; the other side n-1, n-3, ...
     let stm = pos.side_to_move();
@@ -114,9 +114,9 @@ pub fn judge_cycle(pos: &Position, len: usize, rules: RuleSet) -> Outcome {
             .all(|j| hist[j].gave_check)
     };
     match (all_check(Color::Red), all_check(Color::Black)) {
-        (true, false) => return Outcome::RedLoses,
-        (false, true) => return Outcome::BlackLoses,
-        (true, true) => return Outcome::Draw,
+        (true, false) => return Some(GameResult::BlackWins),
+        (false, true) => return Some(GameResult::RedWins),
+        (true, true) => return Some(GameResult::Draw),
         (false, false) => {}
     }
     // 2. Seen this cycle lately?
@@ -142,11 +142,11 @@ pub fn judge_cycle(pos: &Position, len: usize, rules: RuleSet) -> Outcome {
 
 /// [`judge_cycle`] without the per-thread cache: what a cycle met for the first time costs
 /// (benchmarks and tests).
-pub fn judge_cycle_uncached(pos: &Position, len: usize, rules: RuleSet) -> Outcome {
+pub fn judge_cycle_uncached(pos: &Position, len: usize, rules: RuleSet) -> Option<GameResult> {
     let hist = pos.history();
     let n = hist.len();
     if len < 2 || len > n || hist[n - len..].iter().any(|st| st.mv.is_none()) {
-        return Outcome::None;
+        return None;
     }
     let stm = pos.side_to_move();
     let mover = |j: usize| {
@@ -165,7 +165,7 @@ fn classify_cycle(
     len: usize,
     rules: RuleSet,
     mover: impl Fn(usize) -> Color,
-) -> Outcome {
+) -> Option<GameResult> {
     let n = pos.history().len();
     let start = n - len;
     let opts = options(rules);
@@ -178,9 +178,7 @@ fn classify_cycle(
     let mut black: Vec<MoveNatures> = Vec::with_capacity(len / 2 + 1);
     let (mut red_idle, mut black_idle) = (false, false);
     for (j, st) in pos.history().iter().enumerate().skip(start) {
-        let Some(m) = st.mv else {
-            return Outcome::None;
-        };
+        let m = st.mv?;
         let side = mover(j);
         let done = match side {
             Color::Red => red_idle,
@@ -219,14 +217,14 @@ fn classify_cycle(
             }
             if red_idle && black_idle {
                 // 25.2: both sides allowed.
-                return Outcome::Draw;
+                return Some(GameResult::Draw);
             }
         }
         ids.apply(m);
         scratch.make_move_with(m, st.gave_check);
     }
     match judge(rules, &red, &black).outcome {
-        Outcome::None => Outcome::Draw,
+        None => Some(GameResult::Draw),
         o => o,
     }
 }
@@ -256,21 +254,33 @@ mod tests {
         );
         for _ in 0..2 {
             // The second call is answered from the cache.
-            assert_eq!(judge_cycle(&pos, 4, RuleSet::Cxa2011), Outcome::RedLoses);
+            assert_eq!(
+                judge_cycle(&pos, 4, RuleSet::Cxa2011),
+                Some(GameResult::BlackWins)
+            );
         }
-        assert_eq!(judge_cycle(&pos, 4, RuleSet::Axf), Outcome::RedLoses);
+        assert_eq!(
+            judge_cycle(&pos, 4, RuleSet::Axf),
+            Some(GameResult::BlackWins)
+        );
     }
 
     #[test]
     fn idle_cycle_is_a_draw_and_bad_input_is_none() {
         let pos = play("3k5/9/9/p8/9/9/P8/9/9/4K4 w - - 0 1", "e0e1 d9d8 e1e0 d8d9");
-        assert_eq!(judge_cycle(&pos, 4, RuleSet::Cxa2011), Outcome::Draw);
-        assert_eq!(judge_cycle(&pos, 9, RuleSet::Cxa2011), Outcome::None);
+        assert_eq!(
+            judge_cycle(&pos, 4, RuleSet::Cxa2011),
+            Some(GameResult::Draw)
+        );
+        assert_eq!(judge_cycle(&pos, 9, RuleSet::Cxa2011), None);
     }
 
     #[test]
     fn perpetual_check_from_the_flags() {
         let pos = play("4k4/9/9/9/5R3/9/9/9/9/3K5 w - - 0 1", "f5e5 e9f9 e5f5 f9e9");
-        assert_eq!(judge_cycle(&pos, 4, RuleSet::Cxa2011), Outcome::RedLoses);
+        assert_eq!(
+            judge_cycle(&pos, 4, RuleSet::Cxa2011),
+            Some(GameResult::BlackWins)
+        );
     }
 }

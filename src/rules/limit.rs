@@ -3,8 +3,9 @@
 //! [`super::rule_set::PROFILES`].
 
 use super::rule_set::{CheckScope, LimitRule, RuleSet};
-use super::ruling::{Clause, Outcome};
+use super::ruling::Clause;
 use crate::board::Color;
+use crate::board::GameResult;
 
 /// What the natural-limit check needs to know about one ply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,8 +50,8 @@ impl PlyRecord {
 /// The natural-limit count behind a ruling.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LimitStatus {
-    /// [`Outcome::Draw`] once the limit is reached, else [`Outcome::None`].
-    pub outcome: Outcome,
+    /// [`Some(GameResult::Draw)`] once the limit is reached, else [`None`].
+    pub outcome: Option<GameResult>,
     /// 4.2.4, or 22.2 when discounted checks are what keeps the count short.
     pub clause: Clause,
     /// Plies since the last capture.
@@ -104,11 +105,11 @@ pub fn natural_limit_with(
     let excluded = discounted.saturating_mul(2).min(window);
     let counted = window.saturating_sub(excluded);
     let (outcome, clause) = if counted >= rule.plies {
-        (Outcome::Draw, Clause::Art4_2_4)
+        (Some(GameResult::Draw), Clause::Art4_2_4)
     } else if excluded > 0 && window >= rule.plies {
-        (Outcome::None, Clause::Art22_2)
+        (None, Clause::Art22_2)
     } else {
-        (Outcome::None, Clause::Art4_2_4)
+        (None, Clause::Art4_2_4)
     };
     LimitStatus {
         outcome,
@@ -139,31 +140,28 @@ mod tests {
     #[test]
     fn sixty_rounds_without_capture_draw_4_2_4() {
         let s = natural_limit(CXA, 0, &quiet(120), None);
-        assert_eq!((s.outcome, s.clause), (Outcome::Draw, Clause::Art4_2_4));
-        assert_eq!((s.window, s.counted, s.needed), (120, 120, 120));
         assert_eq!(
-            natural_limit(CXA, 0, &quiet(119), None).outcome,
-            Outcome::None
+            (s.outcome, s.clause),
+            (Some(GameResult::Draw), Clause::Art4_2_4)
         );
+        assert_eq!((s.window, s.counted, s.needed), (120, 120, 120));
+        assert_eq!(natural_limit(CXA, 0, &quiet(119), None).outcome, None);
         // A FEN clock carries plies in (own_natural_limit_120_plies: 118 + 2).
         assert_eq!(
             natural_limit(CXA, 118, &quiet(2), None).outcome,
-            Outcome::Draw
+            Some(GameResult::Draw)
         );
         // pyffish draws at 100 plies.
         assert_eq!(
             natural_limit(AXF, 0, &quiet(100), None).outcome,
-            Outcome::Draw
+            Some(GameResult::Draw)
         );
-        assert_eq!(
-            natural_limit(AXF, 0, &quiet(99), None).outcome,
-            Outcome::None
-        );
+        assert_eq!(natural_limit(AXF, 0, &quiet(99), None).outcome, None);
         // Organisers may lower the limit.
         let forty = LimitRule::CXA2011.with_rounds(40);
         assert_eq!(
             natural_limit_with(forty, 0, &quiet(80), None).outcome,
-            Outcome::Draw
+            Some(GameResult::Draw)
         );
     }
 
@@ -172,9 +170,12 @@ mod tests {
         let mut h = quiet(130);
         h[10] = PlyRecord::capture(Color::Red);
         let s = natural_limit(CXA, 500, &h, None);
-        assert_eq!((s.window, s.outcome), (119, Outcome::None));
+        assert_eq!((s.window, s.outcome), (119, None));
         h.push(PlyRecord::quiet(Color::Black));
-        assert_eq!(natural_limit(CXA, 500, &h, None).outcome, Outcome::Draw);
+        assert_eq!(
+            natural_limit(CXA, 500, &h, None).outcome,
+            Some(GameResult::Draw)
+        );
         // A capture on the last ply leaves an empty window.
         let h = [
             PlyRecord::quiet(Color::Red),
@@ -192,15 +193,18 @@ mod tests {
         }
         // Red's claim: two checks beyond the tenth cost their two rounds.
         let s = natural_limit(CXA, 0, &h, Some(Color::Red));
-        assert_eq!((s.outcome, s.clause), (Outcome::None, Clause::Art22_2));
+        assert_eq!((s.outcome, s.clause), (None, Clause::Art22_2));
         assert_eq!((s.excluded, s.counted), (4, 116));
         // Black's claim: red's checks are not black's.
         assert_eq!(
             natural_limit(CXA, 0, &h, Some(Color::Black)).outcome,
-            Outcome::Draw
+            Some(GameResult::Draw)
         );
         // Automatic referee: black could claim, so it is a draw.
-        assert_eq!(natural_limit(CXA, 0, &h, None).outcome, Outcome::Draw);
+        assert_eq!(
+            natural_limit(CXA, 0, &h, None).outcome,
+            Some(GameResult::Draw)
+        );
         // Ten checks are free.
         let mut h = quiet(120);
         for i in 0..10 {
@@ -208,7 +212,7 @@ mod tests {
         }
         assert_eq!(
             natural_limit(CXA, 0, &h, Some(Color::Red)).outcome,
-            Outcome::Draw
+            Some(GameResult::Draw)
         );
     }
 
@@ -220,9 +224,12 @@ mod tests {
         }
         // Black's 11th check removes one round: 102 - 2 = 100, still a draw.
         let s = natural_limit(AXF, 0, &h, Some(Color::Red));
-        assert_eq!((s.excluded, s.counted, s.outcome), (2, 100, Outcome::Draw));
+        assert_eq!(
+            (s.excluded, s.counted, s.outcome),
+            (2, 100, Some(GameResult::Draw))
+        );
         h[43] = PlyRecord::check(Color::Black);
         let s = natural_limit(AXF, 0, &h, None);
-        assert_eq!((s.excluded, s.outcome), (4, Outcome::None));
+        assert_eq!((s.excluded, s.outcome), (4, None));
     }
 }

@@ -125,7 +125,7 @@ pub use nature::{
 };
 pub use referee::{judge as judge_game, judge_with, Judgement, MoveReport, RefereeOptions};
 pub use rule_set::{CheckScope, LimitRule, Profile, RuleSet, UnknownRuleSet, PROFILES};
-pub use ruling::{Clause, Outcome};
+pub use ruling::{ruling_word, Clause};
 pub use verdict::{
     adjudicate, classify, judge, ChaseSummary, Coverage, Pattern, Verdict, RULING_OCCURRENCE,
 };

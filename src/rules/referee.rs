@@ -13,8 +13,9 @@ use super::cycle::{Count, Repetition, Replay, ReplayError};
 use super::limit::{natural_limit, LimitStatus, PlyRecord};
 use super::nature::{ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, Protection};
 use super::rule_set::RuleSet;
-use super::ruling::{Clause, Outcome};
+use super::ruling::Clause;
 use super::verdict::{self, Verdict};
+use crate::board::GameResult;
 use crate::board::{Color, Move, Square};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -64,7 +65,7 @@ pub struct MoveReport {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Judgement {
     pub rules: RuleSet,
-    pub outcome: Outcome,
+    pub outcome: Option<GameResult>,
     /// The deciding clause; `None` when nothing applies (no repetition, no limit, no mate).
     pub clause: Option<Clause>,
     /// The article that makes the loser's cycle forbidden (24.9–24.13), for repetitions.
@@ -146,7 +147,7 @@ pub fn judge_with<S: AsRef<str>>(
     let needed = opts.count.ruling_occurrence();
     let mut judgement = Judgement {
         rules,
-        outcome: Outcome::None,
+        outcome: None,
         clause: None,
         basis: None,
         ruled_at: None,
@@ -166,7 +167,7 @@ pub fn judge_with<S: AsRef<str>>(
             } else {
                 game.movers[ply - 1].flip()
             };
-            judgement.outcome = Outcome::loses(loser);
+            judgement.outcome = Some(GameResult::loss_for(loser));
             judgement.clause = Some(if in_check_after[ply] {
                 Clause::Art4_1_1
             } else {
@@ -184,7 +185,7 @@ pub fn judge_with<S: AsRef<str>>(
                     rep.period()
                 };
                 let v = rule_on(&judgement.moves, span.clone(), rules);
-                if v.outcome != Outcome::None {
+                if v.outcome.is_some() {
                     judgement.rule(v, span, ply);
                     break;
                 }
@@ -199,8 +200,8 @@ pub fn judge_with<S: AsRef<str>>(
             }
         }
         // 4.2.4 / 22.2: an automatic referee draws when either side's claim would hold.
-        if limit.outcome == Outcome::Draw {
-            judgement.outcome = Outcome::Draw;
+        if limit.outcome == Some(GameResult::Draw) {
+            judgement.outcome = Some(GameResult::Draw);
             judgement.clause = Some(limit.clause);
             judgement.ruled_at = Some(ply);
             break;
@@ -212,7 +213,7 @@ pub fn judge_with<S: AsRef<str>>(
             judgement.clause = Some(Clause::Art23_3);
             let v = rule_on(&judgement.moves, rep.period(), rules);
             judgement.verdict = Some(Verdict {
-                outcome: Outcome::None,
+                outcome: None,
                 clause: Clause::Art23_3,
                 ..v
             });
@@ -256,9 +257,9 @@ fn nine_rounds(
     };
     let v = rule_on(moves, window.clone(), rules);
     let ruled = match (cycles(Color::Red), cycles(Color::Black)) {
-        (true, true) => v.outcome != Outcome::None,
-        (true, false) => v.outcome == Outcome::RedLoses,
-        (false, true) => v.outcome == Outcome::BlackLoses,
+        (true, true) => v.outcome.is_some(),
+        (true, false) => v.outcome == Some(GameResult::BlackWins),
+        (false, true) => v.outcome == Some(GameResult::RedWins),
         (false, false) => false,
     };
     ruled.then_some((v, window))
@@ -314,12 +315,10 @@ fn rule_on(moves: &[MoveReport], period: std::ops::Range<usize>, rules: RuleSet)
 }
 
 /// The word for an outcome in the referee's output: `none` when there is no ruling.
-pub fn outcome_word(o: Outcome) -> &'static str {
+pub fn outcome_word(o: Option<GameResult>) -> &'static str {
     match o {
-        Outcome::RedLoses => "red_loses",
-        Outcome::BlackLoses => "black_loses",
-        Outcome::Draw => "draw",
-        Outcome::None => "none",
+        None => "none",
+        Some(_) => super::ruling::ruling_word(o),
     }
 }
 
@@ -646,7 +645,7 @@ mod tests {
             "f5e5", "e9f9", "e5f5", "f9e9", "f5e5", "e9f9", "e5f5", "f9e9",
         ];
         let j = judge(fen, &moves, RuleSet::Cxa2011).unwrap();
-        assert_eq!(j.outcome, Outcome::RedLoses);
+        assert_eq!(j.outcome, Some(GameResult::BlackWins));
         assert_eq!(j.clause, Some(Clause::Art25_1));
         assert_eq!(j.ruled_at, Some(8));
         assert!(j
@@ -662,10 +661,7 @@ mod tests {
             },
         )
         .unwrap();
-        assert_eq!(
-            (j.outcome, j.clause),
-            (Outcome::None, Some(Clause::Art23_3))
-        );
+        assert_eq!((j.outcome, j.clause), (None, Some(Clause::Art23_3)));
     }
 
     /// Red's cannon tours four points (a6 d6 d2 d6) while the black horse shuttles c7-e8.
@@ -679,7 +675,10 @@ mod tests {
             "a6d6", "c7e8", "d6d2", "e8c7", "d2d6", "c7e8", "d6a6", "e8c7", "a6d6",
         ];
         let axf = judge(fen, &moves, RuleSet::Axf).unwrap();
-        assert_eq!((axf.outcome, axf.ruled_at), (Outcome::Draw, Some(9)));
+        assert_eq!(
+            (axf.outcome, axf.ruled_at),
+            (Some(GameResult::Draw), Some(9))
+        );
         // Plies 1-9: the first occurrence follows ply 1, and ply 1 itself counts for red.
         let judged: Vec<usize> = axf
             .moves
@@ -689,7 +688,7 @@ mod tests {
             .collect();
         assert_eq!(judged, (1..=9).collect::<Vec<_>>());
         let cxa = judge(fen, &moves, RuleSet::Cxa2011).unwrap();
-        assert_eq!(cxa.outcome, Outcome::BlackLoses);
+        assert_eq!(cxa.outcome, Some(GameResult::RedWins));
         assert_eq!(cxa.repetition.map(|r| r.period()), Some(5..9));
     }
 
@@ -706,9 +705,9 @@ mod tests {
             "i3g3", "g0i2", "g3i3", "i2g0", "i3g3", "g0i2", "g3i3", "i2g0",
         ];
         let axf = judge(fen, &moves, RuleSet::Axf).unwrap();
-        assert_eq!(axf.outcome, Outcome::BlackLoses);
+        assert_eq!(axf.outcome, Some(GameResult::RedWins));
         let cxa = judge(fen, &moves, RuleSet::Cxa2011).unwrap();
-        assert_eq!(cxa.outcome, Outcome::RedLoses);
+        assert_eq!(cxa.outcome, Some(GameResult::BlackWins));
     }
 
     #[test]
@@ -722,10 +721,10 @@ mod tests {
         .unwrap();
         assert_eq!(
             (j.outcome, j.clause),
-            (Outcome::BlackLoses, Some(Clause::Art4_1_1))
+            (Some(GameResult::RedWins), Some(Clause::Art4_1_1))
         );
         assert_eq!(j.ruled_at, Some(1));
         let j = judge("", &Vec::<String>::new(), RuleSet::Axf).unwrap();
-        assert_eq!((j.outcome, j.clause_text()), (Outcome::None, "-"));
+        assert_eq!((j.outcome, j.clause_text()), (None, "-"));
     }
 }

@@ -1,10 +1,12 @@
-//! The vocabulary of a ruling: who loses or whether it is a draw ([`Outcome`]), and the
-//! article that decides it ([`Clause`]). Shared by the repetition verdicts
+//! The vocabulary of a ruling: the article that decides it ([`Clause`]). What a ruling
+//! decides is a game's result, `Option<GameResult>` (`None`: no ruling yet); a side that
+//! "loses" by a ruling must vary and loses if it does not (23.5.2.2), or loses at once for
+//! one-sided perpetual check (23.5.1). Shared by the repetition verdicts
 //! ([`super::verdict`]) and the natural limit ([`super::limit`]).
 
 use std::fmt;
 
-use crate::board::Color;
+use crate::board::GameResult;
 
 /// Article numbers that a ruling cites.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -73,49 +75,19 @@ impl Clause {
     }
 }
 
-/// The result of a ruling. "Loses" means the side must vary and loses if it does not
-/// (23.5.2.2), or loses at once for one-sided perpetual check (23.5.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    RedLoses,
-    BlackLoses,
-    Draw,
-    /// No ruling (not repeated often enough, or no limit reached).
-    None,
-}
-
-impl Outcome {
-    /// The outcome in which `side` loses.
-    pub const fn loses(side: Color) -> Outcome {
-        match side {
-            Color::Red => Outcome::RedLoses,
-            Color::Black => Outcome::BlackLoses,
-        }
-    }
-
-    /// The side that loses, if any.
-    pub const fn loser(self) -> Option<Color> {
-        match self {
-            Outcome::RedLoses => Some(Color::Red),
-            Outcome::BlackLoses => Some(Color::Black),
-            Outcome::Draw | Outcome::None => None,
-        }
-    }
-}
-
 impl fmt::Display for Clause {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.number())
     }
 }
 
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Outcome::RedLoses => "red_loses",
-            Outcome::BlackLoses => "black_loses",
-            Outcome::Draw => "draw",
-            Outcome::None => "no_verdict_yet",
-        })
+/// A ruling's result in words, from the side that loses (the repetition cases' vocabulary):
+/// `red_loses`, `black_loses`, `draw`, or `no_verdict_yet` when there is no ruling.
+pub fn ruling_word(o: Option<GameResult>) -> &'static str {
+    match o {
+        Some(GameResult::BlackWins) => "red_loses",
+        Some(GameResult::RedWins) => "black_loses",
+        Some(GameResult::Draw) => "draw",
+        None => "no_verdict_yet",
     }
 }

@@ -16,8 +16,9 @@ use std::fmt;
 
 use super::nature::{ChaseTarget, MoveNatures, NatureClass, PieceId};
 use super::rule_set::{Profile, RuleSet};
-use super::ruling::{Clause, Outcome};
+use super::ruling::{ruling_word, Clause};
 use crate::board::Color;
+use crate::board::GameResult;
 
 /// Which of a side's chasing moves hit a class of target (a rook, an unprotected piece), and
 /// how. 26.8.2/26.8.3 set a side that chases alone against one that chases jointly.
@@ -190,7 +191,7 @@ impl Pattern {
 /// A ruling on one repeated cycle, with the clause that decides it and both sides' patterns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Verdict {
-    pub outcome: Outcome,
+    pub outcome: Option<GameResult>,
     /// The deciding clause (25.x, 26.8.x, or 23.x when there is no ruling).
     pub clause: Clause,
     pub red: Pattern,
@@ -200,7 +201,7 @@ pub struct Verdict {
 impl Verdict {
     /// The side that must vary (or has lost), if any.
     pub fn must_vary(&self) -> Option<Color> {
-        self.outcome.loser()
+        self.outcome.and_then(GameResult::loser)
     }
 
     /// The article that makes the losing side's pattern forbidden (24.9–24.13).
@@ -315,7 +316,7 @@ pub fn judge(rules: RuleSet, red: &[MoveNatures], black: &[MoveNatures]) -> Verd
     let black_pattern = classify(rules, black);
     let (outcome, clause) = if red.is_empty() || black.is_empty() {
         // 23.1: a repeated position is a cycle of moves by both sides.
-        (Outcome::None, Clause::Art23_1)
+        (None, Clause::Art23_1)
     } else {
         decide(rules.profile(), &red_pattern, &black_pattern)
     };
@@ -338,7 +339,7 @@ pub fn adjudicate(
     let verdict = judge(rules, red, black);
     if occurrences < RULING_OCCURRENCE {
         return Verdict {
-            outcome: Outcome::None,
+            outcome: None,
             clause: Clause::Art23_3,
             ..verdict
         };
@@ -347,46 +348,46 @@ pub fn adjudicate(
 }
 
 /// Articles 25.1–25.4.
-fn decide(p: &Profile, red: &Pattern, black: &Pattern) -> (Outcome, Clause) {
+fn decide(p: &Profile, red: &Pattern, black: &Pattern) -> (Option<GameResult>, Clause) {
     // 25.1: "在任何情况下，均不允许单方面长将" — before anything else, whatever the other
     // side does (the seed's last example: the checking rook has no other move).
     match (
         *red == Pattern::PerpetualCheck,
         *black == Pattern::PerpetualCheck,
     ) {
-        (true, false) => return (Outcome::RedLoses, Clause::Art25_1),
-        (false, true) => return (Outcome::BlackLoses, Clause::Art25_1),
+        (true, false) => return (Some(GameResult::BlackWins), Clause::Art25_1),
+        (false, true) => return (Some(GameResult::RedWins), Clause::Art25_1),
         _ => {}
     }
     match (red.is_forbidden(), black.is_forbidden()) {
-        (false, false) => (Outcome::Draw, Clause::Art25_2),
-        (true, false) => (Outcome::RedLoses, Clause::Art25_3),
-        (false, true) => (Outcome::BlackLoses, Clause::Art25_3),
+        (false, false) => (Some(GameResult::Draw), Clause::Art25_2),
+        (true, false) => (Some(GameResult::BlackWins), Clause::Art25_3),
+        (false, true) => (Some(GameResult::RedWins), Clause::Art25_3),
         // 25.4 → 26.8.
         (true, true) => both_forbidden(p, red, black),
     }
 }
 
 /// 26.8: both sides forbidden.
-fn both_forbidden(p: &Profile, red: &Pattern, black: &Pattern) -> (Outcome, Clause) {
+fn both_forbidden(p: &Profile, red: &Pattern, black: &Pattern) -> (Option<GameResult>, Clause) {
     if !p.tiebreaks {
-        return (Outcome::Draw, Clause::Art26_8_4);
+        return (Some(GameResult::Draw), Clause::Art26_8_4);
     }
     match (red.must_vary_26_8_1(), black.must_vary_26_8_1()) {
-        (true, false) => (Outcome::RedLoses, Clause::Art26_8_1),
-        (false, true) => (Outcome::BlackLoses, Clause::Art26_8_1),
+        (true, false) => (Some(GameResult::BlackWins), Clause::Art26_8_1),
+        (false, true) => (Some(GameResult::RedWins), Clause::Art26_8_1),
         // Both on the list: no one-sided duty; 图3 (长捉无根子 against 长捉车) is a draw.
         // Only the joint-chase tie-breaks remain.
         (true, true) => {
             if let Some(side) = alone_against_joint(red, black, |s| s.rook) {
-                (Outcome::loses(side), Clause::Art26_8_2)
+                (Some(GameResult::loss_for(side)), Clause::Art26_8_2)
             } else if let Some(side) = alone_against_joint(red, black, |s| s.unprotected) {
-                (Outcome::loses(side), Clause::Art26_8_3)
+                (Some(GameResult::loss_for(side)), Clause::Art26_8_3)
             } else {
-                (Outcome::Draw, Clause::Art26_8_4)
+                (Some(GameResult::Draw), Clause::Art26_8_4)
             }
         }
-        (false, false) => (Outcome::Draw, Clause::Art26_8_4),
+        (false, false) => (Some(GameResult::Draw), Clause::Art26_8_4),
     }
 }
 
@@ -418,7 +419,10 @@ impl fmt::Display for Verdict {
         write!(
             f,
             "{} by {}: red {}, black {}",
-            self.outcome, self.clause, self.red, self.black
+            ruling_word(self.outcome),
+            self.clause,
+            self.red,
+            self.black
         )
     }
 }
@@ -459,7 +463,11 @@ mod tests {
     fn x() -> MoveNatures {
         MoveNatures::idle(IdleKind::Plain)
     }
-    fn both(rules: RuleSet, red: &[MoveNatures], black: &[MoveNatures]) -> (Outcome, Clause) {
+    fn both(
+        rules: RuleSet,
+        red: &[MoveNatures],
+        black: &[MoveNatures],
+    ) -> (Option<GameResult>, Clause) {
         let v = judge(rules, red, black);
         (v.outcome, v.clause)
     }
@@ -471,12 +479,15 @@ mod tests {
         // The seed's last example: 车四平五(将) 将5平6 车五平四(将) 将6平5.
         for rules in [CXA, AXF] {
             let v = judge(rules, &[k(), k()], &[x(), x()]);
-            assert_eq!((v.outcome, v.clause), (Outcome::RedLoses, Clause::Art25_1));
+            assert_eq!(
+                (v.outcome, v.clause),
+                (Some(GameResult::BlackWins), Clause::Art25_1)
+            );
             assert!(v.is_immediate());
             assert_eq!(v.basis(), Some(Clause::Art24_9));
             assert_eq!(
                 both(rules, &[x(), x()], &[k(), k()]),
-                (Outcome::BlackLoses, Clause::Art25_1)
+                (Some(GameResult::RedWins), Clause::Art25_1)
             );
         }
     }
@@ -486,7 +497,7 @@ mod tests {
         for rules in [CXA, AXF] {
             assert_eq!(
                 both(rules, &[z(&[rook(1)]), z(&[rook(1)])], &[k(), k()]),
-                (Outcome::BlackLoses, Clause::Art25_1)
+                (Some(GameResult::RedWins), Clause::Art25_1)
             );
         }
     }
@@ -507,14 +518,17 @@ mod tests {
         let red = [MoveNatures::idle(IdleKind::UnchangedAttack), k()];
         for rules in [CXA, AXF] {
             let v = judge(rules, &red, &[x(), x()]);
-            assert_eq!((v.outcome, v.clause), (Outcome::Draw, Clause::Art25_2));
+            assert_eq!(
+                (v.outcome, v.clause),
+                (Some(GameResult::Draw), Clause::Art25_2)
+            );
             assert_eq!(v.red, Pattern::Allowed);
             assert_eq!(v.basis(), None);
         }
         // 一捉一闲 is allowed too.
         assert_eq!(
             both(CXA, &[z(&[loose(1)]), x()], &[x(), x()]),
-            (Outcome::Draw, Clause::Art25_2)
+            (Some(GameResult::Draw), Clause::Art25_2)
         );
     }
 
@@ -525,11 +539,11 @@ mod tests {
         for rules in [CXA, AXF] {
             assert_eq!(
                 both(rules, &[by_king.clone(), by_king.clone()], &[x(), x()]),
-                (Outcome::Draw, Clause::Art25_2)
+                (Some(GameResult::Draw), Clause::Art25_2)
             );
             assert_eq!(
                 both(rules, &[x(), x()], &[by_pawn.clone(), by_pawn.clone()]),
-                (Outcome::Draw, Clause::Art25_2)
+                (Some(GameResult::Draw), Clause::Art25_2)
             );
         }
     }
@@ -542,7 +556,10 @@ mod tests {
         let elephant = target(1, PieceKind::Elephant, Protection::Unprotected);
         for rules in [CXA, AXF] {
             let v = judge(rules, &[z(&[elephant]), z(&[elephant])], &[x(), x()]);
-            assert_eq!((v.outcome, v.clause), (Outcome::RedLoses, Clause::Art25_3));
+            assert_eq!(
+                (v.outcome, v.clause),
+                (Some(GameResult::BlackWins), Clause::Art25_3)
+            );
             assert_eq!(v.basis(), Some(Clause::Art24_11));
             assert!(!v.is_immediate());
         }
@@ -555,7 +572,7 @@ mod tests {
         for rules in [CXA, AXF] {
             assert_eq!(
                 both(rules, &[z(&[rook(1)]), z(&[rook(1)])], &black),
-                (Outcome::RedLoses, Clause::Art25_3)
+                (Some(GameResult::BlackWins), Clause::Art25_3)
             );
         }
     }
@@ -567,19 +584,31 @@ mod tests {
         let red = [k(), z(&[loose(1)]), k(), z(&[loose(1)])];
         let black = [x(), x(), x(), x()];
         let v = judge(CXA, &red, &black);
-        assert_eq!((v.outcome, v.clause), (Outcome::RedLoses, Clause::Art25_3));
+        assert_eq!(
+            (v.outcome, v.clause),
+            (Some(GameResult::BlackWins), Clause::Art25_3)
+        );
         assert!(matches!(v.red, Pattern::CheckChase(_)));
         assert_eq!(v.basis(), Some(Clause::Art24_13));
         // pyffish: a plain check breaks the chase → draw.
-        assert_eq!(both(AXF, &red, &black), (Outcome::Draw, Clause::Art25_2));
+        assert_eq!(
+            both(AXF, &red, &black),
+            (Some(GameResult::Draw), Clause::Art25_2)
+        );
     }
 
     #[test]
     fn check_and_mate_threat_is_forbidden_24_13() {
         let v = judge(CXA, &[k(), s()], &[x(), x()]);
-        assert_eq!((v.outcome, v.clause), (Outcome::RedLoses, Clause::Art25_3));
+        assert_eq!(
+            (v.outcome, v.clause),
+            (Some(GameResult::BlackWins), Clause::Art25_3)
+        );
         assert_eq!(v.red, Pattern::CheckMate);
-        assert_eq!(both(AXF, &[k(), s()], &[x(), x()]).0, Outcome::Draw);
+        assert_eq!(
+            both(AXF, &[k(), s()], &[x(), x()]).0,
+            Some(GameResult::Draw)
+        );
     }
 
     #[test]
@@ -587,13 +616,13 @@ mod tests {
         let v = judge(CXA, &[x(), x()], &[s(), z(&[guarded(1)])]);
         assert_eq!(
             (v.outcome, v.clause),
-            (Outcome::BlackLoses, Clause::Art25_3)
+            (Some(GameResult::RedWins), Clause::Art25_3)
         );
         assert!(matches!(v.black, Pattern::MateChase(_)));
         assert_eq!(v.basis(), Some(Clause::Art24_13));
         assert_eq!(
             both(AXF, &[x(), x()], &[s(), z(&[guarded(1)])]).0,
-            Outcome::Draw
+            Some(GameResult::Draw)
         );
     }
 
@@ -603,19 +632,22 @@ mod tests {
         assert!(matches!(classify(CXA, &red), Pattern::CheckMateChase(_)));
         assert_eq!(
             both(CXA, &red, &[x(), x(), x()]),
-            (Outcome::RedLoses, Clause::Art25_3)
+            (Some(GameResult::BlackWins), Clause::Art25_3)
         );
     }
 
     #[test]
     fn perpetual_mate_threat_is_forbidden_24_10() {
         let v = judge(CXA, &[s(), s()], &[x(), x()]);
-        assert_eq!((v.outcome, v.clause), (Outcome::RedLoses, Clause::Art25_3));
+        assert_eq!(
+            (v.outcome, v.clause),
+            (Some(GameResult::BlackWins), Clause::Art25_3)
+        );
         assert_eq!(v.basis(), Some(Clause::Art24_10));
         // pyffish does not detect 杀.
         assert_eq!(
             both(AXF, &[s(), s()], &[x(), x()]),
-            (Outcome::Draw, Clause::Art25_2)
+            (Some(GameResult::Draw), Clause::Art25_2)
         );
     }
 
@@ -625,17 +657,17 @@ mod tests {
         let red = [z(&[rook(1)]), z(&[rook(2)])];
         assert_eq!(
             both(CXA, &red, &[x(), x()]),
-            (Outcome::RedLoses, Clause::Art25_3)
+            (Some(GameResult::BlackWins), Clause::Art25_3)
         );
         assert_eq!(
             both(AXF, &red, &[x(), x()]),
-            (Outcome::Draw, Clause::Art25_2)
+            (Some(GameResult::Draw), Clause::Art25_2)
         );
         // The same piece on every move is 长捉 for both.
         let red = [z(&[rook(1), loose(3)]), z(&[rook(1)])];
         assert_eq!(
             both(AXF, &red, &[x(), x()]),
-            (Outcome::RedLoses, Clause::Art25_3)
+            (Some(GameResult::BlackWins), Clause::Art25_3)
         );
     }
 
@@ -646,10 +678,10 @@ mod tests {
         let black = [k().with(Nature::Chase(vec![cannon])), z(&[cannon])];
         let cxa = judge(CXA, &[x(), x()], &black);
         assert!(matches!(cxa.black, Pattern::CheckChase(_)));
-        assert_eq!(cxa.outcome, Outcome::BlackLoses);
+        assert_eq!(cxa.outcome, Some(GameResult::RedWins));
         let axf = judge(AXF, &[x(), x()], &black);
         assert!(matches!(axf.black, Pattern::PerpetualChase(_)));
-        assert_eq!(axf.outcome, Outcome::BlackLoses);
+        assert_eq!(axf.outcome, Some(GameResult::RedWins));
     }
 
     // ---- 26.8 -------------------------------------------------------------------------
@@ -661,36 +693,36 @@ mod tests {
         let v = judge(CXA, &[z(&[rook(1)]), z(&[rook(1)])], &elephant_on_horse);
         assert_eq!(
             (v.outcome, v.clause),
-            (Outcome::RedLoses, Clause::Art26_8_1)
+            (Some(GameResult::BlackWins), Clause::Art26_8_1)
         );
         // 长捉无根子 against it.
         assert_eq!(
             both(CXA, &elephant_on_horse, &[z(&[loose(1)]), z(&[loose(1)])]),
-            (Outcome::BlackLoses, Clause::Art26_8_1)
+            (Some(GameResult::RedWins), Clause::Art26_8_1)
         );
         // 长杀 against it.
         assert_eq!(
             both(CXA, &[s(), s()], &elephant_on_horse),
-            (Outcome::RedLoses, Clause::Art26_8_1)
+            (Some(GameResult::BlackWins), Clause::Art26_8_1)
         );
         // 一将一杀 against it.
         assert_eq!(
             both(CXA, &[k(), s()], &elephant_on_horse),
-            (Outcome::RedLoses, Clause::Art26_8_1)
+            (Some(GameResult::BlackWins), Clause::Art26_8_1)
         );
         // 一将一捉车 and 一杀一捉无根子 against it.
         assert_eq!(
             both(CXA, &[k(), z(&[rook(1)])], &elephant_on_horse),
-            (Outcome::RedLoses, Clause::Art26_8_1)
+            (Some(GameResult::BlackWins), Clause::Art26_8_1)
         );
         assert_eq!(
             both(CXA, &elephant_on_horse, &[s(), z(&[loose(2)])]),
-            (Outcome::BlackLoses, Clause::Art26_8_1)
+            (Some(GameResult::RedWins), Clause::Art26_8_1)
         );
         // 一捉车一捉无根子 against it.
         assert_eq!(
             both(CXA, &[z(&[rook(1)]), z(&[loose(2)])], &elephant_on_horse),
-            (Outcome::RedLoses, Clause::Art26_8_1)
+            (Some(GameResult::BlackWins), Clause::Art26_8_1)
         );
         // 一将一捉 of a protected piece is forbidden but not listed.
         assert_eq!(
@@ -699,12 +731,12 @@ mod tests {
                 &[k(), z(&[guarded(1)])],
                 &[z(&[rook(7)]), z(&[rook(7)])]
             ),
-            (Outcome::BlackLoses, Clause::Art26_8_1)
+            (Some(GameResult::RedWins), Clause::Art26_8_1)
         );
         // pyffish has no tie-breaks.
         assert_eq!(
             both(AXF, &[z(&[rook(1)]), z(&[rook(1)])], &elephant_on_horse),
-            (Outcome::Draw, Clause::Art26_8_4)
+            (Some(GameResult::Draw), Clause::Art26_8_4)
         );
     }
 
@@ -717,7 +749,7 @@ mod tests {
                 &[z(&[fake]), z(&[fake])],
                 &[z(&[guarded(2)]), z(&[guarded(2)])]
             ),
-            (Outcome::RedLoses, Clause::Art26_8_1)
+            (Some(GameResult::BlackWins), Clause::Art26_8_1)
         );
     }
 
@@ -727,20 +759,20 @@ mod tests {
         let joint = [z(&[rook(9).joint()]), z(&[rook(9).joint()])];
         assert_eq!(
             both(CXA, &alone, &joint),
-            (Outcome::RedLoses, Clause::Art26_8_2)
+            (Some(GameResult::BlackWins), Clause::Art26_8_2)
         );
         assert_eq!(
             both(CXA, &joint, &alone),
-            (Outcome::BlackLoses, Clause::Art26_8_2)
+            (Some(GameResult::RedWins), Clause::Art26_8_2)
         );
         assert_eq!(
             both(AXF, &alone, &joint),
-            (Outcome::Draw, Clause::Art26_8_4)
+            (Some(GameResult::Draw), Clause::Art26_8_4)
         );
         // Both joint: no special case.
         assert_eq!(
             both(CXA, &joint, &joint),
-            (Outcome::Draw, Clause::Art26_8_4)
+            (Some(GameResult::Draw), Clause::Art26_8_4)
         );
     }
 
@@ -750,21 +782,21 @@ mod tests {
         let joint = [z(&[loose(9).joint()]), z(&[loose(9).joint()])];
         assert_eq!(
             both(CXA, &alone, &joint),
-            (Outcome::RedLoses, Clause::Art26_8_3)
+            (Some(GameResult::BlackWins), Clause::Art26_8_3)
         );
         assert_eq!(
             both(CXA, &joint, &alone),
-            (Outcome::BlackLoses, Clause::Art26_8_3)
+            (Some(GameResult::RedWins), Clause::Art26_8_3)
         );
         assert_eq!(
             both(AXF, &joint, &alone),
-            (Outcome::Draw, Clause::Art26_8_4)
+            (Some(GameResult::Draw), Clause::Art26_8_4)
         );
         // Mixed joint and single chases on one side: no special case.
         let mixed = [z(&[loose(9).joint()]), z(&[loose(9)])];
         assert_eq!(
             both(CXA, &alone, &mixed),
-            (Outcome::Draw, Clause::Art26_8_4)
+            (Some(GameResult::Draw), Clause::Art26_8_4)
         );
     }
 
@@ -776,7 +808,10 @@ mod tests {
             &[z(&[loose(1)]), z(&[loose(1)])],
             &[z(&[rook(2)]), z(&[rook(2)])],
         );
-        assert_eq!((v.outcome, v.clause), (Outcome::Draw, Clause::Art26_8_4));
+        assert_eq!(
+            (v.outcome, v.clause),
+            (Some(GameResult::Draw), Clause::Art26_8_4)
+        );
         // Mutual perpetual check.
         for rules in [CXA, AXF] {
             assert_eq!(
@@ -785,7 +820,7 @@ mod tests {
                     &[k(), k()],
                     &[k(), k().with(Nature::Chase(vec![rook(3)]))]
                 ),
-                (Outcome::Draw, Clause::Art26_8_4)
+                (Some(GameResult::Draw), Clause::Art26_8_4)
             );
         }
         // Neither listed: chases of protected pieces on both sides.
@@ -795,17 +830,17 @@ mod tests {
                 &[z(&[guarded(1)]), z(&[guarded(1)])],
                 &[z(&[guarded(2)])]
             ),
-            (Outcome::Draw, Clause::Art26_8_4)
+            (Some(GameResult::Draw), Clause::Art26_8_4)
         );
         // 长杀 against 长捉无根子: both listed (ora_D34 under the 2011 text).
         assert_eq!(
             both(CXA, &[z(&[loose(1)]), z(&[loose(1)])], &[s(), s()]),
-            (Outcome::Draw, Clause::Art26_8_4)
+            (Some(GameResult::Draw), Clause::Art26_8_4)
         );
         // pyffish: the mate threats are idle, the chaser loses.
         assert_eq!(
             both(AXF, &[z(&[loose(1)]), z(&[loose(1)])], &[s(), s()]),
-            (Outcome::RedLoses, Clause::Art25_3)
+            (Some(GameResult::BlackWins), Clause::Art25_3)
         );
     }
 
@@ -814,16 +849,19 @@ mod tests {
     #[test]
     fn no_ruling_before_the_third_occurrence_23_3() {
         let v = adjudicate(CXA, 2, &[k(), k()], &[x(), x()]);
-        assert_eq!((v.outcome, v.clause), (Outcome::None, Clause::Art23_3));
+        assert_eq!((v.outcome, v.clause), (None, Clause::Art23_3));
         assert_eq!(v.red, Pattern::PerpetualCheck);
         let v = adjudicate(CXA, RULING_OCCURRENCE, &[k(), k()], &[x(), x()]);
-        assert_eq!((v.outcome, v.clause), (Outcome::RedLoses, Clause::Art25_1));
+        assert_eq!(
+            (v.outcome, v.clause),
+            (Some(GameResult::BlackWins), Clause::Art25_1)
+        );
     }
 
     #[test]
     fn a_cycle_needs_both_sides_23_1() {
         let v = judge(CXA, &[k()], &[]);
-        assert_eq!((v.outcome, v.clause), (Outcome::None, Clause::Art23_1));
+        assert_eq!((v.outcome, v.clause), (None, Clause::Art23_1));
     }
 
     #[test]

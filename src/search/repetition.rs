@@ -11,7 +11,7 @@
 //! cycle only when no side checked on every move, and the result is cached per thread.
 
 use super::score::{rule_loss_in, rule_win_in};
-use crate::board::Position;
+use crate::board::{GameResult, Position};
 use crate::rules::fast::judge_cycle;
 use crate::rules::RuleSet;
 
@@ -52,7 +52,7 @@ pub fn score_with(pos: &Position, ply: usize, rules: RuleSet) -> Option<i32> {
 /// ([`rule_loss_in`], [`rule_win_in`]), anything else a draw.
 fn judge(pos: &Position, len: usize, ply: usize, rules: RuleSet) -> i32 {
     let us = pos.side_to_move();
-    match judge_cycle(pos, len, rules).loser() {
+    match judge_cycle(pos, len, rules).and_then(GameResult::loser) {
         Some(loser) if loser == us => rule_loss_in(ply),
         Some(_) => rule_win_in(ply),
         None => 0,

@@ -25,7 +25,7 @@ use super::budget::Budget;
 use crate::board::GameResult;
 use crate::board::{Color, Move, Position};
 use crate::records::pgn::{self, Game, MoveFormat, WriteOptions};
-use crate::rules::{judge_with, Outcome, RefereeOptions, Replay, RuleSet};
+use crate::rules::{judge_with, RefereeOptions, Replay, RuleSet};
 use crate::search::alphabeta::Limits;
 use crate::search::engine::{Engine, Evaluation, SetPositionError};
 use crate::search::score;
@@ -344,12 +344,12 @@ fn referee_notes(game: &Game, rules: RuleSet) -> Vec<(usize, String)> {
         _ => String::new(),
     };
     let text = match (&j.verdict, j.clause) {
-        (Some(v), _) if j.outcome != Outcome::None => format!("{v}"),
+        (Some(v), _) if j.outcome.is_some() => format!("{v}"),
         (Some(v), Some(c)) => format!(
             "repetition not ruled yet ({c}): red {}, black {}",
             v.red, v.black
         ),
-        (None, Some(c)) => format!("{} by {c}", j.outcome),
+        (None, Some(c)) => format!("{} by {c}", crate::rules::ruling_word(j.outcome)),
         _ => return notes,
     };
     let ply = j.ruled_at.unwrap_or(game.moves.len());
@@ -446,13 +446,13 @@ fn line_text(pos: &Position, line: &[Move], format: MoveFormat, opts: WriteOptio
 }
 
 /// How the referee's ruling stands to the recorded result.
-pub fn agreement(outcome: Outcome, recorded: Option<GameResult>) -> &'static str {
+pub fn agreement(outcome: Option<GameResult>, recorded: Option<GameResult>) -> &'static str {
     match (outcome, recorded) {
         (_, None) => "unrecorded",
-        (Outcome::None, _) => "unruled",
-        (Outcome::BlackLoses, Some(GameResult::RedWins))
-        | (Outcome::RedLoses, Some(GameResult::BlackWins))
-        | (Outcome::Draw, Some(GameResult::Draw)) => "agrees",
+        (None, _) => "unruled",
+        (Some(GameResult::RedWins), Some(GameResult::RedWins))
+        | (Some(GameResult::BlackWins), Some(GameResult::BlackWins))
+        | (Some(GameResult::Draw), Some(GameResult::Draw)) => "agrees",
         _ => "disagrees",
     }
 }
@@ -464,23 +464,23 @@ mod tests {
     #[test]
     fn agreement_table() {
         assert_eq!(
-            agreement(Outcome::BlackLoses, Some(GameResult::RedWins)),
+            agreement(Some(GameResult::RedWins), Some(GameResult::RedWins)),
             "agrees"
         );
         assert_eq!(
-            agreement(Outcome::RedLoses, Some(GameResult::BlackWins)),
+            agreement(Some(GameResult::BlackWins), Some(GameResult::BlackWins)),
             "agrees"
         );
-        assert_eq!(agreement(Outcome::Draw, Some(GameResult::Draw)), "agrees");
         assert_eq!(
-            agreement(Outcome::Draw, Some(GameResult::RedWins)),
+            agreement(Some(GameResult::Draw), Some(GameResult::Draw)),
+            "agrees"
+        );
+        assert_eq!(
+            agreement(Some(GameResult::Draw), Some(GameResult::RedWins)),
             "disagrees"
         );
-        assert_eq!(
-            agreement(Outcome::None, Some(GameResult::RedWins)),
-            "unruled"
-        );
-        assert_eq!(agreement(Outcome::RedLoses, None), "unrecorded");
+        assert_eq!(agreement(None, Some(GameResult::RedWins)), "unruled");
+        assert_eq!(agreement(Some(GameResult::BlackWins), None), "unrecorded");
     }
 
     #[test]

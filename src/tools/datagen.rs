@@ -58,7 +58,7 @@ pub use format::{
 pub use shuffle::ShuffledReader;
 
 use super::budget::Budget;
-use crate::board::{Color, Move, Position};
+use crate::board::{Color, GameResult, Move, Position};
 use crate::rules::{self, PlyRecord, RuleSet};
 use crate::search::engine::{Engine, Evaluation};
 use crate::search::score;
@@ -314,16 +314,18 @@ impl GameState {
             // 4.1.4, 4.1.5, 4.2.3: the referee rules on the repetition.
             let fen = self.fen.as_deref().unwrap_or("");
             let outcome = rules::judge_game(fen, &self.texts, cfg.rules)
-                .map_or(rules::Outcome::Draw, |j| j.outcome);
+                .map_or(Some(GameResult::Draw), |j| j.outcome);
             match outcome {
-                rules::Outcome::RedLoses => return Some((Some(Color::Black), Ending::Repetition)),
-                rules::Outcome::BlackLoses => return Some((Some(Color::Red), Ending::Repetition)),
-                rules::Outcome::Draw => return Some((None, Ending::Repetition)),
-                rules::Outcome::None => {}
+                Some(GameResult::BlackWins) => {
+                    return Some((Some(Color::Black), Ending::Repetition))
+                }
+                Some(GameResult::RedWins) => return Some((Some(Color::Red), Ending::Repetition)),
+                Some(GameResult::Draw) => return Some((None, Ending::Repetition)),
+                None => {}
             }
         }
         if rules::natural_limit(cfg.rules, self.carried, &self.plies, None).outcome
-            == rules::Outcome::Draw
+            == Some(GameResult::Draw)
         {
             return Some((None, Ending::NaturalLimit));
         }

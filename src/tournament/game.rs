@@ -320,19 +320,19 @@ fn ending_by_rule(
     if pos.occurrences() >= rules::RULING_OCCURRENCE {
         let ruling = referee.repetition(&opening.fen, &track.moves, cfg.rules);
         match ruling.outcome {
-            rules::Outcome::Draw => return Some(draw(Termination::Repetition, ruling.reason)),
-            rules::Outcome::RedLoses => {
+            Some(GameResult::Draw) => return Some(draw(Termination::Repetition, ruling.reason)),
+            Some(GameResult::BlackWins) => {
                 return Some(loss(Color::Red, Termination::Repetition, ruling.reason))
             }
-            rules::Outcome::BlackLoses => {
+            Some(GameResult::RedWins) => {
                 return Some(loss(Color::Black, Termination::Repetition, ruling.reason))
             }
-            rules::Outcome::None => {}
+            None => {}
         }
     }
     if let Some(rule) = cfg.natural_limit {
         let st = rules::natural_limit_with(rule, carried, &track.plies, None);
-        if st.outcome == rules::Outcome::Draw {
+        if st.outcome == Some(GameResult::Draw) {
             return Some(draw(
                 Termination::NaturalLimit,
                 format!(

@@ -10,14 +10,15 @@
 //! under the match's rule set; it is the runner's default. [`DrawReferee`] (every repetition
 //! a draw) remains for tests, and any `Fn(&str, &[Move], RuleSet) -> Ruling` is a [`Referee`].
 
+use crate::board::GameResult;
 use crate::board::Move;
-use crate::rules::{Outcome, RuleSet};
+use crate::rules::RuleSet;
 
 /// A referee's answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ruling {
-    /// Draw, a loss for one side, or [`Outcome::None`] to play on.
-    pub outcome: Outcome,
+    /// Draw, a loss for one side, or [`None`] to play on.
+    pub outcome: Option<GameResult>,
     /// Short explanation for the PGN (e.g. the deciding clause).
     pub reason: String,
 }
@@ -26,7 +27,7 @@ impl Ruling {
     /// A drawn repetition.
     pub fn draw(reason: impl Into<String>) -> Ruling {
         Ruling {
-            outcome: Outcome::Draw,
+            outcome: Some(GameResult::Draw),
             reason: reason.into(),
         }
     }
@@ -68,7 +69,7 @@ impl Referee for RulesReferee {
             Ok(j) => {
                 let clause = j.clause.map(|c| format!(" ({c})")).unwrap_or_default();
                 match j.outcome {
-                    Outcome::None | Outcome::Draw => Ruling::draw(format!("repetition{clause}")),
+                    None | Some(GameResult::Draw) => Ruling::draw(format!("repetition{clause}")),
                     outcome => Ruling {
                         outcome,
                         reason: format!("forbidden repetition{clause}"),
@@ -94,6 +95,6 @@ mod tests {
             .map(|m| pos.play(m).unwrap())
             .collect();
         let r = RulesReferee.repetition(fen, &moves, RuleSet::Cxa2011);
-        assert_eq!(r.outcome, Outcome::RedLoses, "{r:?}");
+        assert_eq!(r.outcome, Some(GameResult::BlackWins), "{r:?}");
     }
 }

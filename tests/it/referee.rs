@@ -6,12 +6,12 @@
 use crate::cli_support;
 use cli_support::run;
 
-use jiangjun::board::{Move, PieceKind, Position};
+use jiangjun::board::{GameResult, Move, PieceKind, Position};
 use jiangjun::rules::classify::{classify_move, IdBoard, Options};
 use jiangjun::rules::referee::outcome_word;
 use jiangjun::rules::{
-    judge_game, judge_with, Chaser, Clause, Count, Judgement, Nature, NatureClass, Outcome,
-    Protection, RefereeOptions, RuleSet,
+    judge_game, judge_with, Chaser, Clause, Count, Judgement, Nature, NatureClass, Protection,
+    RefereeOptions, RuleSet,
 };
 use jiangjun::search::alphabeta::Limits;
 use jiangjun::search::engine::Engine;
@@ -375,7 +375,7 @@ fn figure_2_two_chases_against_chase_and_exchange() {
     assert!(j.moves[1].natures.natures() == [Nature::Idle(jiangjun::rules::IdleKind::Exchange)]);
     assert_eq!(
         (j.outcome, j.clause),
-        (Outcome::RedLoses, Some(Clause::Art25_3))
+        (Some(GameResult::BlackWins), Some(Clause::Art25_3))
     );
 }
 
@@ -400,7 +400,7 @@ fn figure_3_chase_unprotected_against_chase_rook_is_a_draw() {
     assert_eq!(targets(1), [(PieceKind::Rook, false)]);
     assert_eq!(
         (j.outcome, j.clause),
-        (Outcome::Draw, Some(Clause::Art26_8_4))
+        (Some(GameResult::Draw), Some(Clause::Art26_8_4))
     );
 }
 
@@ -415,7 +415,7 @@ fn figure_4_perpetual_chase_against_idle_moves() {
     assert_eq!(heaviest(&j), [Z, X, Z, X]);
     assert_eq!(
         (j.outcome, j.clause),
-        (Outcome::RedLoses, Some(Clause::Art25_3))
+        (Some(GameResult::BlackWins), Some(Clause::Art25_3))
     );
     assert_eq!(j.basis, Some(Clause::Art24_11));
 }
@@ -436,7 +436,7 @@ fn figure_5_one_check_one_idle_is_a_draw() {
     );
     assert_eq!(
         (j.outcome, j.clause),
-        (Outcome::Draw, Some(Clause::Art25_2))
+        (Some(GameResult::Draw), Some(Clause::Art25_2))
     );
 }
 
@@ -460,7 +460,7 @@ fn last_example_perpetual_check_loses_even_without_another_move() {
     assert_eq!(heaviest(&j), [K, X, K, X]);
     assert_eq!(
         (j.outcome, j.clause),
-        (Outcome::RedLoses, Some(Clause::Art25_1))
+        (Some(GameResult::BlackWins), Some(Clause::Art25_1))
     );
 }
 
@@ -680,7 +680,7 @@ fn chase_through_an_exchange_of_the_root_24_3() {
     assert!(j.moves[0].natures.chases().all(|t| t.joint));
     assert_eq!(
         (j.outcome, j.clause),
-        (Outcome::RedLoses, Some(Clause::Art25_3))
+        (Some(GameResult::BlackWins), Some(Clause::Art25_3))
     );
     // Without the horse on c5 the cannon is simply loose: the same ruling, directly.
     let j = rook_shuttle(
@@ -690,7 +690,7 @@ fn chase_through_an_exchange_of_the_root_24_3() {
     assert!(by_exchange(&j.moves[0].natures).is_empty());
     assert_eq!(
         (j.outcome, j.clause),
-        (Outcome::RedLoses, Some(Clause::Art25_3))
+        (Some(GameResult::BlackWins), Some(Clause::Art25_3))
     );
     // The search's fast path and AXF (pyffish) do not look through exchanges.
     assert_eq!(
@@ -736,7 +736,7 @@ fn figure_4_cannon_for_the_root_then_the_pawn() {
     );
     assert_eq!(
         (j.outcome, j.clause),
-        (Outcome::RedLoses, Some(Clause::Art25_3))
+        (Some(GameResult::BlackWins), Some(Clause::Art25_3))
     );
     assert_eq!(j.basis, Some(Clause::Art24_11));
 }
@@ -752,7 +752,7 @@ fn shuttle_is_idle(fen: &str, king: [&str; 2]) {
     );
     assert_eq!(
         (j.outcome, j.clause),
-        (Outcome::Draw, Some(Clause::Art25_2)),
+        (Some(GameResult::Draw), Some(Clause::Art25_2)),
         "{fen}"
     );
 }
@@ -767,7 +767,7 @@ fn shuttle_chases_by_exchange(fen: &str, king: [&str; 2]) {
     );
     assert_eq!(
         (j.outcome, j.clause),
-        (Outcome::RedLoses, Some(Clause::Art25_3)),
+        (Some(GameResult::BlackWins), Some(Clause::Art25_3)),
         "{fen}"
     );
 }
@@ -906,7 +906,7 @@ fn lone_defender_attacking_an_elephant_is_idle_26_2() {
     );
     assert_eq!(
         (j.outcome, j.clause),
-        (Outcome::Draw, Some(Clause::Art25_2)),
+        (Some(GameResult::Draw), Some(Clause::Art25_2)),
         "{}",
         j.to_text()
     );
@@ -916,7 +916,7 @@ fn lone_defender_attacking_an_elephant_is_idle_26_2() {
     let j = example(fen, &cycle);
     assert_eq!(
         (j.outcome, j.clause),
-        (Outcome::RedLoses, Some(Clause::Art25_3)),
+        (Some(GameResult::BlackWins), Some(Clause::Art25_3)),
         "{}",
         j.to_text()
     );
@@ -1063,13 +1063,13 @@ fn one_check_one_chase_is_forbidden_24_13() {
     assert_eq!(
         (j.outcome, j.clause, j.basis),
         (
-            Outcome::RedLoses,
+            Some(GameResult::BlackWins),
             Some(Clause::Art25_3),
             Some(Clause::Art24_13)
         )
     );
     // pyffish: the plain check breaks the chase.
-    assert_eq!(judge(&case, RuleSet::Axf).outcome, Outcome::Draw);
+    assert_eq!(judge(&case, RuleSet::Axf).outcome, Some(GameResult::Draw));
 }
 
 #[test]
@@ -1081,7 +1081,7 @@ fn check_and_idle_is_allowed_24_14() {
     let j = judge(&case, RuleSet::Cxa2011);
     assert_eq!(
         (j.outcome, j.clause),
-        (Outcome::Draw, Some(Clause::Art25_2))
+        (Some(GameResult::Draw), Some(Clause::Art25_2))
     );
 }
 
@@ -1098,13 +1098,13 @@ fn listed_side_must_vary_26_8_1() {
     assert_eq!(classes, [Z, Z, Z, Z], "{}", j.to_text());
     assert_eq!(
         (j.outcome, j.clause),
-        (Outcome::RedLoses, Some(Clause::Art26_8_1)),
+        (Some(GameResult::BlackWins), Some(Clause::Art26_8_1)),
         "{}",
         j.to_text()
     );
     // AXF has no such tie-break: both forbidden is a draw.
     let j = judge_game(fen, &moves, RuleSet::Axf).expect("legal");
-    assert_eq!(j.outcome, Outcome::Draw);
+    assert_eq!(j.outcome, Some(GameResult::Draw));
 }
 
 /// The pieces each move of the first period chases, as (kind, counts as 无根子, joint).
@@ -1143,14 +1143,19 @@ fn alone_against_joint_unprotected_26_8_3() {
     // 26.8.3 "凡单方长捉无根子，对方联合捉无根子，前者变着": black, chasing alone, must vary.
     assert_eq!(
         (j.outcome, j.clause),
-        (Outcome::BlackLoses, Some(Clause::Art26_8_3)),
+        (Some(GameResult::RedWins), Some(Clause::Art26_8_3)),
         "{}",
         j.to_text()
     );
     // AXF as pyffish applies it sees no series of checks: black's moves are idle, red chases
     // the same cannon on every move and must vary.
     let axf = twice(fen, &cycle, RuleSet::Axf);
-    assert_eq!(axf.outcome, Outcome::RedLoses, "{}", axf.to_text());
+    assert_eq!(
+        axf.outcome,
+        Some(GameResult::BlackWins),
+        "{}",
+        axf.to_text()
+    );
 }
 
 #[test]
@@ -1162,7 +1167,7 @@ fn both_listed_is_a_draw_26_8_4() {
     let j = judge(&case, RuleSet::Cxa2011);
     assert_eq!(
         (j.outcome, j.clause),
-        (Outcome::Draw, Some(Clause::Art26_8_4))
+        (Some(GameResult::Draw), Some(Clause::Art26_8_4))
     );
 }
 
@@ -1177,14 +1182,14 @@ fn strict_count_waits_for_the_fourth_occurrence_23_1() {
         ..RefereeOptions::default()
     };
     let j = judge_with(Some(&case.fen), &case.moves, RuleSet::Cxa2011, strict).expect("legal");
-    assert_eq!(
-        (j.outcome, j.clause),
-        (Outcome::None, Some(Clause::Art23_3))
-    );
+    assert_eq!((j.outcome, j.clause), (None, Some(Clause::Art23_3)));
     let mut longer = case.moves.clone();
     longer.extend_from_slice(&case.moves[..4]);
     let j = judge_with(Some(&case.fen), &longer, RuleSet::Cxa2011, strict).expect("legal");
-    assert_eq!((j.outcome, j.ruled_at), (Outcome::RedLoses, Some(12)));
+    assert_eq!(
+        (j.outcome, j.ruled_at),
+        (Some(GameResult::BlackWins), Some(12))
+    );
 }
 
 /// Twelve rounds of red's rook going round a2 → a4 → a6 → a2 (three points) against black's
@@ -1196,8 +1201,8 @@ fn round_the_a_file(black: &[&str]) -> Vec<String> {
         .collect()
 }
 
-/// Outcome, clause, ply of the ruling, and whether 23.4 made it.
-fn ruling(j: &Judgement) -> (Outcome, Option<Clause>, Option<usize>, bool) {
+/// Result, clause, ply of the ruling, and whether 23.4 made it.
+fn ruling(j: &Judgement) -> (Option<GameResult>, Option<Clause>, Option<usize>, bool) {
     (j.outcome, j.clause, j.ruled_at, j.nine_rounds)
 }
 
@@ -1219,18 +1224,28 @@ fn nine_rounds_over_three_points_23_4() {
     // 23.4: after nine rounds (18 plies) of forbidden moves over three points red must vary,
     // though the start position has occurred only twice.
     let j = with_nine_rounds(fen, &moves);
-    let want = (Outcome::RedLoses, Some(Clause::Art25_3), Some(18), true);
+    let want = (
+        Some(GameResult::BlackWins),
+        Some(Clause::Art25_3),
+        Some(18),
+        true,
+    );
     assert_eq!(ruling(&j), want, "{}", j.to_text());
     assert_eq!(j.repetition.map(|r| r.occurrences), Some(2));
     assert!(j.to_text().starts_with("verdict red_loses 25.3 (23.4)\n"));
     assert!(j.moves[..18].iter().all(|r| r.in_cycle));
     // By default (rules.md) the referee waits for the third occurrence: six more plies.
     let j = judge_game(fen, &moves, RuleSet::Cxa2011).expect("legal");
-    let want = (Outcome::RedLoses, Some(Clause::Art25_3), Some(24), false);
+    let want = (
+        Some(GameResult::BlackWins),
+        Some(Clause::Art25_3),
+        Some(24),
+        false,
+    );
     assert_eq!(ruling(&j), want);
     // Eight rounds are not enough.
     let j = with_nine_rounds(fen, &moves[..17]);
-    assert_eq!(j.outcome, Outcome::None, "{}", j.to_text());
+    assert_eq!(j.outcome, None, "{}", j.to_text());
 }
 
 #[test]
@@ -1242,19 +1257,29 @@ fn nine_rounds_of_allowed_moves_23_4() {
     // twelve rounds.
     let moves = round_the_a_file(&["d9e8", "e8f9", "f9e8", "e8d9"]);
     let j = with_nine_rounds(fen, &moves);
-    let want = (Outcome::Draw, Some(Clause::Art25_2), Some(18), true);
+    let want = (
+        Some(GameResult::Draw),
+        Some(Clause::Art25_2),
+        Some(18),
+        true,
+    );
     assert_eq!(ruling(&j), want, "{}", j.to_text());
     assert_eq!(
         judge_game(fen, &moves, RuleSet::Cxa2011)
             .expect("legal")
             .outcome,
-        Outcome::None
+        None
     );
     // Only red marks time, black shuttles over two points: no claim under 23.4 would cost red
     // the game, so nothing is ruled until the third occurrence (a plain draw, 25.2).
     let moves = round_the_a_file(&["d9e8", "e8d9"]);
     let j = with_nine_rounds(fen, &moves);
-    let want = (Outcome::Draw, Some(Clause::Art25_2), Some(24), false);
+    let want = (
+        Some(GameResult::Draw),
+        Some(Clause::Art25_2),
+        Some(24),
+        false,
+    );
     assert_eq!(ruling(&j), want, "{}", j.to_text());
 }
 
@@ -1265,7 +1290,7 @@ fn a_capture_restarts_the_count_23_2() {
     let fen = "3k5/9/9/9/9/9/9/9/p8/R3K4 w - - 0 1";
     let moves = ["a0a1", "d9d8", "a1a0", "d8d9", "a0a1", "d9d8"];
     let j = judge_game(fen, &moves, RuleSet::Cxa2011).expect("legal");
-    assert_eq!(j.outcome, Outcome::None);
+    assert_eq!(j.outcome, None);
     assert!(j.moves[0].capture);
     assert_eq!(j.repetition.map(|r| r.occurrences), Some(2));
 }
@@ -1353,7 +1378,7 @@ fn search_does_not_complete_a_losing_cycle() {
     let mut tested = 0;
     for case in cases() {
         let j = judge(&case, RuleSet::Cxa2011);
-        let Some(loser) = j.outcome.loser() else {
+        let Some(loser) = j.outcome.and_then(GameResult::loser) else {
             continue;
         };
         let Some(last) = j
@@ -1471,11 +1496,11 @@ fn random_games_with_shuffles_never_panic() {
             let (Some(rep), Some(at)) = (j.repetition, j.ruled_at) else {
                 continue;
             };
-            if j.verdict.is_none() || j.outcome == Outcome::None {
+            if j.verdict.is_none() || j.outcome.is_none() {
                 continue;
             }
             ruled += 1;
-            decisive += usize::from(j.outcome != Outcome::Draw);
+            decisive += usize::from(j.outcome != Some(GameResult::Draw));
             // The fast path on the same cycle, replayed up to the ruling.
             if j.moves[rep.period()].iter().any(|r| {
                 r.natures.threatens_mate()

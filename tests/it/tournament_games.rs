@@ -442,7 +442,7 @@ fn repetition_goes_to_the_referee() {
                 }
                 assert!(pos.occurrences() >= 3);
                 jiangjun::tournament::repetition_referee::Ruling {
-                    outcome: jiangjun::rules::Outcome::RedLoses,
+                    outcome: Some(GameResult::BlackWins),
                     reason: "test ruling".into(),
                 }
             },
@@ -459,7 +459,7 @@ fn natural_limit_and_dead_material() {
         c.referee = std::sync::Arc::new(
             |_: &str, _: &[jiangjun::board::Move], _: jiangjun::rules::RuleSet| {
                 jiangjun::tournament::repetition_referee::Ruling {
-                    outcome: jiangjun::rules::Outcome::None,
+                    outcome: None,
                     reason: String::new(),
                 }
             },
