@@ -298,30 +298,35 @@ impl TournamentArgs {
 /// error (exit status 2).
 pub fn match_main(args: MatchArgs) -> anyhow::Result<i32> {
     let opts = args.options()?;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    Ok(match run_match(&opts, &mut out) {
-        Ok(_) => 0,
-        Err(e) => {
-            eprintln!("jiangjun match: {e:#}");
-            1
-        }
-    })
+    Ok(run_on_stdout("match", |out| {
+        run_match(&opts, out).map(drop)
+    }))
 }
 
 /// `jiangjun tournament ...`: exit status 0, or 1 when the engines failed; an error is a
 /// usage error (exit status 2).
 pub fn tournament_main(args: TournamentArgs) -> anyhow::Result<i32> {
     let opts = args.options()?;
+    Ok(run_on_stdout("tournament", |out| {
+        run_tournament(&opts, out).map(drop)
+    }))
+}
+
+/// Runs a match or tournament that reports on stdout; a failure of the engines is said on
+/// stderr with exit status 1.
+fn run_on_stdout(
+    name: &str,
+    run: impl FnOnce(&mut dyn std::io::Write) -> anyhow::Result<()>,
+) -> i32 {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    Ok(match run_tournament(&opts, &mut out) {
-        Ok(_) => 0,
+    match run(&mut out) {
+        Ok(()) => 0,
         Err(e) => {
-            eprintln!("jiangjun tournament: {e:#}");
+            eprintln!("jiangjun {name}: {e:#}");
             1
         }
-    })
+    }
 }
 
 #[cfg(test)]
