@@ -17,6 +17,8 @@
 //!   timestamps) and, on Unix, its inode and status-change time are compared before and after.
 //!
 //! Standard input (`-`, where a subcommand reads a stream) is read up to the same limits.
+//! Game records read by `jiangjun pgn` are a stream instead ([`open_stream`]): any size, one
+//! game in memory at a time, the same checks of the file type and of a change while read.
 //! Limits per kind of input are the `MAX_*` constants here (the network file's is its exact
 //! length, [`crate`]'s `search::nnue::network::FILE_LEN`); streamed inputs (training data)
 //! have none, since they are never held whole.
@@ -29,8 +31,9 @@ use std::path::Path;
 /// Largest opening book read (our `.jjb` or ElephantEye's `BOOK.DAT`): 256 MiB, 16 million
 /// of our entries; the books shipped are under 200 KB.
 pub const MAX_BOOK_BYTES: u64 = 256 << 20;
-/// Largest game file (PGN, XQF) or standard input of game records read: 512 MiB, millions of
-/// games; a file is decoded whole.
+/// Largest game file (PGN, XQF) or standard input of game records read whole (`analyse`,
+/// the book builder, `datagen --from-games`): 512 MiB, millions of games. `jiangjun pgn`
+/// streams instead ([`open_stream`]) and has no limit.
 pub const MAX_GAME_FILE_BYTES: u64 = 512 << 20;
 /// Largest small text input read: opening suites, book seed lists, evaluation weights (64 MiB).
 pub const MAX_TEXT_BYTES: u64 = 64 << 20;
@@ -211,6 +214,48 @@ pub fn read_input(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
         read_bounded(io::stdin().lock(), limit)
     } else {
         read_file(path, limit)
+    }
+}
+
+/// An input read as a stream, never held whole: standard input (`-`) or a regular file of
+/// any size (game records, which a reader takes one game at a time).
+pub struct InputStream {
+    reader: Box<dyn Read>,
+    /// The file and its stamp when opened, to tell whether it changed while read.
+    file: Option<(File, Stamp)>,
+}
+
+/// Opens `path` (`-`: standard input) as an [`InputStream`]: a regular file only, as
+/// [`open_regular`] checks, without a size limit.
+pub fn open_stream(path: &Path) -> Result<InputStream, InputError> {
+    if path.as_os_str() == "-" {
+        return Ok(InputStream {
+            reader: Box::new(io::stdin()),
+            file: None,
+        });
+    }
+    let (file, _) = open_regular(path, u64::MAX)?;
+    let stamp = Stamp::of(&file)?;
+    Ok(InputStream {
+        reader: Box::new(file.try_clone()?),
+        file: Some((file, stamp)),
+    })
+}
+
+impl InputStream {
+    /// After the last byte: an error if the file changed while it was read (what was read
+    /// may then be no version's).
+    pub fn check_unchanged(&self) -> Result<(), InputError> {
+        match &self.file {
+            Some((file, before)) if Stamp::of(file)? != *before => Err(InputError::Changed),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl Read for InputStream {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.reader.read(buf)
     }
 }
 

@@ -10,7 +10,7 @@ use crate::board::notation::Script;
 use crate::board::Position;
 use crate::records::encoding::{Detection, TextEncoding};
 use crate::records::pgn::{self, MoveFormat, PgnError, WriteOptions};
-use crate::records::{parse_bytes, GameError, Records};
+use crate::records::{parse_bytes, stream_games, GameError, Records};
 use crate::rules::{judge_with, RefereeOptions, RuleSet};
 use crate::tools::analyse::agreement;
 use anyhow::{Context, Result};
@@ -139,12 +139,7 @@ pub(crate) fn read_input(input: &Input) -> Result<Records> {
                 bytes.get(2).copied().unwrap_or(0)
             ),
             Some(decoded) => {
-                let how = match decoded.detection {
-                    Detection::Forced => "as asked",
-                    Detection::Bom => "byte-order mark",
-                    Detection::ValidUtf8 => "valid UTF-8",
-                    Detection::Guessed => "reads best of gb18030 and big5",
-                };
+                let how = detection_words(decoded.detection);
                 eprintln!(
                     "{}: encoding {} ({how}){}; {} game(s)",
                     path.display(),
@@ -162,6 +157,72 @@ pub(crate) fn read_input(input: &Input) -> Result<Records> {
     Ok(records)
 }
 
+/// Reads the input (`-`: standard input) in one pass, as [`read_input`] does but without
+/// holding it: each game goes to `emit` as soon as it is read, so a file of any size is
+/// read in the memory of one game. The warnings and, with `--verbose`, what was read are said
+/// on stderr at the end.
+///
+/// `emit` gets each game with its number from 1; its first error ends the handing out (the
+/// file is still read to its end) and is returned.
+fn stream_input(
+    input: &Input,
+    mut emit: impl FnMut(usize, Result<pgn::Game, GameError>) -> Result<()>,
+) -> Result<()> {
+    let path = &input.path;
+    let what = || {
+        if path.as_os_str() == "-" {
+            "cannot read standard input".to_string()
+        } else {
+            format!("cannot read {}", path.display())
+        }
+    };
+    let mut stream = crate::input::open_stream(path).with_context(what)?;
+    let mut n = 0;
+    let mut failed = None;
+    let streamed = stream_games(&mut stream, input.encoding, |g| {
+        n += 1;
+        if failed.is_none() {
+            failed = emit(n, g).err();
+        }
+    })
+    .with_context(what)?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    stream.check_unchanged().with_context(what)?;
+    print_warnings(path, &streamed.warnings);
+    if input.verbose {
+        match streamed.encoding {
+            None => eprintln!(
+                "{}: XQF (version {:#04x})",
+                path.display(),
+                streamed.xqf_version.unwrap_or(0)
+            ),
+            Some((encoding, detection)) => eprintln!(
+                "{}: encoding {encoding} ({}){}; {} game(s)",
+                path.display(),
+                detection_words(detection),
+                if streamed.had_errors {
+                    ", with undecodable bytes"
+                } else {
+                    ""
+                },
+                streamed.games
+            ),
+        }
+    }
+    Ok(())
+}
+
+fn detection_words(d: Detection) -> &'static str {
+    match d {
+        Detection::Forced => "as asked",
+        Detection::Bom => "byte-order mark",
+        Detection::ValidUtf8 => "valid UTF-8",
+        Detection::Guessed => "reads best of gb18030 and big5",
+    }
+}
+
 pub(crate) fn print_warnings(path: &std::path::Path, warnings: &[String]) {
     for w in warnings {
         eprintln!("{}: warning: {w}", path.display());
@@ -169,8 +230,6 @@ pub(crate) fn print_warnings(path: &std::path::Path, warnings: &[String]) {
 }
 
 fn convert(a: &ConvertArgs) -> Result<i32> {
-    let records = read_input(&a.input)?;
-    print_warnings(&a.input.path, &records.warnings);
     let format = a.to;
     let opts = match format {
         MoveFormat::Chinese => WriteOptions {
@@ -179,28 +238,93 @@ fn convert(a: &ConvertArgs) -> Result<i32> {
         },
         MoveFormat::Iccs | MoveFormat::Wxf => WriteOptions::default(),
     };
-    let mut out = String::new();
+    let mut out = Output::open(a.output.as_deref())?;
     let mut bad = 0;
-    for (i, g) in records.games.iter().enumerate() {
+    let mut written = 0;
+    stream_input(&a.input, |n, g| {
         match g {
             Ok(game) => {
-                if !out.is_empty() {
-                    out.push('\n');
-                }
-                out.push_str(&pgn::write_pgn_with(game, format, opts));
+                let sep = if written > 0 { "\n" } else { "" };
+                write!(out, "{sep}{}", pgn::write_pgn_with(&game, format, opts))?;
+                written += 1;
             }
             Err(e) => {
                 bad += 1;
-                eprintln!(
-                    "{}: game {}: {e} (not converted)",
-                    a.input.path.display(),
-                    i + 1
-                );
+                eprintln!("{}: game {n}: {e} (not converted)", a.input.path.display());
             }
         }
-    }
-    write_output(a.output.as_deref(), &out)?;
+        Ok(())
+    })?;
+    out.finish()?;
     Ok(if bad > 0 { 1 } else { 0 })
+}
+
+/// Where `convert` writes: standard output as it goes, or a file written under a temporary
+/// name beside it and renamed at the end, so that a failed run leaves no half-written file
+/// and `-o` may name the input itself.
+enum Output {
+    Stdout(std::io::BufWriter<std::io::Stdout>),
+    File {
+        tmp: std::path::PathBuf,
+        path: std::path::PathBuf,
+        file: std::io::BufWriter<std::fs::File>,
+    },
+}
+
+impl Output {
+    fn open(path: Option<&std::path::Path>) -> Result<Output> {
+        Ok(match path.filter(|p| p.as_os_str() != "-") {
+            None => Output::Stdout(std::io::BufWriter::new(std::io::stdout())),
+            Some(p) => {
+                let mut name = p.file_name().unwrap_or_default().to_os_string();
+                name.push(format!(".partial-{}", std::process::id()));
+                let tmp = p.with_file_name(name);
+                let file = std::fs::File::create(&tmp)
+                    .with_context(|| format!("cannot write {}", p.display()))?;
+                Output::File {
+                    tmp,
+                    path: p.to_path_buf(),
+                    file: std::io::BufWriter::new(file),
+                }
+            }
+        })
+    }
+
+    /// Flushes, and gives a file its name.
+    fn finish(mut self) -> Result<()> {
+        match &mut self {
+            Output::Stdout(w) => Ok(w.flush()?),
+            Output::File { tmp, path, file } => file
+                .flush()
+                .and_then(|()| std::fs::rename(&*tmp, &*path))
+                .with_context(|| format!("cannot write {}", path.display())),
+        }
+    }
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        // Not finished: the temporary file goes (after a successful rename it is gone).
+        if let Output::File { tmp, .. } = self {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Output::Stdout(w) => w.write(buf),
+            Output::File { file, .. } => file.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Output::Stdout(w) => w.flush(),
+            Output::File { file, .. } => file.flush(),
+        }
+    }
 }
 
 /// Writes `text` to the file `path`, or to standard output when there is none or it is `-`.
@@ -231,94 +355,108 @@ pub fn is_closed_pipe(e: &anyhow::Error) -> bool {
 }
 
 fn check(a: &CheckArgs, out: &mut impl Write) -> Result<i32> {
-    let records = read_input(&a.input)?;
-    print_warnings(&a.input.path, &records.warnings);
     let mut bad = 0;
-    for (i, g) in records.games.iter().enumerate() {
-        let n = i + 1;
-        match g {
-            Ok(game) => writeln!(
-                out,
-                "game {n}: ok, {} plies, {}{}",
-                game.moves.len(),
-                pgn::result_token(game.result),
-                game.tag("Event")
-                    .map_or(String::new(), |e| format!(" ({e})"))
-            )?,
-            Err(e) => {
-                bad += 1;
-                match e {
-                    GameError::Pgn(PgnError::Move {
-                        line,
-                        ply,
-                        token,
-                        error,
-                        ..
-                    }) => writeln!(
-                        out,
-                        "game {n}: bad move at ply {ply} (line {line}) '{token}': {error}"
-                    )?,
-                    e => writeln!(out, "game {n}: unreadable: {e}")?,
-                }
-            }
-        }
-    }
-    let total = records.games.len();
+    let mut total = 0;
+    stream_input(&a.input, |n, g| {
+        total = n;
+        Ok(check_game(n, &g, &mut bad, out)?)
+    })?;
     writeln!(out, "{total} game(s): {} good, {bad} bad", total - bad)?;
     Ok(if bad > 0 { 1 } else { 0 })
 }
 
-fn judge(a: &JudgeArgs, out: &mut impl Write) -> Result<i32> {
-    let records = read_input(&a.input)?;
-    print_warnings(&a.input.path, &records.warnings);
-    let rules = a.rules;
-    let mut failures = 0;
-    for (i, g) in records.games.iter().enumerate() {
-        let n = i + 1;
-        let game = match g {
-            Ok(game) => game,
-            Err(e) => {
-                failures += 1;
-                if a.json {
-                    writeln!(
-                        out,
-                        "{{\"game\":{n},\"error\":{}}}",
-                        json_str(&e.to_string())
-                    )?;
-                } else {
-                    writeln!(out, "game {n}: unreadable: {e}")?;
-                }
-                continue;
+/// `check`'s line for game `n`.
+fn check_game(
+    n: usize,
+    g: &Result<pgn::Game, GameError>,
+    bad: &mut usize,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    match g {
+        Ok(game) => writeln!(
+            out,
+            "game {n}: ok, {} plies, {}{}",
+            game.moves.len(),
+            pgn::result_token(game.result),
+            game.tag("Event")
+                .map_or(String::new(), |e| format!(" ({e})"))
+        ),
+        Err(e) => {
+            *bad += 1;
+            match e {
+                GameError::Pgn(PgnError::Move {
+                    line,
+                    ply,
+                    token,
+                    error,
+                    ..
+                }) => writeln!(
+                    out,
+                    "game {n}: bad move at ply {ply} (line {line}) '{token}': {error}"
+                ),
+                e => writeln!(out, "game {n}: unreadable: {e}"),
             }
-        };
-        let moves: Vec<String> = game.moves.iter().map(|m| m.to_string()).collect();
-        let fen = (game.start != Position::startpos()).then(|| game.start.to_fen());
-        let j = judge_with(fen.as_deref(), &moves, rules, RefereeOptions::default())
-            .with_context(|| format!("game {n}: the referee cannot replay it"))?;
-        let agree = agreement(j.outcome, game.result);
-        if agree == "disagrees" {
-            failures += 1;
-        }
-        if a.json {
-            writeln!(
-                out,
-                "{{\"game\":{n},\"event\":{},\"recorded\":\"{}\",\"agreement\":\"{agree}\",\"judgement\":{}}}",
-                game.tag("Event").map_or("null".to_string(), json_str),
-                pgn::result_token(game.result),
-                j.to_json()
-            )?;
-        } else {
-            let verdict = j.to_text();
-            let first = verdict.lines().next().unwrap_or("verdict none -");
-            writeln!(
-                out,
-                "game {n}: {first}{}; recorded {}: {agree}",
-                j.ruled_at.map_or(String::new(), |p| format!(" at ply {p}")),
-                pgn::result_token(game.result)
-            )?;
         }
     }
+}
+
+fn judge(a: &JudgeArgs, out: &mut impl Write) -> Result<i32> {
+    let mut failures = 0;
+    stream_input(&a.input, |n, g| judge_game(a, n, &g, &mut failures, out))?;
     Ok(if failures > 0 { 1 } else { 0 })
+}
+
+/// `judge`'s line for game `n`.
+fn judge_game(
+    a: &JudgeArgs,
+    n: usize,
+    g: &Result<pgn::Game, GameError>,
+    failures: &mut usize,
+    out: &mut impl Write,
+) -> Result<()> {
+    let game = match g {
+        Ok(game) => game,
+        Err(e) => {
+            *failures += 1;
+            if a.json {
+                writeln!(
+                    out,
+                    "{{\"game\":{n},\"error\":{}}}",
+                    json_str(&e.to_string())
+                )?;
+            } else {
+                writeln!(out, "game {n}: unreadable: {e}")?;
+            }
+            return Ok(());
+        }
+    };
+    let moves: Vec<String> = game.moves.iter().map(|m| m.to_string()).collect();
+    let fen = (game.start != Position::startpos()).then(|| game.start.to_fen());
+    let j = judge_with(fen.as_deref(), &moves, a.rules, RefereeOptions::default())
+        .with_context(|| format!("game {n}: the referee cannot replay it"))?;
+    let agree = agreement(j.outcome, game.result);
+    if agree == "disagrees" {
+        *failures += 1;
+    }
+    if a.json {
+        writeln!(
+            out,
+            "{{\"game\":{n},\"event\":{},\"recorded\":\"{}\",\"agreement\":\"{agree}\",\"judgement\":{}}}",
+            game.tag("Event").map_or("null".to_string(), json_str),
+            pgn::result_token(game.result),
+            j.to_json()
+        )?;
+    } else {
+        let verdict = j.to_text();
+        let first = verdict.lines().next().unwrap_or("verdict none -");
+        writeln!(
+            out,
+            "game {n}: {first}{}; recorded {}: {agree}",
+            j.ruled_at.map_or(String::new(), |p| format!(" at ply {p}")),
+            pgn::result_token(game.result)
+        )?;
+    }
+    Ok(())
 }
 
 /// A JSON string literal (serde_json escapes it; writing a `&str` cannot fail).

@@ -144,14 +144,43 @@ pub struct Decoded {
 /// Decodes a game file's bytes: in `forced` if given, else as the module docs say. Never
 /// fails: undecodable bytes become U+FFFD (and `had_errors` says so).
 pub fn decode(bytes: &[u8], forced: Option<TextEncoding>) -> Decoded {
-    let bom = Encoding::for_bom(bytes);
+    let (encoding, detection, bom) = detect(bytes, true, forced);
+    if detection == Detection::ValidUtf8 {
+        if let Ok(text) = std::str::from_utf8(bytes) {
+            return Decoded {
+                text: text.to_string(),
+                encoding,
+                detection,
+                had_errors: false,
+            };
+        }
+    }
+    decoded(&bytes[bom..], encoding, detection)
+}
+
+/// How many leading bytes of a file encoding detection reads when the file is read as a
+/// stream ([`detect`] with `complete` false): all of a file this size or smaller, so that
+/// what is decided for it is what [`decode`] decides for the whole.
+pub const DETECTION_SAMPLE: usize = 4 << 20;
+
+/// The encoding of a game file whose first bytes are `sample` (`complete`: the whole file),
+/// how it was chosen, and the length of a byte-order mark to skip. [`decode`]'s rules: a
+/// forced encoding, a byte-order mark, valid UTF-8 (a sample may end inside a character),
+/// else the better-reading of GB18030 and Big5 (a sample is cut after its last line feed,
+/// which is never part of a double-byte character in either).
+pub fn detect(
+    sample: &[u8],
+    complete: bool,
+    forced: Option<TextEncoding>,
+) -> (TextEncoding, Detection, usize) {
+    let bom = Encoding::for_bom(sample);
     if let Some(enc) = forced {
         // A BOM of the forced encoding is not text.
-        let body = match bom {
-            Some((e, len)) if e == enc.codec() => &bytes[len..],
-            _ => bytes,
+        let skip = match bom {
+            Some((e, len)) if e == enc.codec() => len,
+            _ => 0,
         };
-        return decoded(body, enc, Detection::Forced);
+        return (enc, Detection::Forced, skip);
     }
     if let Some((codec, len)) = bom {
         let enc = if codec == UTF_16LE {
@@ -161,23 +190,137 @@ pub fn decode(bytes: &[u8], forced: Option<TextEncoding>) -> Decoded {
         } else {
             TextEncoding::Utf8
         };
-        return decoded(&bytes[len..], enc, Detection::Bom);
+        return (enc, Detection::Bom, len);
     }
-    if let Ok(text) = std::str::from_utf8(bytes) {
-        return Decoded {
-            text: text.to_string(),
-            encoding: TextEncoding::Utf8,
-            detection: Detection::ValidUtf8,
-            had_errors: false,
-        };
+    let valid_utf8 = match std::str::from_utf8(sample) {
+        Ok(_) => true,
+        // Cut off inside a character at the end of a sample: valid so far.
+        Err(e) => !complete && e.error_len().is_none(),
+    };
+    if valid_utf8 {
+        return (TextEncoding::Utf8, Detection::ValidUtf8, 0);
     }
-    let gb = decoded(bytes, TextEncoding::Gb18030, Detection::Guessed);
-    let big5 = decoded(bytes, TextEncoding::Big5, Detection::Guessed);
-    // GB18030 on a tie: the more common of the two.
-    if score(&big5) > score(&gb) {
-        big5
+    let sample = if complete {
+        sample
     } else {
-        gb
+        sample
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(sample, |end| &sample[..=end])
+    };
+    let gb = decoded(sample, TextEncoding::Gb18030, Detection::Guessed);
+    let big5 = decoded(sample, TextEncoding::Big5, Detection::Guessed);
+    // GB18030 on a tie: the more common of the two.
+    let enc = if score(&big5) > score(&gb) {
+        TextEncoding::Big5
+    } else {
+        TextEncoding::Gb18030
+    };
+    (enc, Detection::Guessed, 0)
+}
+
+/// The characters of a byte stream in one encoding, decoded a block at a time: how a game
+/// file is read without being held whole. It ends at the end of the stream, at a read error,
+/// or at a line longer than [`MAX_LINE_CHARS`]; [`Chars::error`] says which of the last two.
+pub struct Chars<R> {
+    reader: R,
+    decoder: encoding_rs::Decoder,
+    block: Vec<u8>,
+    text: String,
+    pos: usize,
+    done: bool,
+    line_chars: usize,
+    had_errors: bool,
+    error: Option<std::io::Error>,
+}
+
+/// The longest line a streamed game file may have, in characters: far beyond any real record
+/// (a game on one line is a few thousand), and what bounds the memory one line can take.
+pub const MAX_LINE_CHARS: usize = 1 << 20;
+
+impl<R: std::io::Read> Chars<R> {
+    /// The text of `reader` in `encoding`, no byte-order mark expected (skip it first).
+    pub fn new(reader: R, encoding: TextEncoding) -> Chars<R> {
+        Chars {
+            reader,
+            decoder: encoding.codec().new_decoder_without_bom_handling(),
+            block: vec![0; 64 << 10],
+            text: String::new(),
+            pos: 0,
+            done: false,
+            line_chars: 0,
+            had_errors: false,
+            error: None,
+        }
+    }
+
+    /// Some bytes were not valid in the encoding and became U+FFFD.
+    pub fn had_errors(&self) -> bool {
+        self.had_errors
+    }
+
+    /// Why the characters ended early, if they did.
+    pub fn error(&self) -> Option<&std::io::Error> {
+        self.error.as_ref()
+    }
+
+    /// Decodes the next block; false at the end.
+    fn refill(&mut self) -> bool {
+        while !self.done {
+            let n = loop {
+                match self.reader.read(&mut self.block) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => {
+                        self.error = Some(e);
+                        self.done = true;
+                        return false;
+                    }
+                }
+            };
+            let last = n == 0;
+            self.text.clear();
+            self.pos = 0;
+            let room = self.decoder.max_utf8_buffer_length(n).unwrap_or(4 * n + 16);
+            self.text.reserve(room);
+            let (_, _, errors) =
+                self.decoder
+                    .decode_to_string(&self.block[..n], &mut self.text, last);
+            self.had_errors |= errors;
+            self.done = last;
+            if !self.text.is_empty() {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+impl<R: std::io::Read> Iterator for Chars<R> {
+    type Item = char;
+
+    fn next(&mut self) -> Option<char> {
+        if self.pos >= self.text.len() && !self.refill() {
+            return None;
+        }
+        let c = self.text[self.pos..].chars().next()?;
+        self.pos += c.len_utf8();
+        if c == '\n' {
+            self.line_chars = 0;
+        } else {
+            self.line_chars += 1;
+            if self.line_chars > MAX_LINE_CHARS {
+                self.error = Some(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("a line longer than {MAX_LINE_CHARS} characters"),
+                ));
+                self.done = true;
+                self.text.clear();
+                self.pos = 0;
+                return None;
+            }
+        }
+        Some(c)
     }
 }
 

@@ -9,4 +9,7 @@ pub mod pgn;
 pub mod read;
 pub mod xqf;
 
-pub use read::{game_files, parse_bytes, read_games, GameError, Records};
+pub use read::{
+    game_files, parse_bytes, read_games, stream_games, stream_games_sampled, GameError, Records,
+    Streamed,
+};

@@ -221,7 +221,13 @@ enum Lex {
 /// Splits PGN text into tags, words and comments, dropping escape lines, NAGs and variations.
 /// After an error it yields nothing more: an unclosed comment or variation runs to the end
 /// anyway, and past a broken tag or stray `)` the structure is not to be trusted.
-struct Lexer {
+///
+/// The text comes from a character source a line at a time, so a file is read in one pass
+/// without being held whole: `chars` is a window that always ends at a line end (or the end
+/// of the text), and what is behind the current unit is dropped from time to time. Lookahead
+/// never passes the end of the line it starts on.
+struct Lexer<'a> {
+    source: Box<dyn Iterator<Item = char> + 'a>,
     chars: Vec<char>,
     i: usize,
     line: usize,
@@ -229,10 +235,14 @@ struct Lexer {
     failed: bool,
 }
 
-impl Lexer {
-    fn new(text: &str) -> Lexer {
+/// The window is compacted once this much of it is behind the reader.
+const LEXER_KEEP: usize = 1 << 16;
+
+impl<'a> Lexer<'a> {
+    fn new(source: impl Iterator<Item = char> + 'a) -> Lexer<'a> {
         Lexer {
-            chars: text.chars().collect(),
+            source: Box::new(source),
+            chars: Vec::new(),
             i: 0,
             line: 1,
             at_line_start: true,
@@ -240,7 +250,33 @@ impl Lexer {
         }
     }
 
-    fn peek(&self) -> Option<char> {
+    /// Makes sure the window holds the character at `i`, and so the rest of its line, if the
+    /// text has one there.
+    fn fill(&mut self, i: usize) {
+        while self.chars.len() <= i {
+            let before = self.chars.len();
+            for c in self.source.by_ref() {
+                self.chars.push(c);
+                if c == '\n' {
+                    break;
+                }
+            }
+            if self.chars.len() == before {
+                return;
+            }
+        }
+    }
+
+    /// Drops what is behind the reader, between units only.
+    fn compact(&mut self) {
+        if self.i >= LEXER_KEEP {
+            self.chars.drain(..self.i);
+            self.i = 0;
+        }
+    }
+
+    fn peek(&mut self) -> Option<char> {
+        self.fill(self.i);
         self.chars.get(self.i).copied()
     }
 
@@ -363,6 +399,7 @@ impl Lexer {
     }
 
     fn scan(&mut self) -> Option<Result<(usize, Lex), PgnError>> {
+        self.compact();
         while let Some(c) = self.peek() {
             let line = self.line;
             if c == '\n' {
@@ -579,22 +616,43 @@ pub fn read_pgn(text: &str) -> PgnFile {
         games: Vec::new(),
         warnings: Vec::new(),
     };
+    let mut games = Vec::new();
+    read_pgn_stream(text.chars(), |g| games.push(g), &mut file.warnings);
+    file.games = games;
+    file
+}
+
+/// Reads every game of the text `chars` yields, as [`read_pgn`] does, handing each game to
+/// `emit` as soon as it ends: a file is read in one pass, holding one game and one line of
+/// text at a time. Warnings about skipped text go to `warnings`.
+pub fn read_pgn_stream<'a>(
+    chars: impl Iterator<Item = char> + 'a,
+    mut emit: impl FnMut(Result<Game, PgnError>),
+    warnings: &mut Vec<String>,
+) {
+    let mut count = 0usize;
+    let mut push = |g: Result<Game, PgnError>, count: &mut usize| {
+        *count += 1;
+        emit(g);
+    };
     let mut cur = Builder::new();
     let mut skip = Skip::No;
-    let mut lexer = Lexer::new(text);
+    let mut lexer = Lexer::new(chars);
     while let Some(item) = lexer.next_lex() {
         let (line, lx) = match item {
             Ok(x) => x,
             Err(e) => {
-                file.games.push(Err(e));
-                return file;
+                push(Err(e), &mut count);
+                return;
             }
         };
         match lx {
             Lex::Tag(name, value) => {
                 if skip == Skip::No && cur.has_movetext() {
-                    file.games
-                        .push(std::mem::replace(&mut cur, Builder::new()).finish());
+                    push(
+                        std::mem::replace(&mut cur, Builder::new()).finish(),
+                        &mut count,
+                    );
                 }
                 skip = Skip::No;
                 if name.eq_ignore_ascii_case("FEN") {
@@ -621,18 +679,19 @@ pub fn read_pgn(text: &str) -> PgnFile {
                 }
                 if cur.result.is_some() {
                     // Movetext after a result without new tags: the next game, or junk.
-                    file.games
-                        .push(std::mem::replace(&mut cur, Builder::new()).finish());
+                    push(
+                        std::mem::replace(&mut cur, Builder::new()).finish(),
+                        &mut count,
+                    );
                 }
                 if result.is_none() && !w.chars().any(char::is_alphanumeric) {
                     if !w.chars().all(|c| matches!(c, '.' | '…' | '。' | '．')) {
-                        file.warnings
-                            .push(format!("line {line}: '{}' ignored", clip(&w)));
+                        warnings.push(format!("line {line}: '{}' ignored", clip(&w)));
                     }
                     continue;
                 }
                 if let Err(e) = cur.ensure_started() {
-                    file.games.push(Err(e));
+                    push(Err(e), &mut count);
                     cur = Builder::new();
                     skip = Skip::BadGame;
                     continue;
@@ -664,28 +723,29 @@ pub fn read_pgn(text: &str) -> PgnFile {
                         }
                     }
                     Err(NotationError::Syntax(_))
-                        if cur.tags.is_empty()
-                            && cur.moves.is_empty()
-                            && !file.games.is_empty() =>
+                        if cur.tags.is_empty() && cur.moves.is_empty() && count > 0 =>
                     {
                         // Tagless text after a finished game whose first word is not shaped
                         // like a move is not a game (a program's signature, say).
-                        file.warnings.push(format!(
+                        warnings.push(format!(
                             "line {line}: text after game {} is not a game, ignored from '{}' to the next tag",
-                            file.games.len(),
+                            count,
                             clip(&w)
                         ));
                         cur = Builder::new();
                         skip = Skip::Junk;
                     }
                     Err(error) => {
-                        file.games.push(Err(PgnError::Move {
-                            line,
-                            game: file.games.len() + 1,
-                            ply: cur.moves.len() + 1,
-                            token: clip(token),
-                            error,
-                        }));
+                        push(
+                            Err(PgnError::Move {
+                                line,
+                                game: count + 1,
+                                ply: cur.moves.len() + 1,
+                                token: clip(token),
+                                error,
+                            }),
+                            &mut count,
+                        );
                         cur = Builder::new();
                         skip = Skip::BadGame;
                     }
@@ -694,9 +754,8 @@ pub fn read_pgn(text: &str) -> PgnFile {
         }
     }
     if skip == Skip::No && !cur.is_empty() {
-        file.games.push(cur.finish());
+        push(cur.finish(), &mut count);
     }
-    file
 }
 
 /// Reads every game in `text`; the first error (in file order) refuses the whole text.

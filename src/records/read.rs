@@ -62,6 +62,88 @@ pub fn parse_bytes(
     (records, Some(decoded))
 }
 
+/// What reading a game file in one pass found besides its games.
+pub struct Streamed {
+    /// How the text was decoded: `None` for XQF.
+    pub encoding: Option<(TextEncoding, encoding::Detection)>,
+    /// Some bytes were not valid in the encoding and became U+FFFD.
+    pub had_errors: bool,
+    /// The XQF version byte, for an XQF file.
+    pub xqf_version: Option<u8>,
+    /// Warnings about skipped text.
+    pub warnings: Vec<String>,
+    /// Games handed out, read or refused.
+    pub games: usize,
+}
+
+/// Reads the games of `reader` in one pass, handing each to `emit` as soon as it is read:
+/// an XQF file (by its signature) as its one game, else PGN in the forced or detected
+/// encoding ([`encoding::detect`] on the first [`encoding::DETECTION_SAMPLE`] bytes). Memory
+/// holds one game and one line, whatever the size of the file. An error reading it (or a line
+/// longer than [`encoding::MAX_LINE_CHARS`]) ends the reading with that error, after the
+/// games read before it.
+pub fn stream_games(
+    reader: impl std::io::Read,
+    forced: Option<TextEncoding>,
+    emit: impl FnMut(Result<Game, GameError>),
+) -> std::io::Result<Streamed> {
+    stream_games_sampled(reader, forced, encoding::DETECTION_SAMPLE, emit)
+}
+
+/// [`stream_games`] with detection on the first `sample_len` bytes: what tests and fuzzing use
+/// to reach a sample that ends inside a file without a file of megabytes.
+pub fn stream_games_sampled(
+    mut reader: impl std::io::Read,
+    forced: Option<TextEncoding>,
+    sample_len: usize,
+    mut emit: impl FnMut(Result<Game, GameError>),
+) -> std::io::Result<Streamed> {
+    use std::io::Read;
+    let mut sample = Vec::new();
+    (&mut reader)
+        .take(sample_len as u64)
+        .read_to_end(&mut sample)?;
+    let complete = sample.len() < sample_len;
+    let mut streamed = Streamed {
+        encoding: None,
+        had_errors: false,
+        xqf_version: None,
+        warnings: Vec::new(),
+        games: 0,
+    };
+    if xqf::is_xqf(&sample) {
+        // An XQF file is one game of a few kilobytes: read whole, within the game-file cap.
+        let limit = crate::input::MAX_GAME_FILE_BYTES;
+        reader
+            .take(limit.saturating_sub(sample.len() as u64))
+            .read_to_end(&mut sample)?;
+        streamed.xqf_version = sample.get(2).copied();
+        streamed.games = 1;
+        emit(xqf::read_xqf(&sample).map_err(GameError::Xqf));
+        return Ok(streamed);
+    }
+    let (enc, detection, bom) = encoding::detect(&sample, complete, forced);
+    streamed.encoding = Some((enc, detection));
+    let mut bytes = std::io::Cursor::new(sample).chain(reader);
+    std::io::copy(&mut (&mut bytes).take(bom as u64), &mut std::io::sink())?;
+    let mut chars = encoding::Chars::new(bytes, enc);
+    let mut count = 0;
+    pgn::read_pgn_stream(
+        &mut chars,
+        |g| {
+            count += 1;
+            emit(g.map_err(GameError::Pgn));
+        },
+        &mut streamed.warnings,
+    );
+    streamed.games = count;
+    streamed.had_errors = chars.had_errors();
+    match chars.error() {
+        Some(e) => Err(std::io::Error::new(e.kind(), e.to_string())),
+        None => Ok(streamed),
+    }
+}
+
 /// The game files under `paths`, in the order given: a file as named (whatever its name), a
 /// folder's `.pgn` and `.xqf` files (any case) recursively, sorted so that what is built from
 /// them does not depend on the order a file system lists them in; each file once. Paths that
@@ -109,4 +191,85 @@ pub fn game_files(paths: &[std::path::PathBuf]) -> (Vec<std::path::PathBuf>, Vec
         files.extend(found.into_iter().filter(|f| seen.insert(f.clone())));
     }
     (files, bad)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The games `stream_games` reads, with detection on the first `sample_len` bytes, as
+    /// PGN text (a game's own comparison) or the error's words.
+    fn streamed(bytes: &[u8], sample_len: usize) -> (Vec<String>, Streamed) {
+        let mut games = Vec::new();
+        let info = stream_games_sampled(bytes, None, sample_len, |g| {
+            games.push(match g {
+                Ok(g) => pgn::write_pgn(&g, pgn::MoveFormat::Iccs),
+                Err(e) => e.to_string(),
+            })
+        })
+        .expect("in memory");
+        (games, info)
+    }
+
+    fn whole(bytes: &[u8]) -> Vec<String> {
+        parse_bytes(bytes, None)
+            .0
+            .games
+            .into_iter()
+            .map(|g| match g {
+                Ok(g) => pgn::write_pgn(&g, pgn::MoveFormat::Iccs),
+                Err(e) => e.to_string(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_stream_reads_what_the_whole_file_reads() {
+        let text = include_str!("../../tests/data/classic_endgames.pgn");
+        // A bad game in the middle, to see its number and line carried through.
+        let text = format!("{text}\n[Event \"bad\"]\n1. h2e2 h2e2 *\n\n{text}");
+        for enc in [
+            TextEncoding::Utf8,
+            TextEncoding::Gb18030,
+            TextEncoding::Big5,
+        ] {
+            let bytes = enc.encode(&text);
+            let expected = whole(&bytes);
+            assert_eq!(expected.len(), 7, "{enc}");
+            // The whole file as the sample, and samples that end inside the text (inside a
+            // character, for the double-byte encodings at odd lengths).
+            for sample_len in [1 << 22, 4097, 999, 301] {
+                let (games, info) = streamed(&bytes, sample_len);
+                assert_eq!(games, expected, "{enc}, sample {sample_len}");
+                assert_eq!(info.games, 7);
+                assert_eq!(info.encoding.map(|e| e.0), Some(enc), "{sample_len}");
+                assert!(!info.had_errors);
+            }
+        }
+        // A byte-order mark is skipped, and says the encoding.
+        let bytes = TextEncoding::Utf16Le.encode(&text);
+        let mut with_bom = vec![0xFF, 0xFE];
+        with_bom.extend_from_slice(&bytes);
+        let (games, info) = streamed(&with_bom, 64);
+        assert_eq!(games, whole(&with_bom));
+        assert_eq!(
+            info.encoding,
+            Some((TextEncoding::Utf16Le, encoding::Detection::Bom))
+        );
+    }
+
+    #[test]
+    fn an_endless_line_ends_the_stream_with_an_error() {
+        let mut bytes = b"[Event \"x\"]\n1. h2e2 h9g7 *\n\n".to_vec();
+        bytes.extend(std::iter::repeat_n(b'a', encoding::MAX_LINE_CHARS + 1));
+        let mut games = 0;
+        let e = stream_games(&bytes[..], None, |g| {
+            assert!(g.is_ok());
+            games += 1;
+        })
+        .err()
+        .expect("refused");
+        assert!(e.to_string().contains("longer than"), "{e}");
+        assert_eq!(games, 1, "the game before the line was read");
+    }
 }
