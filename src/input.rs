@@ -17,7 +17,7 @@
 //!   timestamps) and, on Unix, its inode and status-change time are compared before and after.
 //!
 //! Standard input (`-`, where a subcommand reads a stream) is read up to the same limits.
-//! Game records read by `jiangjun pgn` are a stream instead ([`open_stream`]): any size, one
+//! Game records read by `jiangjun pgn` and `analyse` are a stream instead ([`open_stream`]): any size, one
 //! game in memory at a time, the same checks of the file type and of a change while read.
 //! Limits per kind of input are the `MAX_*` constants here (the network file's is its exact
 //! length, [`crate`]'s `search::nnue::network::FILE_LEN`); streamed inputs (training data)
@@ -31,9 +31,9 @@ use std::path::Path;
 /// Largest opening book read (our `.jjb` or ElephantEye's `BOOK.DAT`): 256 MiB, 16 million
 /// of our entries; the books shipped are under 200 KB.
 pub const MAX_BOOK_BYTES: u64 = 256 << 20;
-/// Largest game file (PGN, XQF) or standard input of game records read whole (`analyse`,
-/// the book builder, `datagen --from-games`): 512 MiB, millions of games. `jiangjun pgn`
-/// streams instead ([`open_stream`]) and has no limit.
+/// Largest game file (PGN, XQF) or standard input of game records read whole (the book
+/// builder, `datagen --from-games`): 512 MiB, millions of games. `jiangjun pgn` and
+/// `jiangjun analyse` stream instead ([`open_stream`]) and have no limit.
 pub const MAX_GAME_FILE_BYTES: u64 = 512 << 20;
 /// Largest small text input read: opening suites, book seed lists, evaluation weights (64 MiB).
 pub const MAX_TEXT_BYTES: u64 = 64 << 20;

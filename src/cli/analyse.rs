@@ -62,10 +62,8 @@ pub struct AnalyseArgs {
 }
 
 pub fn run(args: AnalyseArgs) -> anyhow::Result<i32> {
-    let records = records::read_input(&args.input)?;
-    records::print_warnings(&args.input.path, &records.warnings);
-    let count = records.games.len();
-    let Some(read) = records.games.into_iter().nth(args.game as usize - 1) else {
+    let (read, count) = records::nth_game(&args.input, args.game as usize)?;
+    let Some(read) = read else {
         bail!(
             "{}: no game {} (the file has {count})",
             args.input.path.display(),

@@ -10,7 +10,7 @@ use crate::board::notation::Script;
 use crate::board::Position;
 use crate::records::encoding::{Detection, TextEncoding};
 use crate::records::pgn::{self, MoveFormat, PgnError, WriteOptions};
-use crate::records::{parse_bytes, stream_games, GameError, Records};
+use crate::records::{stream_games, GameError};
 use crate::rules::{judge_with, RefereeOptions, RuleSet};
 use crate::tools::analyse::agreement;
 use anyhow::{Context, Result};
@@ -118,47 +118,26 @@ pub fn run(args: &PgnArgs) -> i32 {
     }
 }
 
-/// Reads the input (`-`: standard input): XQF by its signature, else PGN in the forced or
-/// detected encoding.
-pub(crate) fn read_input(input: &Input) -> Result<Records> {
-    let path = &input.path;
-    let bytes =
-        crate::input::read_input(path, crate::input::MAX_GAME_FILE_BYTES).with_context(|| {
-            if path.as_os_str() == "-" {
-                "cannot read standard input".to_string()
-            } else {
-                format!("cannot read {}", path.display())
-            }
-        })?;
-    let (records, decoded) = parse_bytes(&bytes, input.encoding);
-    if input.verbose {
-        match decoded {
-            None => eprintln!(
-                "{}: XQF (version {:#04x})",
-                path.display(),
-                bytes.get(2).copied().unwrap_or(0)
-            ),
-            Some(decoded) => {
-                let how = detection_words(decoded.detection);
-                eprintln!(
-                    "{}: encoding {} ({how}){}; {} game(s)",
-                    path.display(),
-                    decoded.encoding,
-                    if decoded.had_errors {
-                        ", with undecodable bytes"
-                    } else {
-                        ""
-                    },
-                    records.games.len()
-                );
-            }
+/// Game `k` (from 1) of the input and the number of games it holds, read in one pass
+/// (`jiangjun analyse`): only that game is kept.
+pub(crate) fn nth_game(
+    input: &Input,
+    k: usize,
+) -> Result<(Option<Result<pgn::Game, GameError>>, usize)> {
+    let mut found = None;
+    let mut count = 0;
+    stream_input(input, |n, g| {
+        count = n;
+        if n == k {
+            found = Some(g);
         }
-    }
-    Ok(records)
+        Ok(())
+    })?;
+    Ok((found, count))
 }
 
-/// Reads the input (`-`: standard input) in one pass, as [`read_input`] does but without
-/// holding it: each game goes to `emit` as soon as it is read, so a file of any size is
+/// Reads the input (`-`: standard input) in one pass: XQF by its signature, else PGN in the
+/// forced or detected encoding, without holding it: each game goes to `emit` as soon as it is read, so a file of any size is
 /// read in the memory of one game. The warnings and, with `--verbose`, what was read are said
 /// on stderr at the end.
 ///
@@ -223,7 +202,7 @@ fn detection_words(d: Detection) -> &'static str {
     }
 }
 
-pub(crate) fn print_warnings(path: &std::path::Path, warnings: &[String]) {
+fn print_warnings(path: &std::path::Path, warnings: &[String]) {
     for w in warnings {
         eprintln!("{}: warning: {w}", path.display());
     }
