@@ -17,8 +17,9 @@
 //!   timestamps) and, on Unix, its inode and status-change time are compared before and after.
 //!
 //! Standard input (`-`, where a subcommand reads a stream) is read up to the same limits.
-//! Game records read by `jiangjun pgn` and `analyse` are a stream instead ([`open_stream`]): any size, one
-//! game in memory at a time, the same checks of the file type and of a change while read.
+//! Game records read by `jiangjun pgn` and `analyse` are a stream instead ([`open_stream`]):
+//! any size, one game in memory at a time, the same checks of the file type and of a change
+//! while read.
 //! Limits per kind of input are the `MAX_*` constants here (the network file's is its exact
 //! length, [`crate`]'s `search::nnue::network::FILE_LEN`); streamed inputs (training data)
 //! have none, since they are never held whole.
