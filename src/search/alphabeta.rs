@@ -133,8 +133,8 @@ pub struct Info {
     pub pv: Vec<Move>,
 }
 
-/// What one search found: the move to play and its score. (A rule ruling on a game is
-/// [`crate::rules::Outcome`]; this is not that.)
+/// What one search found: the move to play and its score. (Not a game's result, which is a
+/// [`crate::board::GameResult`].)
 #[derive(Clone, Debug)]
 pub struct SearchResult {
     pub best: Option<Move>,
