@@ -13,7 +13,7 @@ pub struct JudgeArgs {
     /// (`--moves ""` asks about the position alone).
     #[arg(long, value_name = "MOVES")]
     pub moves: String,
-    /// The rule book: cxa2011 (the 2011 Chinese rules) or axf, as `RuleSet` spells them.
+    /// The rule book: cxa2011 (the 2011 Chinese rules) or axf (the Asian Xiangqi Federation's).
     #[arg(long, value_name = "R", default_value = "cxa2011", value_parser = |s: &str| s.parse::<RuleSet>())]
     pub rules: RuleSet,
     /// Rule when the cycle has been played three times (the fourth occurrence, 23.1, 23.4),

@@ -92,7 +92,7 @@ pub struct CheckArgs {
 pub struct JudgeArgs {
     #[command(flatten)]
     pub input: Input,
-    /// The rule set: cxa2011 (the 2011 Chinese rules) or axf, as `RuleSet` spells them.
+    /// The rule set: cxa2011 (the 2011 Chinese rules) or axf (the Asian Xiangqi Federation's).
     #[arg(long, value_name = "R", default_value = "cxa2011", value_parser = |s: &str| s.parse::<RuleSet>())]
     pub rules: RuleSet,
     /// One JSON object per game, one per line.
