@@ -13,6 +13,7 @@ use jiangjun::records::pgn::{parse_pgn, read_pgn, write_pgn, Game, MoveFormat};
 use jiangjun::records::stream_games_sampled;
 use jiangjun::records::xqf::read_xqf;
 use libfuzzer_sys::fuzz_target;
+use std::ops::ControlFlow;
 
 fn check(g: &Game) {
     assert_eq!(g.end_position().history().len(), g.moves.len());
@@ -33,7 +34,10 @@ fuzz_target!(|data: &[u8]| {
     if !data.starts_with(b"XQ") {
         let mut streamed = Vec::new();
         let all = data.len() + 1;
-        let _ = stream_games_sampled(data, None, all, |g| streamed.push(g.ok().map(|g| g.moves)));
+        let _ = stream_games_sampled(data, None, all, |g| {
+            streamed.push(g.ok().map(|g| g.moves));
+            ControlFlow::Continue(())
+        });
         let expected: Vec<_> = whole.games.iter().map(|g| g.as_ref().ok().map(|g| g.moves.clone())).collect();
         assert_eq!(streamed, expected);
     }
@@ -42,6 +46,7 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(g) = g {
             check(&g);
         }
+        ControlFlow::Continue(())
     });
     let mut xqf = b"XQ".to_vec();
     xqf.extend_from_slice(data);

@@ -31,12 +31,25 @@ pub fn pick(pos: &Position, choice: u16) -> Option<Move> {
 /// The position `choices` reach from `start`, its moves in its history; the game stops early
 /// where it ends.
 pub fn walk(start: &Position, choices: &[u16]) -> Position {
+    walk_visiting(start, choices, |_| {})
+}
+
+/// [`walk`], calling `visit` on every position of the game: the start, and the position after
+/// each move (the last included). `visit` may make and unmake moves; it must leave the
+/// position as it found it.
+pub fn walk_visiting(
+    start: &Position,
+    choices: &[u16],
+    mut visit: impl FnMut(&mut Position),
+) -> Position {
     let mut pos = start.clone();
+    visit(&mut pos);
     for &c in choices {
         match pick(&pos, c) {
             Some(m) => pos.make_move(m),
             None => break,
         }
+        visit(&mut pos);
     }
     pos
 }

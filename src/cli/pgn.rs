@@ -18,6 +18,7 @@ use anyhow::{Context, Result};
 use clap::Parser;
 use clap::{Args, Subcommand};
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 /// `jiangjun pgn ...` parsed on its own, for the unit tests (the binary parses [`PgnArgs`] as
@@ -137,12 +138,12 @@ pub(crate) fn nth_game(
 }
 
 /// Reads the input (`-`: standard input) in one pass: XQF by its signature, else PGN in the
-/// forced or detected encoding, without holding it: each game goes to `emit` as soon as it is read, so a file of any size is
-/// read in the memory of one game. The warnings and, with `--verbose`, what was read are said
-/// on stderr at the end.
+/// forced or detected encoding, without holding it: each game goes to `emit` as soon as it
+/// is read, so a file of any size is read in the memory of one game. The warnings and, with
+/// `--verbose`, what was read are said on stderr at the end.
 ///
-/// `emit` gets each game with its number from 1; its first error ends the handing out (the
-/// file is still read to its end) and is returned.
+/// `emit` gets each game with its number from 1; its first error stops the reading (a reader
+/// of `jiangjun pgn check F | head` that went away) and is returned.
 fn stream_input(
     input: &Input,
     mut emit: impl FnMut(usize, Result<pgn::Game, GameError>) -> Result<()>,
@@ -160,9 +161,13 @@ fn stream_input(
     let mut failed = None;
     let streamed = stream_games(&mut stream, input.encoding, |g| {
         n += 1;
-        if failed.is_none() {
-            failed = emit(n, g).err();
-        }
+        emit(n, g).map_or_else(
+            |e| {
+                failed = Some(e);
+                ControlFlow::Break(())
+            },
+            ControlFlow::Continue,
+        )
     })
     .with_context(what)?;
     if let Some(e) = failed {
@@ -306,18 +311,17 @@ impl Write for Output {
     }
 }
 
-/// Writes `text` to the file `path`, or to standard output when there is none or it is `-`.
-/// A reader that went away (`| head`) is an error [`is_closed_pipe`] recognises, not a panic.
+/// Writes `text` to the file `path` (through [`Output`]: whole or not at all), or to standard
+/// output when there is none or it is `-`. A reader that went away (`| head`) is an error
+/// [`is_closed_pipe`] recognises, not a panic.
 pub(crate) fn write_output(path: Option<&std::path::Path>, text: &str) -> Result<()> {
+    let mut out = Output::open(path)?;
+    let written = out.write_all(text.as_bytes());
     match path.filter(|p| p.as_os_str() != "-") {
-        Some(p) => std::fs::write(p, text).with_context(|| format!("cannot write {}", p.display())),
-        None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes())?;
-            out.flush()?;
-            Ok(())
-        }
+        Some(p) => written.with_context(|| format!("cannot write {}", p.display()))?,
+        None => written?,
     }
+    out.finish()
 }
 
 /// The exit status of a writer whose reader closed the pipe: what a shell reports for one

@@ -144,18 +144,23 @@ pub struct Decoded {
 /// Decodes a game file's bytes: in `forced` if given, else as the module docs say. Never
 /// fails: undecodable bytes become U+FFFD (and `had_errors` says so).
 pub fn decode(bytes: &[u8], forced: Option<TextEncoding>) -> Decoded {
-    let (encoding, detection, bom) = detect(bytes, true, forced);
-    if detection == Detection::ValidUtf8 {
-        if let Ok(text) = std::str::from_utf8(bytes) {
-            return Decoded {
-                text: text.to_string(),
-                encoding,
-                detection,
-                had_errors: false,
-            };
-        }
+    match detection(bytes, true, forced) {
+        Detected::Guessed(d) => d,
+        Detected::Known(encoding, Detection::ValidUtf8, _) => Decoded {
+            text: String::from_utf8_lossy(bytes).into_owned(),
+            encoding,
+            detection: Detection::ValidUtf8,
+            had_errors: false,
+        },
+        Detected::Known(encoding, detection, bom) => decoded(&bytes[bom..], encoding, detection),
     }
-    decoded(&bytes[bom..], encoding, detection)
+}
+
+/// What [`detection`] found: an encoding known from the bytes' form (with the length of a
+/// byte-order mark to skip), or the better of two guesses, already decoded.
+enum Detected {
+    Known(TextEncoding, Detection, usize),
+    Guessed(Decoded),
 }
 
 /// How many leading bytes of a file encoding detection reads when the file is read as a
@@ -173,6 +178,14 @@ pub fn detect(
     complete: bool,
     forced: Option<TextEncoding>,
 ) -> (TextEncoding, Detection, usize) {
+    match detection(sample, complete, forced) {
+        Detected::Known(encoding, detection, bom) => (encoding, detection, bom),
+        Detected::Guessed(d) => (d.encoding, Detection::Guessed, 0),
+    }
+}
+
+/// [`detect`], keeping the winning guess's decoded text for [`decode`].
+fn detection(sample: &[u8], complete: bool, forced: Option<TextEncoding>) -> Detected {
     let bom = Encoding::for_bom(sample);
     if let Some(enc) = forced {
         // A BOM of the forced encoding is not text.
@@ -180,7 +193,7 @@ pub fn detect(
             Some((e, len)) if e == enc.codec() => len,
             _ => 0,
         };
-        return (enc, Detection::Forced, skip);
+        return Detected::Known(enc, Detection::Forced, skip);
     }
     if let Some((codec, len)) = bom {
         let enc = if codec == UTF_16LE {
@@ -190,7 +203,7 @@ pub fn detect(
         } else {
             TextEncoding::Utf8
         };
-        return (enc, Detection::Bom, len);
+        return Detected::Known(enc, Detection::Bom, len);
     }
     let valid_utf8 = match std::str::from_utf8(sample) {
         Ok(_) => true,
@@ -198,7 +211,7 @@ pub fn detect(
         Err(e) => !complete && e.error_len().is_none(),
     };
     if valid_utf8 {
-        return (TextEncoding::Utf8, Detection::ValidUtf8, 0);
+        return Detected::Known(TextEncoding::Utf8, Detection::ValidUtf8, 0);
     }
     let sample = if complete {
         sample
@@ -211,17 +224,12 @@ pub fn detect(
     let gb = decoded(sample, TextEncoding::Gb18030, Detection::Guessed);
     let big5 = decoded(sample, TextEncoding::Big5, Detection::Guessed);
     // GB18030 on a tie: the more common of the two.
-    let enc = if score(&big5) > score(&gb) {
-        TextEncoding::Big5
-    } else {
-        TextEncoding::Gb18030
-    };
-    (enc, Detection::Guessed, 0)
+    Detected::Guessed(if score(&big5) > score(&gb) { big5 } else { gb })
 }
 
 /// The characters of a byte stream in one encoding, decoded a block at a time: how a game
 /// file is read without being held whole. It ends at the end of the stream, at a read error,
-/// or at a line longer than [`MAX_LINE_CHARS`]; [`Chars::error`] says which of the last two.
+/// or at a line longer than [`MAX_LINE_CHARS`]; [`Chars::take_error`] says which of the last two.
 pub struct Chars<R> {
     reader: R,
     decoder: encoding_rs::Decoder,
@@ -259,9 +267,9 @@ impl<R: std::io::Read> Chars<R> {
         self.had_errors
     }
 
-    /// Why the characters ended early, if they did.
-    pub fn error(&self) -> Option<&std::io::Error> {
-        self.error.as_ref()
+    /// Why the characters ended early, if they did (taken: asked once).
+    pub fn take_error(&mut self) -> Option<std::io::Error> {
+        self.error.take()
     }
 
     /// Decodes the next block; false at the end.

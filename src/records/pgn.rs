@@ -18,6 +18,7 @@
 use crate::board::notation::{self, NotationError, Script};
 use crate::board::{Color, FenError, GameResult, Move, Position};
 use std::fmt;
+use std::ops::ControlFlow;
 
 /// The PGN token of a result; `*` for a game without one.
 pub fn result_token(result: Option<GameResult>) -> &'static str {
@@ -224,8 +225,9 @@ enum Lex {
 ///
 /// The text comes from a character source a line at a time, so a file is read in one pass
 /// without being held whole: `chars` is a window that always ends at a line end (or the end
-/// of the text), and what is behind the current unit is dropped from time to time. Lookahead
-/// never passes the end of the line it starts on.
+/// of the text), and what is behind the reader is dropped from time to time. Lookahead never
+/// passes the end of the line it starts on. A comment's text is kept whole (it is part of
+/// the game).
 struct Lexer<'a> {
     source: Box<dyn Iterator<Item = char> + 'a>,
     chars: Vec<char>,
@@ -267,7 +269,8 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// Drops what is behind the reader, between units only.
+    /// Drops what is behind the reader: between units, and inside a comment or variation
+    /// (never inside a word or tag, whose start is an index into the window).
     fn compact(&mut self) {
         if self.i >= LEXER_KEEP {
             self.chars.drain(..self.i);
@@ -284,7 +287,11 @@ impl<'a> Lexer<'a> {
     /// skipped and whether `end` was found (and passed).
     fn take_until(&mut self, end: char) -> (String, bool) {
         let mut s = String::new();
-        while let Some(c) = self.peek() {
+        // A comment may run over many lines: the window keeps none of them.
+        while let Some(c) = {
+            self.compact();
+            self.peek()
+        } {
             self.i += 1;
             if c == end {
                 return (s, true);
@@ -301,7 +308,10 @@ impl<'a> Lexer<'a> {
     fn skip_variation(&mut self) -> Result<(), PgnError> {
         let start = self.line;
         let mut depth = 0usize;
-        while let Some(c) = self.peek() {
+        while let Some(c) = {
+            self.compact();
+            self.peek()
+        } {
             self.i += 1;
             match c {
                 '\n' => self.line += 1,
@@ -617,42 +627,65 @@ pub fn read_pgn(text: &str) -> PgnFile {
         warnings: Vec::new(),
     };
     let mut games = Vec::new();
-    read_pgn_stream(text.chars(), |g| games.push(g), &mut file.warnings);
+    read_pgn_stream(
+        text.chars(),
+        |g| {
+            games.push(g);
+            ControlFlow::Continue(())
+        },
+        &mut file.warnings,
+    );
     file.games = games;
     file
 }
 
+/// Where [`read_pgn_stream`] hands its games: the caller's function, the count so far, and
+/// whether the caller has asked to stop.
+struct Games<F> {
+    emit: F,
+    count: usize,
+    stopped: bool,
+}
+
+impl<F: FnMut(Result<Game, PgnError>) -> ControlFlow<()>> Games<F> {
+    fn push(&mut self, g: Result<Game, PgnError>) {
+        if !self.stopped {
+            self.count += 1;
+            self.stopped = (self.emit)(g).is_break();
+        }
+    }
+}
+
 /// Reads every game of the text `chars` yields, as [`read_pgn`] does, handing each game to
-/// `emit` as soon as it ends: a file is read in one pass, holding one game and one line of
-/// text at a time. Warnings about skipped text go to `warnings`.
+/// `emit` as soon as it ends; `emit` may ask to stop (`ControlFlow::Break`), and no more of
+/// the text is read. A file is read in one pass, holding one game (its comments included) and
+/// one line of text at a time. Warnings about skipped text go to `warnings`. Returns the
+/// number of games handed out.
 pub fn read_pgn_stream<'a>(
     chars: impl Iterator<Item = char> + 'a,
-    mut emit: impl FnMut(Result<Game, PgnError>),
+    emit: impl FnMut(Result<Game, PgnError>) -> ControlFlow<()>,
     warnings: &mut Vec<String>,
-) {
-    let mut count = 0usize;
-    let mut push = |g: Result<Game, PgnError>, count: &mut usize| {
-        *count += 1;
-        emit(g);
+) -> usize {
+    let mut out = Games {
+        emit,
+        count: 0,
+        stopped: false,
     };
     let mut cur = Builder::new();
     let mut skip = Skip::No;
     let mut lexer = Lexer::new(chars);
-    while let Some(item) = lexer.next_lex() {
+    while let Some(item) = lexer.next_lex().filter(|_| !out.stopped) {
         let (line, lx) = match item {
             Ok(x) => x,
             Err(e) => {
-                push(Err(e), &mut count);
-                return;
+                out.push(Err(e));
+                return out.count;
             }
         };
         match lx {
             Lex::Tag(name, value) => {
                 if skip == Skip::No && cur.has_movetext() {
-                    push(
-                        std::mem::replace(&mut cur, Builder::new()).finish(),
-                        &mut count,
-                    );
+                    out.push(std::mem::replace(&mut cur, Builder::new()).finish());
                 }
                 skip = Skip::No;
                 if name.eq_ignore_ascii_case("FEN") {
@@ -679,10 +712,7 @@ pub fn read_pgn_stream<'a>(
                 }
                 if cur.result.is_some() {
                     // Movetext after a result without new tags: the next game, or junk.
-                    push(
-                        std::mem::replace(&mut cur, Builder::new()).finish(),
-                        &mut count,
-                    );
+                    out.push(std::mem::replace(&mut cur, Builder::new()).finish());
                 }
                 if result.is_none() && !w.chars().any(char::is_alphanumeric) {
                     if !w.chars().all(|c| matches!(c, '.' | '…' | '。' | '．')) {
@@ -691,7 +721,7 @@ pub fn read_pgn_stream<'a>(
                     continue;
                 }
                 if let Err(e) = cur.ensure_started() {
-                    push(Err(e), &mut count);
+                    out.push(Err(e));
                     cur = Builder::new();
                     skip = Skip::BadGame;
                     continue;
@@ -723,29 +753,26 @@ pub fn read_pgn_stream<'a>(
                         }
                     }
                     Err(NotationError::Syntax(_))
-                        if cur.tags.is_empty() && cur.moves.is_empty() && count > 0 =>
+                        if cur.tags.is_empty() && cur.moves.is_empty() && out.count > 0 =>
                     {
                         // Tagless text after a finished game whose first word is not shaped
                         // like a move is not a game (a program's signature, say).
                         warnings.push(format!(
                             "line {line}: text after game {} is not a game, ignored from '{}' to the next tag",
-                            count,
+                            out.count,
                             clip(&w)
                         ));
                         cur = Builder::new();
                         skip = Skip::Junk;
                     }
                     Err(error) => {
-                        push(
-                            Err(PgnError::Move {
-                                line,
-                                game: count + 1,
-                                ply: cur.moves.len() + 1,
-                                token: clip(token),
-                                error,
-                            }),
-                            &mut count,
-                        );
+                        out.push(Err(PgnError::Move {
+                            line,
+                            game: out.count + 1,
+                            ply: cur.moves.len() + 1,
+                            token: clip(token),
+                            error,
+                        }));
                         cur = Builder::new();
                         skip = Skip::BadGame;
                     }
@@ -754,8 +781,9 @@ pub fn read_pgn_stream<'a>(
         }
     }
     if skip == Skip::No && !cur.is_empty() {
-        push(cur.finish(), &mut count);
+        out.push(cur.finish());
     }
+    out.count
 }
 
 /// Reads every game in `text`; the first error (in file order) refuses the whole text.

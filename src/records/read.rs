@@ -4,6 +4,7 @@
 use super::encoding::{self, TextEncoding};
 use super::pgn::{self, Game, PgnError};
 use super::xqf::{self, XqfError};
+use std::ops::ControlFlow;
 
 /// The games of a file, each read or refused, and the warnings of reading it.
 pub struct Records {
@@ -76,16 +77,17 @@ pub struct Streamed {
     pub games: usize,
 }
 
-/// Reads the games of `reader` in one pass, handing each to `emit` as soon as it is read:
-/// an XQF file (by its signature) as its one game, else PGN in the forced or detected
-/// encoding ([`encoding::detect`] on the first [`encoding::DETECTION_SAMPLE`] bytes). Memory
-/// holds one game and one line, whatever the size of the file. An error reading it (or a line
-/// longer than [`encoding::MAX_LINE_CHARS`]) ends the reading with that error, after the
-/// games read before it.
+/// Reads the games of `reader` in one pass, handing each to `emit` as soon as it is read
+/// (`emit` may ask to stop, and no more is read): an XQF file (by its signature) as its one
+/// game, else PGN in the forced or detected encoding ([`encoding::detect`] on the first
+/// [`encoding::DETECTION_SAMPLE`] bytes). Memory holds that sample, one game and one line,
+/// whatever the size of the file. An error reading it (or a line longer than
+/// [`encoding::MAX_LINE_CHARS`]) ends the reading with that error, after the games read
+/// before it.
 pub fn stream_games(
     reader: impl std::io::Read,
     forced: Option<TextEncoding>,
-    emit: impl FnMut(Result<Game, GameError>),
+    emit: impl FnMut(Result<Game, GameError>) -> ControlFlow<()>,
 ) -> std::io::Result<Streamed> {
     stream_games_sampled(reader, forced, encoding::DETECTION_SAMPLE, emit)
 }
@@ -96,7 +98,7 @@ pub fn stream_games_sampled(
     mut reader: impl std::io::Read,
     forced: Option<TextEncoding>,
     sample_len: usize,
-    mut emit: impl FnMut(Result<Game, GameError>),
+    mut emit: impl FnMut(Result<Game, GameError>) -> ControlFlow<()>,
 ) -> std::io::Result<Streamed> {
     use std::io::Read;
     let mut sample = Vec::new();
@@ -119,7 +121,8 @@ pub fn stream_games_sampled(
             .read_to_end(&mut sample)?;
         streamed.xqf_version = sample.get(2).copied();
         streamed.games = 1;
-        emit(xqf::read_xqf(&sample).map_err(GameError::Xqf));
+        // One game: nothing is left to stop reading.
+        let _ = emit(xqf::read_xqf(&sample).map_err(GameError::Xqf));
         return Ok(streamed);
     }
     let (enc, detection, bom) = encoding::detect(&sample, complete, forced);
@@ -127,19 +130,14 @@ pub fn stream_games_sampled(
     let mut bytes = std::io::Cursor::new(sample).chain(reader);
     std::io::copy(&mut (&mut bytes).take(bom as u64), &mut std::io::sink())?;
     let mut chars = encoding::Chars::new(bytes, enc);
-    let mut count = 0;
-    pgn::read_pgn_stream(
+    streamed.games = pgn::read_pgn_stream(
         &mut chars,
-        |g| {
-            count += 1;
-            emit(g.map_err(GameError::Pgn));
-        },
+        |g| emit(g.map_err(GameError::Pgn)),
         &mut streamed.warnings,
     );
-    streamed.games = count;
     streamed.had_errors = chars.had_errors();
-    match chars.error() {
-        Some(e) => Err(std::io::Error::new(e.kind(), e.to_string())),
+    match chars.take_error() {
+        Some(e) => Err(e),
         None => Ok(streamed),
     }
 }
@@ -205,7 +203,8 @@ mod tests {
             games.push(match g {
                 Ok(g) => pgn::write_pgn(&g, pgn::MoveFormat::Iccs),
                 Err(e) => e.to_string(),
-            })
+            });
+            ControlFlow::Continue(())
         })
         .expect("in memory");
         (games, info)
@@ -259,6 +258,20 @@ mod tests {
     }
 
     #[test]
+    fn a_reader_that_stops_gets_no_more_games() {
+        let game = "[Event \"x\"]\n1. h2e2 h9g7 *\n\n";
+        let text = game.repeat(3);
+        let mut handed = 0;
+        let info = stream_games(text.as_bytes(), None, |g| {
+            assert!(g.is_ok());
+            handed += 1;
+            ControlFlow::Break(())
+        })
+        .expect("in memory");
+        assert_eq!((handed, info.games), (1, 1));
+    }
+
+    #[test]
     fn an_endless_line_ends_the_stream_with_an_error() {
         let mut bytes = b"[Event \"x\"]\n1. h2e2 h9g7 *\n\n".to_vec();
         bytes.extend(std::iter::repeat_n(b'a', encoding::MAX_LINE_CHARS + 1));
@@ -266,6 +279,7 @@ mod tests {
         let e = stream_games(&bytes[..], None, |g| {
             assert!(g.is_ok());
             games += 1;
+            ControlFlow::Continue(())
         })
         .err()
         .expect("refused");

@@ -5,7 +5,7 @@
 //! evasions, check detection and `gives_check` agree; the incremental Zobrist key equals the
 //! key computed from scratch; unmake restores the position exactly; FEN round-trips.
 
-use jiangjun::board::arbitrary::{pick, starts};
+use jiangjun::board::arbitrary::{starts, walk_visiting};
 use jiangjun::board::{reference, Move, Position, Square};
 use proptest::prelude::*;
 
@@ -99,14 +99,7 @@ proptest! {
         pairs in prop::collection::vec((0u8..90, 0u8..90), 40),
     ) {
         let start = &starts()[start];
-        let mut pos = start.clone();
-        for &c in &choices {
-            check_node(&mut pos, &pairs);
-            let Some(m) = pick(&pos, c) else {
-                break;
-            };
-            pos.make_move(m);
-        }
+        let mut pos = walk_visiting(start, &choices, |pos| check_node(pos, &pairs));
         // Unwinding the whole game returns to the start.
         while !pos.history().is_empty() {
             pos.unmake_move();

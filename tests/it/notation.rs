@@ -11,7 +11,7 @@
 //!   games, errors with line numbers.
 //! * Random strings never make a reader panic (proptest: a failure shrinks to a short string).
 
-use jiangjun::board::arbitrary::{pick, starts, walk};
+use jiangjun::board::arbitrary::{starts, walk, walk_visiting};
 use jiangjun::board::notation::{
     parse_any, parse_chinese, parse_wxf, to_chinese, to_chinese_in, to_chinese_short, to_wxf,
     NotationError, Script,
@@ -75,15 +75,7 @@ proptest! {
         start in 0..starts().len(),
         choices in prop::collection::vec(any::<u16>(), 0..120),
     ) {
-        let mut p = starts()[start].clone();
-        check_round_trips(&p);
-        for &c in &choices {
-            let Some(m) = pick(&p, c) else {
-                break;
-            };
-            p.make_move(m);
-            check_round_trips(&p);
-        }
+        walk_visiting(&starts()[start], &choices, |p| check_round_trips(p));
     }
 }
 
