@@ -17,9 +17,9 @@
 //!   timestamps) and, on Unix, its inode and status-change time are compared before and after.
 //!
 //! Standard input (`-`, where a subcommand reads a stream) is read up to the same limits.
-//! Game records read by `jiangjun pgn` and `analyse` are a stream instead ([`open_stream`]):
-//! any size, one game in memory at a time, the same checks of the file type and of a change
-//! while read.
+//! Game records (`jiangjun pgn`, `analyse`, the book builder, `datagen --from-games`) are a
+//! stream instead ([`open_stream`]): any size, one game in memory at a time, the same checks
+//! of the file type and of a change while read.
 //! Limits per kind of input are the `MAX_*` constants here (the network file's is its exact
 //! length, [`crate`]'s `search::nnue::network::FILE_LEN`); streamed inputs (training data)
 //! have none, since they are never held whole.
@@ -32,10 +32,10 @@ use std::path::Path;
 /// Largest opening book read (our `.jjb` or ElephantEye's `BOOK.DAT`): 256 MiB, 16 million
 /// of our entries; the books shipped are under 200 KB.
 pub const MAX_BOOK_BYTES: u64 = 256 << 20;
-/// Largest game file (PGN, XQF) or standard input of game records read whole (the book
-/// builder, `datagen --from-games`): 512 MiB, millions of games. `jiangjun pgn` and
-/// `jiangjun analyse` stream instead ([`open_stream`]) and have no limit.
-pub const MAX_GAME_FILE_BYTES: u64 = 512 << 20;
+/// Largest XQF file read: 16 MiB. An XQF file is one game (a few kilobytes, more with long
+/// comments) and is read whole; PGN, any number of games, is read a game at a time
+/// ([`open_stream`], [`crate::records::stream_file`]) and has no limit.
+pub const MAX_XQF_BYTES: u64 = 16 << 20;
 /// Largest small text input read: opening suites, book seed lists, evaluation weights (64 MiB).
 pub const MAX_TEXT_BYTES: u64 = 64 << 20;
 /// Largest tuning-sample file read (`jiangjun tune --data`): 2 GiB, held in memory whole.

@@ -10,7 +10,7 @@ use crate::board::notation::Script;
 use crate::board::Position;
 use crate::records::encoding::{Detection, TextEncoding};
 use crate::records::pgn::{self, MoveFormat, PgnError, WriteOptions};
-use crate::records::{stream_games, GameError};
+use crate::records::{stream_file, GameError};
 use crate::rules::{judge_with, RefereeOptions, RuleSet};
 use crate::tools::analyse::agreement;
 use anyhow::{Context, Result};
@@ -156,10 +156,9 @@ fn stream_input(
             format!("cannot read {}", path.display())
         }
     };
-    let mut stream = crate::input::open_stream(path).with_context(what)?;
     let mut n = 0;
     let mut failed = None;
-    let streamed = stream_games(&mut stream, input.encoding, |g| {
+    let streamed = stream_file(path, input.encoding, |g| {
         n += 1;
         emit(n, g).map_or_else(
             |e| {
@@ -169,11 +168,12 @@ fn stream_input(
             ControlFlow::Continue,
         )
     })
-    .with_context(what)?;
+    .with_context(what);
+    // The reader's error first: it stopped the reading.
     if let Some(e) = failed {
         return Err(e);
     }
-    stream.check_unchanged().with_context(what)?;
+    let streamed = streamed?;
     print_warnings(path, &streamed.warnings);
     if input.verbose {
         match streamed.encoding {

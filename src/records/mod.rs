@@ -9,7 +9,4 @@ pub mod pgn;
 pub mod read;
 pub mod xqf;
 
-pub use read::{
-    game_files, parse_bytes, read_games, stream_games, stream_games_sampled, GameError, Records,
-    Streamed,
-};
+pub use read::{game_files, stream_file, stream_games, stream_games_sampled, GameError, Streamed};

@@ -4,13 +4,9 @@
 use super::encoding::{self, TextEncoding};
 use super::pgn::{self, Game, PgnError};
 use super::xqf::{self, XqfError};
+use crate::input::{self, InputError};
 use std::ops::ControlFlow;
-
-/// The games of a file, each read or refused, and the warnings of reading it.
-pub struct Records {
-    pub games: Vec<Result<Game, GameError>>,
-    pub warnings: Vec<String>,
-}
+use std::path::Path;
 
 /// Why one game of a file could not be read.
 #[derive(Debug)]
@@ -29,39 +25,6 @@ impl std::fmt::Display for GameError {
 }
 
 impl std::error::Error for GameError {}
-
-/// Reads a game file as `jiangjun pgn check` does: XQF by its signature, else PGN in any of
-/// the encodings (detected). Only a file that cannot be read at all is an error; a bad game
-/// is its own entry of [`Records::games`].
-pub fn read_games(path: &std::path::Path) -> std::io::Result<Records> {
-    let bytes = crate::input::read_file(path, crate::input::MAX_GAME_FILE_BYTES)?;
-    Ok(parse_bytes(&bytes, None).0)
-}
-
-/// The games of a file's bytes, and how its text was decoded (`None` for XQF).
-pub fn parse_bytes(
-    bytes: &[u8],
-    forced: Option<TextEncoding>,
-) -> (Records, Option<encoding::Decoded>) {
-    if xqf::is_xqf(bytes) {
-        let records = Records {
-            games: vec![xqf::read_xqf(bytes).map_err(GameError::Xqf)],
-            warnings: Vec::new(),
-        };
-        return (records, None);
-    }
-    let decoded = encoding::decode(bytes, forced);
-    let file = pgn::read_pgn(&decoded.text);
-    let records = Records {
-        games: file
-            .games
-            .into_iter()
-            .map(|g| g.map_err(GameError::Pgn))
-            .collect(),
-        warnings: file.warnings,
-    };
-    (records, Some(decoded))
-}
 
 /// What reading a game file in one pass found besides its games.
 pub struct Streamed {
@@ -114,11 +77,18 @@ pub fn stream_games_sampled(
         games: 0,
     };
     if xqf::is_xqf(&sample) {
-        // An XQF file is one game of a few kilobytes: read whole, within the game-file cap.
-        let limit = crate::input::MAX_GAME_FILE_BYTES;
+        // An XQF file is one game of a few kilobytes: read whole, within its limit.
+        let limit = input::MAX_XQF_BYTES;
         reader
-            .take(limit.saturating_sub(sample.len() as u64))
+            .take((limit + 1).saturating_sub(sample.len() as u64))
             .read_to_end(&mut sample)?;
+        if sample.len() as u64 > limit {
+            return Err(InputError::TooLarge {
+                size: sample.len() as u64,
+                limit,
+            }
+            .into());
+        }
         streamed.xqf_version = sample.get(2).copied();
         streamed.games = 1;
         // One game: nothing is left to stop reading.
@@ -140,6 +110,20 @@ pub fn stream_games_sampled(
         Some(e) => Err(e),
         None => Ok(streamed),
     }
+}
+
+/// Reads the game file `path` (`-`: standard input) in one pass as [`stream_games`] does:
+/// refused unless a regular file ([`input::open_stream`]), and an error at the end if it
+/// changed while read. The games read before an error have been handed out.
+pub fn stream_file(
+    path: &Path,
+    forced: Option<TextEncoding>,
+    emit: impl FnMut(Result<Game, GameError>) -> ControlFlow<()>,
+) -> Result<Streamed, InputError> {
+    let mut stream = input::open_stream(path)?;
+    let streamed = stream_games(&mut stream, forced, emit)?;
+    stream.check_unchanged()?;
+    Ok(streamed)
 }
 
 /// The game files under `paths`, in the order given: a file as named (whatever its name), a
@@ -210,14 +194,15 @@ mod tests {
         (games, info)
     }
 
+    /// The games of the whole text, decoded at once: what a stream must match.
     fn whole(bytes: &[u8]) -> Vec<String> {
-        parse_bytes(bytes, None)
-            .0
+        let decoded = encoding::decode(bytes, None);
+        pgn::read_pgn(&decoded.text)
             .games
             .into_iter()
             .map(|g| match g {
                 Ok(g) => pgn::write_pgn(&g, pgn::MoveFormat::Iccs),
-                Err(e) => e.to_string(),
+                Err(e) => GameError::Pgn(e).to_string(),
             })
             .collect()
     }
@@ -269,6 +254,26 @@ mod tests {
         })
         .expect("in memory");
         assert_eq!((handed, info.games), (1, 1));
+    }
+
+    #[test]
+    fn an_xqf_file_over_its_limit_is_refused_unread() {
+        let mut bytes = b"XQ".to_vec();
+        bytes.resize(input::MAX_XQF_BYTES as usize + 1, 0);
+        let e = stream_games(&bytes[..], None, |_| panic!("no game"))
+            .err()
+            .expect("refused");
+        assert!(e.to_string().contains("over the limit"), "{e}");
+        // At the limit it is read (and refused as a game, not as a file).
+        bytes.pop();
+        let mut games = 0;
+        stream_games(&bytes[..], None, |g| {
+            assert!(g.is_err());
+            games += 1;
+            ControlFlow::Continue(())
+        })
+        .expect("read");
+        assert_eq!(games, 1);
     }
 
     #[test]

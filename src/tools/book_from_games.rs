@@ -24,11 +24,12 @@
 use crate::board::GameResult;
 use crate::board::{Move, Position};
 use crate::book::{canonical_key, mirror_key, Entry};
-use crate::records::{self, GameError};
+use crate::records;
 use crate::search::alphabeta::Limits;
 use crate::search::engine::Engine;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -107,34 +108,19 @@ pub fn read_collection(files: &[PathBuf]) -> Reading {
     let start = Position::startpos();
     let mut seen: HashSet<(Vec<u16>, u8)> = HashSet::new();
     for path in files {
-        let recs = match records::read_games(path) {
-            Ok(recs) => recs,
-            Err(e) => {
-                r.refused
-                    .push(format!("{}: cannot read: {e}", path.display()));
-                continue;
-            }
-        };
-        if recs.games.is_empty() {
-            r.refused
-                .push(format!("{}: no game in the file", path.display()));
-        }
-        for (i, g) in recs.games.into_iter().enumerate() {
+        let mut n = 0;
+        let read = records::stream_file(path, None, |g| {
+            n += 1;
             let game = match g {
                 Ok(game) => game,
                 Err(e) => {
-                    let why = match &e {
-                        GameError::Pgn(p) => p.to_string(),
-                        GameError::Xqf(x) => x.to_string(),
-                    };
-                    r.refused
-                        .push(format!("{}: game {}: {why}", path.display(), i + 1));
-                    continue;
+                    r.refused.push(format!("{}: game {n}: {e}", path.display()));
+                    return ControlFlow::Continue(());
                 }
             };
             if game.start.to_fen() != start.to_fen() {
                 r.not_from_start += 1;
-                continue;
+                return ControlFlow::Continue(());
             }
             let id = (
                 game.moves.iter().map(|m| m.to_u16()).collect::<Vec<_>>(),
@@ -142,12 +128,22 @@ pub fn read_collection(files: &[PathBuf]) -> Reading {
             );
             if !seen.insert(id) {
                 r.duplicates += 1;
-                continue;
+                return ControlFlow::Continue(());
             }
             r.games.push(MasterGame {
                 moves: game.moves,
                 result: game.result,
             });
+            ControlFlow::Continue(())
+        });
+        match read {
+            Err(e) => r
+                .refused
+                .push(format!("{}: cannot read: {e}", path.display())),
+            Ok(_) if n == 0 => r
+                .refused
+                .push(format!("{}: no game in the file", path.display())),
+            Ok(_) => {}
         }
     }
     r

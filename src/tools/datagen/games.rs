@@ -11,7 +11,8 @@
 //!    notations and encodings, or XQF). Every game entry of every file gets the next
 //!    running index, read or not, so a game's index names it in the collection. A game
 //!    that does not read (an illegal move, a bad tag) and a file that cannot be read at
-//!    all are counted and reported; a game without a decisive or drawn result (`*`) is
+//!    all are counted and reported (a file is read a game at a time, whatever its size; one
+//!    whose reading fails midway keeps the games before the failure); a game without a decisive or drawn result (`*`) is
 //!    counted and not labelled.
 //! 2. **Label.** `--shard I/N` keeps the games with index ≡ I (mod N). Each kept game is
 //!    replayed from its start; the position before each move, from ply `skip_plies` on
@@ -35,6 +36,7 @@ use crate::rules::RuleSet;
 use crate::search::engine::Evaluation;
 use crate::tools::budget::Budget;
 use std::io::{self, Write};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 /// Everything a run from recorded games depends on.
@@ -109,38 +111,34 @@ pub fn read(cfg: &Config) -> (Vec<RecordedGame>, ReadStats) {
     let mut games = Vec::new();
     let mut index: u32 = 0;
     for path in files {
-        let file = match records::read_games(&path) {
-            Ok(f) => f,
-            Err(e) => {
-                stats
-                    .unreadable_files
-                    .push(format!("{}: {e}", path.display()));
-                continue;
-            }
-        };
-        stats.files += 1;
-        for g in file.games {
+        let read = records::stream_file(&path, None, |g| {
             let i = index;
             index = index.wrapping_add(1);
             stats.games += 1;
             let Ok(g) = g else {
                 stats.unreadable_games += 1;
-                continue;
+                return ControlFlow::Continue(());
             };
             let Some(result) = g.result else {
                 stats.no_result += 1;
-                continue;
+                return ControlFlow::Continue(());
             };
-            if i % cfg.shard.count.max(1) != cfg.shard.index {
-                continue;
+            if i % cfg.shard.count.max(1) == cfg.shard.index {
+                stats.in_shard += 1;
+                games.push(RecordedGame {
+                    index: i,
+                    start: g.start,
+                    moves: g.moves,
+                    result,
+                });
             }
-            stats.in_shard += 1;
-            games.push(RecordedGame {
-                index: i,
-                start: g.start,
-                moves: g.moves,
-                result,
-            });
+            ControlFlow::Continue(())
+        });
+        match read {
+            Ok(_) => stats.files += 1,
+            Err(e) => stats
+                .unreadable_files
+                .push(format!("{}: {e}", path.display())),
         }
     }
     (games, stats)
