@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Runs the cargo-fuzz targets one after another, each for a chosen time, starting from seed
+# corpora made of real files, and prints one line per target: time, executions, coverage
+# (libFuzzer's edge count "cov" and feature count "ft"), corpus size and crashes.
+#
+#   scripts/fuzz.sh [SECONDS] [TARGET...]      default 60 seconds each, every target
+#
+# Needs a nightly toolchain and cargo-fuzz (`rustup toolchain install nightly`,
+# `cargo install cargo-fuzz`). Environment: ELEEYE_BOOK=path/to/BOOK.DAT seeds the
+# `eleeye_book` target with ElephantEye's real book (not in this repository); JOBS=N runs N
+# fuzzing processes per target (default 1); REPORT=FILE appends the summary lines to FILE.
+#
+# The corpus grows in fuzz/corpus/TARGET (kept between runs, ignored by git); a crash is
+# saved under fuzz/artifacts/TARGET/ and the script exits 1 after the other targets ran.
+# Reproduce one with `cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/crash-…`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+secs=${1:-60}
+shift || true
+all=(command records fen moves book eleeye_book network datagen)
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
+for t in "${targets[@]}"; do
+  [[ " ${all[*]} " == *" $t "* ]] || { echo "unknown target '$t' (targets: ${all[*]})" >&2; exit 2; }
+done
+[[ "$secs" =~ ^[0-9]+$ ]] && [ "$secs" -gt 0 ] || { echo "SECONDS must be a positive whole number" >&2; exit 2; }
+
+seeds=$root/target/fuzz-seeds
+rm -rf "$seeds"
+mkdir -p "$seeds"
+
+# Seed corpora: real inputs of each kind, in the shape each target reads (see the `//!` of
+# fuzz/fuzz_targets/TARGET.rs: several targets take a leading flags byte).
+make_seeds() {
+  local t=$1 d=$seeds/$1 i=0
+  mkdir -p "$d"
+  case $t in
+    command) cp fuzz/seeds/* "$d"/ ;;
+    records) cp tests/data/*.pgn "$d"/ ;;
+    fen)
+      grep -v '^#' tests/data/fens.txt | cut -f2 | while IFS= read -r fen; do
+        i=$((i + 1)); printf '%s' "$fen" > "$d/fen_$i"
+      done ;;
+    moves)
+      grep -v '^#' tests/data/openings.txt | grep . | head -200 | while IFS= read -r line; do
+        i=$((i + 1)); printf '%s' "$line" > "$d/line_$i"
+      done
+      grep -v '^#' tests/data/fens.txt | grep '^accept' | cut -f2 | head -40 | while IFS= read -r fen; do
+        i=$((i + 1)); printf '%s\nh2e2 h9g7 a0a1\n' "$fen" > "$d/fen_$i"
+      done ;;
+    book)
+      for f in book/*.jjb; do
+        { printf '\0'; head -c 16384 "$f"; } > "$d/$(basename "$f").head"
+        { printf '\1'; tail -c +17 "$f" | head -c 4096; } > "$d/$(basename "$f").entries"
+      done ;;
+    eleeye_book)
+      if [ -n "${ELEEYE_BOOK:-}" ] && [ -f "$ELEEYE_BOOK" ]; then
+        head -c 65536 "$ELEEYE_BOOK" > "$d/BOOK.DAT.head"
+      else
+        echo "fuzz.sh: ELEEYE_BOOK not set; eleeye_book starts from an empty corpus" >&2
+      fi ;;
+    network)
+      { printf '\0'; cat src/search/nnue/net/default.jjnn; } > "$d/default.jjnn"
+      printf '\1\0\0\0\0\0\0\0\0JJNN' > "$d/overlay_head" ;;
+    datagen)
+      cargo build --release --quiet
+      target/release/jiangjun datagen --out "$d/selfplay.bin" --games 2 --nodes 300 --seed 1 >/dev/null 2>&1
+      head -c 4096 "$d/selfplay.bin" > "$d/selfplay.head" && rm "$d/selfplay.bin" ;;
+  esac
+}
+
+max_len() {
+  case $1 in
+    network) echo 700000 ;;
+    eleeye_book) echo 65536 ;;
+    book) echo 16385 ;;
+    records) echo 65536 ;;
+    *) echo 8192 ;;
+  esac
+}
+
+cargo +nightly fuzz build >/dev/null
+status=0
+printf '%-12s %6s %12s %8s %8s %8s %8s\n' target seconds executions cov ft corpus crashes
+for t in "${targets[@]}"; do
+  make_seeds "$t"
+  mkdir -p "fuzz/corpus/$t" "fuzz/artifacts/$t"
+  before=$(find "fuzz/artifacts/$t" -type f | wc -l)
+  log=$root/target/fuzz-$t.log
+  set +e
+  cargo +nightly fuzz run "$t" "fuzz/corpus/$t" "$seeds/$t" -- \
+    -max_total_time="$secs" -timeout=20 -max_len="$(max_len "$t")" -print_final_stats=1 \
+    -jobs="${JOBS:-1}" -workers="${JOBS:-1}" > "$log" 2>&1
+  rc=$?
+  set -e
+  [ "${JOBS:-1}" -gt 1 ] && cat fuzz-*.log >> "$log" 2>/dev/null && rm -f fuzz-*.log
+  execs=$(grep -h 'stat::number_of_executed_units' "$log" | awk '{s += $2} END {print s + 0}')
+  cov=$(grep -hoE 'cov: [0-9]+' "$log" | tail -1 | awk '{print $2}')
+  ft=$(grep -hoE 'ft: [0-9]+' "$log" | tail -1 | awk '{print $2}')
+  corpus=$(find "fuzz/corpus/$t" -type f | wc -l)
+  crashes=$(( $(find "fuzz/artifacts/$t" -type f | wc -l) - before ))
+  line=$(printf '%-12s %6s %12s %8s %8s %8s %8s' "$t" "$secs" "$execs" "${cov:-?}" "${ft:-?}" "$corpus" "$crashes")
+  echo "$line"
+  [ -n "${REPORT:-}" ] && echo "$(date -u +%FT%TZ) $(git rev-parse --short HEAD) $line" >> "$REPORT"
+  if [ $rc -ne 0 ] || [ $crashes -gt 0 ]; then
+    status=1
+    echo "  $t: libFuzzer exited $rc; log $log; new artifacts in fuzz/artifacts/$t" >&2
+  fi
+done
+exit $status
