@@ -14,6 +14,7 @@
 # saved under fuzz/artifacts/TARGET/ and the script exits 1 after the other targets ran.
 # Reproduce one with `cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/crash-…`.
 set -euo pipefail
+trap 'echo "fuzz.sh: failed at line $LINENO" >&2' ERR
 cd "$(dirname "$0")/.."
 root=$(pwd)
 secs=${1:-60}
@@ -43,16 +44,16 @@ make_seeds() {
         i=$((i + 1)); printf '%s' "$fen" > "$d/fen_$i"
       done ;;
     moves)
-      grep -v '^#' tests/data/openings.txt | grep . | head -200 | while IFS= read -r line; do
+      grep -v '^#' tests/data/openings.txt | grep . | sed -n '1,200p' | while IFS= read -r line; do
         i=$((i + 1)); printf '%s' "$line" > "$d/line_$i"
       done
-      grep -v '^#' tests/data/fens.txt | grep '^accept' | cut -f2 | head -40 | while IFS= read -r fen; do
+      grep -v '^#' tests/data/fens.txt | grep '^accept' | cut -f2 | sed -n '1,40p' | while IFS= read -r fen; do
         i=$((i + 1)); printf '%s\nh2e2 h9g7 a0a1\n' "$fen" > "$d/fen_$i"
       done ;;
     book)
       for f in book/*.jjb; do
         { printf '\0'; head -c 16384 "$f"; } > "$d/$(basename "$f").head"
-        { printf '\1'; tail -c +17 "$f" | head -c 4096; } > "$d/$(basename "$f").entries"
+        { printf '\1'; dd if="$f" bs=1 skip=16 count=4096 2>/dev/null; } > "$d/$(basename "$f").entries"
       done ;;
     eleeye_book)
       if [ -n "${ELEEYE_BOOK:-}" ] && [ -f "$ELEEYE_BOOK" ]; then
