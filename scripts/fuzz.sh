@@ -90,9 +90,12 @@ for t in "${targets[@]}"; do
   before=$(find "fuzz/artifacts/$t" -type f | wc -l)
   log=$root/target/fuzz-$t.log
   set +e
+  # -jobs makes libFuzzer restart its workers (each writing fuzz-N.log here): only for N > 1.
+  jobs=()
+  [ "${JOBS:-1}" -gt 1 ] && jobs=(-jobs="$JOBS" -workers="$JOBS")
   cargo +nightly fuzz run "$t" "fuzz/corpus/$t" "$seeds/$t" -- \
     -max_total_time="$secs" -timeout=20 -max_len="$(max_len "$t")" -print_final_stats=1 \
-    -jobs="${JOBS:-1}" -workers="${JOBS:-1}" > "$log" 2>&1
+    "${jobs[@]}" > "$log" 2>&1
   rc=$?
   set -e
   [ "${JOBS:-1}" -gt 1 ] && cat fuzz-*.log >> "$log" 2>/dev/null && rm -f fuzz-*.log
