@@ -38,7 +38,11 @@ fuzz_target!(|data: &[u8]| {
             streamed.push(g.ok().map(|g| g.moves));
             ControlFlow::Continue(())
         });
-        let expected: Vec<_> = whole.games.iter().map(|g| g.as_ref().ok().map(|g| g.moves.clone())).collect();
+        let expected: Vec<_> = whole
+            .games
+            .iter()
+            .map(|g| g.as_ref().ok().map(|g| g.moves.clone()))
+            .collect();
         assert_eq!(streamed, expected);
     }
     let cut = usize::from(data.first().copied().unwrap_or(0)) + 1;

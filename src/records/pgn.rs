@@ -674,7 +674,11 @@ pub fn read_pgn_stream<'a>(
     let mut cur = Builder::new();
     let mut skip = Skip::No;
     let mut lexer = Lexer::new(chars);
-    while let Some(item) = lexer.next_lex().filter(|_| !out.stopped) {
+    // Asked to stop: not one more unit of the text is read.
+    while !out.stopped {
+        let Some(item) = lexer.next_lex() else {
+            break;
+        };
         let (line, lx) = match item {
             Ok(x) => x,
             Err(e) => {

@@ -12,8 +12,8 @@
 //!    running index, read or not, so a game's index names it in the collection. A game
 //!    that does not read (an illegal move, a bad tag) and a file that cannot be read at
 //!    all are counted and reported (a file is read a game at a time, whatever its size; one
-//!    whose reading fails midway keeps the games before the failure); a game without a decisive or drawn result (`*`) is
-//!    counted and not labelled.
+//!    whose reading fails midway keeps the games before the failure); a game without a
+//!    decisive or drawn result (`*`) is counted and not labelled.
 //! 2. **Label.** `--shard I/N` keeps the games with index ≡ I (mod N). Each kept game is
 //!    replayed from its start; the position before each move, from ply `skip_plies` on
 //!    (0-based), is searched (one thread, the game's history known to the search, an 8 MB
