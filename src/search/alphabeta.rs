@@ -174,6 +174,8 @@ pub struct Worker {
     /// The move made at each ply of the current line, by piece index and square index
     /// (`None` for a null move): the keys of the continuation history.
     moved: [Option<(usize, usize)>; MAX_PLY + 2],
+    /// The move a singular-extension search leaves out at each ply.
+    excluded: [Option<Move>; MAX_PLY + 2],
     pv: Vec<ArrayVec<Move, MAX_PLY>>,
     evals: [i32; MAX_PLY + 2],
     root_moves: Vec<RootMove>,
@@ -227,6 +229,18 @@ struct Node {
     static_eval: i32,
     /// Better than two plies ago, for the same side.
     improving: bool,
+}
+
+/// The depth the quiescence search stores its results at: below every main-search depth, so
+/// they give cutoffs only to quiescence searches.
+const QS_DEPTH: i32 = -1;
+
+/// What the singular-extension test decides for the table's move.
+enum Singular {
+    /// Search it this many plies deeper (negative: shallower).
+    Extend(i32),
+    /// The node's score, without searching further.
+    Cut(i32),
 }
 
 /// A move about to be searched, as the move picker handed it out.
@@ -283,6 +297,7 @@ impl Worker {
             killers: [[None; 2]; MAX_PLY + 2],
             hist,
             moved: [None; MAX_PLY + 2],
+            excluded: [None; MAX_PLY + 2],
             pv: vec![ArrayVec::new(); MAX_PLY + 2],
             evals: [0; MAX_PLY + 2],
             root_moves,
@@ -916,6 +931,50 @@ impl Worker {
             }
     }
 
+    /// Singular extensions: is the table's move `m` the only good one here? Every other move
+    /// is searched at half depth with a null window just below the stored score; if all fall
+    /// short, `m` is searched a ply deeper (two where they fall far short outside PV nodes,
+    /// within the first root-depth plies). If they reach a margin at or above beta, several
+    /// moves refute the opponent and the node returns that margin (multi-cut); if only the
+    /// stored score reaches beta, `m` is searched a ply shallower. Decisive scores (mates,
+    /// rule verdicts) never serve as the reference.
+    fn singular(&mut self, node: &Node, e: &TtEntry, m: Move, beta: i32) -> Singular {
+        let Node {
+            depth,
+            ply,
+            pv,
+            cut,
+            ..
+        } = *node;
+        if self.p.singular_depth == 0
+            || depth < self.p.singular_depth
+            || e.depth < depth - 3
+            || !matches!(e.bound, Bound::Lower | Bound::Exact)
+            || is_decisive(e.score)
+            || ply >= 2 * self.root_depth as usize
+        {
+            return Singular::Extend(0);
+        }
+        let singular_beta = e.score - self.p.singular_margin * depth;
+        self.excluded[ply] = Some(m);
+        let v = self.search(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut);
+        self.excluded[ply] = None;
+        if self.stopped {
+            return Singular::Cut(0);
+        }
+        if v < singular_beta {
+            let double =
+                !pv && v < singular_beta - self.p.singular_double && ply < self.root_depth as usize;
+            Singular::Extend(if double { 2 } else { 1 })
+        } else if singular_beta >= beta {
+            Singular::Cut(singular_beta)
+        } else if e.score >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
+    }
+
     /// The principal variation at `ply` becomes `m` followed by the child's.
     #[inline(always)]
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -939,7 +998,7 @@ impl Worker {
         let pv_node = beta - alpha > 1;
         self.pv[ply].clear();
         let in_check = self.pos.last_move_gave_check();
-        if in_check && ply < 2 * self.root_depth as usize + 8 {
+        if in_check && depth >= self.p.check_ext_depth && ply < 2 * self.root_depth as usize + 8 {
             depth += 1; // check extension: evasions are forced
         }
         if depth <= 0 {
@@ -972,10 +1031,13 @@ impl Worker {
             return alpha;
         }
 
+        // A singular-extension search of this node leaves one move out: it takes no cutoff
+        // from the table, prunes nothing before the moves and stores nothing.
+        let excluded = self.excluded[ply];
         let key = self.table_key();
         let tt = self.shared.tt.probe(key, ply);
         let tt_move = tt.and_then(|e| e.mv).filter(|&m| self.pos.is_legal(m));
-        if let Some(e) = tt {
+        if let Some(e) = tt.filter(|_| excluded.is_none()) {
             if !pv_node && self.table_cutoff(&e, alpha, beta, depth, ply) {
                 return e.score;
             }
@@ -1001,7 +1063,7 @@ impl Worker {
             static_eval,
             improving,
         };
-        if !pv_node && !in_check && self.sel.prune_nodes {
+        if !pv_node && !in_check && excluded.is_none() && self.sel.prune_nodes {
             if let Some(score) = self.prune_node(&node, beta) {
                 return score;
             }
@@ -1010,6 +1072,7 @@ impl Worker {
         if tt_move.is_none()
             && depth >= self.p.iir_depth
             && (pv_node || cut)
+            && excluded.is_none()
             && self.sel.prune_nodes
         {
             depth -= 1;
@@ -1025,6 +1088,9 @@ impl Worker {
         let orig_alpha = alpha;
         let mut count = 0usize;
         while let Some((m, kind)) = picker.next(&self.pos, &self.history_view(ply)) {
+            if Some(m) == excluded {
+                continue;
+            }
             let capture = self.pos.piece_at(m.to()).is_some();
             let gives = self.pos.gives_check(m);
             let quiet = !capture;
@@ -1037,6 +1103,13 @@ impl Worker {
             if self.prune_move(&node, &candidate, count, best, alpha) {
                 continue;
             }
+            let extension = match tt.filter(|_| Some(m) == tt_move && excluded.is_none()) {
+                Some(e) => match self.singular(&node, &e, m, beta) {
+                    Singular::Extend(x) => x,
+                    Singular::Cut(v) => return v,
+                },
+                None => 0,
+            };
             // The quiet move's statistics, for its reduction (read before the move is made).
             let stat = if quiet {
                 self.history_view(ply).quiet(&self.pos, m)
@@ -1046,7 +1119,7 @@ impl Worker {
             self.note_move(m, ply);
             self.make(m, gives);
             count += 1;
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extension;
             let mut score;
             if count == 1 {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
@@ -1086,8 +1159,15 @@ impl Worker {
         }
         if count == 0 {
             // No legal move (the first move is never pruned): checkmate and stalemate both
-            // lose (2011 rules 4.1).
-            return mated_in(ply);
+            // lose (2011 rules 4.1). Without the excluded move, only that move was legal.
+            return if excluded.is_some() {
+                alpha
+            } else {
+                mated_in(ply)
+            };
+        }
+        if excluded.is_some() {
+            return best;
         }
         if !is_rule(best) {
             let bound = if best >= beta {
@@ -1175,21 +1255,45 @@ impl Worker {
         if ply >= MAX_PLY {
             return if in_check { 0 } else { self.evaluate() };
         }
+        // The table: the quiescence search has no repetition verdicts, so what it stores
+        // depends on the position alone (mate distances are made node-relative).
+        let use_table = self.p.qs_table != 0;
+        let key = self.table_key();
+        let tt = if use_table {
+            self.shared.tt.probe(key, ply)
+        } else {
+            None
+        };
+        if let Some(e) = tt {
+            if beta - alpha == 1 && self.table_cutoff(&e, alpha, beta, QS_DEPTH, ply) {
+                return e.score;
+            }
+        }
+        let orig_alpha = alpha;
         let mut best;
         let stand;
         if in_check {
             best = -INFINITE;
             stand = -INFINITE;
         } else {
-            stand = self.evaluate();
+            stand = match tt {
+                Some(e) if e.bound != Bound::None || e.eval != 0 => e.eval,
+                _ => self.evaluate(),
+            };
             if stand >= beta {
+                if use_table && tt.is_none() {
+                    self.shared
+                        .tt
+                        .store(key, ply, None, stand, stand, QS_DEPTH, Bound::Lower);
+                }
                 return stand;
             }
             alpha = alpha.max(stand);
             best = stand;
         }
-        let mut picker = MovePicker::quiescence(&self.pos, None, in_check);
+        let mut picker = MovePicker::quiescence(&self.pos, tt.and_then(|e| e.mv), in_check);
         let mut any = false;
+        let mut best_move = None;
         while let Some((m, _)) = picker.next(&self.pos, &self.history_view(ply)) {
             any = true;
             if !in_check {
@@ -1220,6 +1324,7 @@ impl Worker {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     if score >= beta {
                         break;
                     }
@@ -1228,6 +1333,20 @@ impl Worker {
         }
         if in_check && !any {
             return mated_in(ply);
+        }
+        // A deeper result for this position is worth more than this one: kept.
+        if use_table && tt.is_none_or(|e| e.depth <= QS_DEPTH) {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best_move.is_some() && best > orig_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let e = if in_check { 0 } else { stand };
+            self.shared
+                .tt
+                .store(key, ply, best_move, best, e, QS_DEPTH, bound);
         }
         best
     }
@@ -1357,6 +1476,18 @@ mod network_tests {
         let (_, w2) = search(BENCH_POSITIONS[1], &tuned, false);
         assert_eq!(w0.nodes(), w1.nodes());
         assert!(w2.nodes() < w0.nodes(), "{} vs {}", w2.nodes(), w0.nodes());
+        // The optional rules, each on its own, change the tree.
+        for (name, value) in [
+            ("singular_depth", 4),
+            ("check_ext_depth", 6),
+            ("qs_table", 1),
+        ] {
+            let mut l = limits.clone();
+            l.params.set(name, value).unwrap();
+            let (r, w) = search(BENCH_POSITIONS[1], &l, false);
+            assert!(r.best.is_some(), "{name}");
+            assert_ne!(w.nodes(), w0.nodes(), "{name}");
+        }
     }
 }
 

@@ -118,6 +118,18 @@ parameters! {
     lmr_base = 50 in 0..=150 step 8;
     lmr_divisor = 220 in 120..=400 step 12;
     lmr_history_divisor = 14000 in 4000..=40000 step 1500;
+    /// Check extension: the shallowest node in check that is searched a ply deeper (0: every
+    /// one, as measured; Pikafish extends only above depth 10).
+    check_ext_depth = 0 in 0..=16 step 1;
+    /// Singular extensions: the shallowest node that tries them (0: off), and the margin
+    /// below the table's score, in centipawns per ply, that the other moves must stay under.
+    singular_depth = 0 in 0..=12 step 1;
+    singular_margin = 2 in 0..=8 step 1;
+    /// How far below that margin the others must stay for a second ply (outside PV nodes).
+    singular_double = 30 in 0..=200 step 10;
+    /// Quiescence search through the table (1) or without it (0, as measured): probed for
+    /// a cutoff, a move and the evaluation, and filled with its results.
+    qs_table = 0 in 0..=1 step 1;
     /// Quiescence delta pruning: what a capture may gain beyond its victim's value.
     qs_delta = 200 in 50..=600 step 20;
     /// A cutoff's history bonus: `scale * min(depth * depth, cap)`.

@@ -152,6 +152,53 @@ fn a_distant_mate_is_preferred_to_forfeiting_by_rule_now() {
     assert!(is_rule(out.score) && out.score < 0, "score {}", out.score);
 }
 
+/// The search's optional rules — singular extensions, the check extension only at depth, the
+/// quiescence search through the table — keep the mates and rule rulings of the default
+/// search: the mate in one, and the distant mate preferred to a perpetual-check forfeit.
+#[test]
+fn optional_search_rules_keep_mates_and_rule_rulings() {
+    for (name, value) in [
+        ("singular_depth", 4),
+        ("check_ext_depth", 10),
+        ("qs_table", 1),
+    ] {
+        let with = |d: i32| {
+            let mut l = depth(d);
+            l.params.set(name, value).expect("parameter");
+            l
+        };
+        let mut e = engine("3k5/R8/9/9/9/9/9/9/9/1R3K3 w - - 0 1", &[]);
+        let out = e.search_blocking(with(6), |_| {});
+        assert_eq!(
+            out.best.map(|m| m.to_string()).as_deref(),
+            Some("b0b9"),
+            "{name}"
+        );
+        assert_eq!(
+            mate_in_moves(out.score),
+            Some(1),
+            "{name}: score {}",
+            out.score
+        );
+
+        let history = ["a1a9", "e9e8", "a9a8", "e8e9"];
+        let mut e = engine("4k4/9/9/8r/9/9/9/9/R3r4/3K4p w - - 0 1", &history);
+        let out = e.search_blocking(with(8), |_| {});
+        let best = out.best.map(|m| m.to_string()).unwrap_or_default();
+        assert_ne!(
+            best, "a8a9",
+            "{name}: forfeited by rule (score {})",
+            out.score
+        );
+        assert_eq!(
+            mate_in_moves(out.score),
+            Some(-3),
+            "{name}: score {}",
+            out.score
+        );
+    }
+}
+
 /// Issue 16.5: the search draws at the natural limit of the rule set in force, read from its
 /// profile: 120 plies under the 2011 rules (4.2.4), 100 under AXF. A rook up with 99 plies
 /// already played without a capture: every move reaches 100.
