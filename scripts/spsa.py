@@ -42,6 +42,17 @@ def read_specs(binary):
     return specs
 
 
+def tuned_by_default(specs):
+    """The parameters tuned when none are named: SPSA tunes how a rule is set, not whether it
+    is used, so a switch (range 0..1), a rule that is off (default 0 at the bottom of its
+    range, as `singular_depth`) and the settings of an off rule `X_depth` (the `X_` names) are
+    left out; name them with --params to tune them anyway."""
+    off = [n for n, s in specs.items()
+           if s["max"] - s["min"] <= 1 or s["default"] == 0 == s["min"]]
+    prefixes = [n[: -len("depth")] for n in off if n.endswith("_depth")]
+    return [n for n in specs if n not in off and not any(n.startswith(p) for p in prefixes)]
+
+
 def engine_spec(binary, name, values):
     opts = "".join(f",option.tune_{k}={v}" for k, v in sorted(values.items()))
     return f"cmd={binary},name={name},option.usebook=false{opts}"
@@ -71,14 +82,15 @@ def main():
     ap.add_argument("--pairs", type=int, default=2, help="game pairs per iteration")
     ap.add_argument("--tc", default="2+0.02")
     ap.add_argument("--openings", default=os.path.join(ROOT, "tests/data/openings.txt"))
-    ap.add_argument("--params", help="comma-separated names (default: all)")
+    ap.add_argument("--params", help="comma-separated names (default: every value of a rule "
+                    "in use; see tuned_by_default)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--concurrency", type=int, default=2)
     ap.add_argument("--state", default=os.path.join(ROOT, "target/spsa/state.json"))
     args = ap.parse_args()
 
     specs = read_specs(args.bin)
-    names = args.params.split(",") if args.params else list(specs)
+    names = args.params.split(",") if args.params else tuned_by_default(specs)
     unknown = [n for n in names if n not in specs]
     if unknown:
         sys.exit(f"spsa: unknown parameters {unknown}; see `jiangjun params`")
