@@ -231,6 +231,19 @@ struct Node {
     improving: bool,
 }
 
+/// How a node's result `best` bounds its value, searched in the window (`orig_alpha`, `beta`):
+/// exact only where a move raised alpha.
+#[inline]
+fn result_bound(best: i32, orig_alpha: i32, beta: i32, raised_by_a_move: bool) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if raised_by_a_move && best > orig_alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
 /// The depth the quiescence search stores its results at: below every main-search depth, so
 /// they give cutoffs only to quiescence searches.
 const QS_DEPTH: i32 = -1;
@@ -652,13 +665,7 @@ impl Worker {
         if !self.stopped && !is_rule(best) && first == 0 {
             let m = self.root_moves[0].mv;
             // Aspiration windows make the root score a bound when it falls outside them.
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > orig_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = result_bound(best, orig_alpha, beta, true);
             let e = if in_check { 0 } else { self.evaluate() };
             self.shared
                 .tt
@@ -686,6 +693,15 @@ impl Worker {
         self.eval_cache[key as usize & (EVAL_CACHE - 1)] =
             (key & !0xffff) | (e as i16 as u16 as u64);
         e
+    }
+
+    /// The static evaluation, from the table's entry for this position where it holds one.
+    #[inline]
+    fn static_eval(&mut self, tt: Option<TtEntry>) -> i32 {
+        match tt {
+            Some(e) if e.bound != Bound::None || e.eval != 0 => e.eval,
+            _ => self.evaluate(),
+        }
     }
 
     /// The cached evaluation of the position with this key, if its entry holds it.
@@ -1046,10 +1062,7 @@ impl Worker {
         let static_eval = if in_check {
             -INFINITE
         } else {
-            match tt {
-                Some(e) if e.bound != Bound::None || e.eval != 0 => e.eval,
-                _ => self.evaluate(),
-            }
+            self.static_eval(tt)
         };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
@@ -1170,13 +1183,7 @@ impl Worker {
             return best;
         }
         if !is_rule(best) {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best_move.is_some() && best > orig_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = result_bound(best, orig_alpha, beta, best_move.is_some());
             let e = if in_check { 0 } else { static_eval };
             self.shared
                 .tt
@@ -1257,13 +1264,8 @@ impl Worker {
         }
         // The table: the quiescence search has no repetition verdicts, so what it stores
         // depends on the position alone (mate distances are made node-relative).
-        let use_table = self.p.qs_table != 0;
-        let key = self.table_key();
-        let tt = if use_table {
-            self.shared.tt.probe(key, ply)
-        } else {
-            None
-        };
+        let key = (self.p.qs_table != 0).then(|| self.table_key());
+        let tt = key.and_then(|k| self.shared.tt.probe(k, ply));
         if let Some(e) = tt {
             if beta - alpha == 1 && self.table_cutoff(&e, alpha, beta, QS_DEPTH, ply) {
                 return e.score;
@@ -1276,12 +1278,9 @@ impl Worker {
             best = -INFINITE;
             stand = -INFINITE;
         } else {
-            stand = match tt {
-                Some(e) if e.bound != Bound::None || e.eval != 0 => e.eval,
-                _ => self.evaluate(),
-            };
+            stand = self.static_eval(tt);
             if stand >= beta {
-                if use_table && tt.is_none() {
+                if let Some(key) = key.filter(|_| tt.is_none()) {
                     self.shared
                         .tt
                         .store(key, ply, None, stand, stand, QS_DEPTH, Bound::Lower);
@@ -1335,14 +1334,8 @@ impl Worker {
             return mated_in(ply);
         }
         // A deeper result for this position is worth more than this one: kept.
-        if use_table && tt.is_none_or(|e| e.depth <= QS_DEPTH) {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best_move.is_some() && best > orig_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+        if let Some(key) = key.filter(|_| tt.is_none_or(|e| e.depth <= QS_DEPTH)) {
+            let bound = result_bound(best, orig_alpha, beta, best_move.is_some());
             let e = if in_check { 0 } else { stand };
             self.shared
                 .tt
