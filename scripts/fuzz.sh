@@ -27,14 +27,14 @@ for t in "${targets[@]}"; do
 done
 [[ "$secs" =~ ^[0-9]+$ ]] && [ "$secs" -gt 0 ] || { echo "SECONDS must be a positive whole number" >&2; exit 2; }
 
+# Each target's seeds in their own folder, so that two runs over different targets can go at once.
 seeds=$root/target/fuzz-seeds
-rm -rf "$seeds"
-mkdir -p "$seeds"
 
 # Seed corpora: real inputs of each kind, in the shape each target reads (see the `//!` of
 # fuzz/fuzz_targets/TARGET.rs: several targets take a leading flags byte).
 make_seeds() {
   local t=$1 d=$seeds/$1 i=0
+  rm -rf "$d"
   mkdir -p "$d"
   case $t in
     command) cp fuzz/seeds/* "$d"/ ;;

@@ -3,15 +3,22 @@
 # throughout. Any crash, hang, illegal move or time loss of Jiangjun is a failure.
 #
 #   scripts/soak.sh [GAMES_PER_MATCH] [OUT_DIR]
-#   ELEEYE=path/to/ELEEYE scripts/soak.sh 40 target/soak
+#   ELEEYE=path/to/ELEEYE FSF=path/to/fairy-stockfish scripts/soak.sh 40 target/soak
 #
 # For each clock (5 s + 0, 3 s + 0.5 s, 40 moves in 10 s, 200 ms a move, 30 s + 0) it plays
-# GAMES_PER_MATCH games of Jiangjun over UCCI against ElephantEye 3.31 (book off; built outside
-# this repository, found as ELEEYE or `eleeye` on PATH; left out when there is none) and as
-# many of Jiangjun over UCI against Jiangjun over UCCI, two games at once, from the book's
-# 10-ply lines. Jiangjun over UCCI thinks on its opponent's time (`ponder=on`: `go ponder`,
-# then `ponderhit` or `stop` as a GUI sends them); its opponents do not. A sampler writes the summed and the largest resident memory of the Jiangjun
-# processes every 5 s to OUT_DIR/rss.csv. The last lines printed are the totals.
+# GAMES_PER_MATCH games of Jiangjun over UCCI against each opponent, two games at once, from
+# the book's 10-ply lines: Jiangjun over UCI; ElephantEye 3.31 (book off; found as ELEEYE or
+# `eleeye` on PATH); Fairy-Stockfish (UCI, classical evaluation; found as FSF or
+# `fairy-stockfish` on PATH). Opponents built outside this repository are left out when absent.
+# Jiangjun over UCCI thinks on its opponent's time (`ponder=on`: `go ponder`, then `ponderhit`
+# or `stop` as a GUI sends them); its opponents do not. A sampler writes the summed and the
+# largest resident memory of the Jiangjun processes every 5 s to OUT_DIR/rss.csv. The last
+# lines printed are the totals.
+#
+# Environment: CLOCKS="5+0 movetime=200" plays only those clocks; CONCURRENCY=N games at once
+# (default 2); LOAD=N keeps N busy loops running beside the games for the whole run, the
+# "busy machine" check (a GUI user's build or video encoder): a time loss under load is a
+# failure as any other.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-40}
@@ -24,6 +31,10 @@ jj="$out/jiangjun-soak"
 cp target/release/jiangjun "$jj"
 "$jj" book lines --plies 10 --min-plies 10 > "$out/openings.txt"
 eleeye=${ELEEYE:-$(command -v eleeye || true)}
+fsf=${FSF:-$(command -v fairy-stockfish || true)}
+clocks=${CLOCKS:-5+0 3+0.5 40/10 movetime=200 30+0}
+concurrency=${CONCURRENCY:-2}
+load=${LOAD:-0}
 
 echo "seconds,processes,rss_sum_kb,rss_max_kb" > "$out/rss.csv"
 start=$(date +%s)
@@ -36,28 +47,34 @@ start=$(date +%s)
     done
 ) &
 sampler=$!
-trap 'kill $sampler 2>/dev/null || true' EXIT
+busy=()
+for _ in $(seq 1 "$load"); do
+    ( while :; do :; done ) &
+    busy+=($!)
+done
+trap 'kill $sampler ${busy[@]+"${busy[@]}"} 2>/dev/null || true' EXIT
 
 us_ucci="cmd=$jj,name=jiangjun,proto=ucci,ponder=on,option.usebook=false"
 us_uci="cmd=$jj,name=jiangjun-uci,proto=uci,option.OwnBook=false"
 seed=1
-for tc in 5+0 3+0.5 40/10 movetime=200 30+0; do
+for tc in $clocks; do
     n=$games
     # The long clock plays a quarter as many games.
     [ "$tc" = 30+0 ] && n=$(( (games + 3) / 4 ))
     opponents=("$us_uci")
     [ -n "$eleeye" ] && opponents+=("cmd=$eleeye,name=eleeye,proto=ucci,option.usebook=false")
+    [ -n "$fsf" ] && opponents+=("cmd=$fsf,name=fsf,proto=uci")
     for opp in "${opponents[@]}"; do
         name=${opp#*name=}; name=${name%%,*}
         log="$out/match_${name}_${tc//\//-}.txt"
         echo "== $tc: jiangjun vs $name, $n games" >&2
         target/release/jiangjun match --engine "$us_ucci" --engine "$opp" --games "$n" --tc "$tc" \
-            --openings "$out/openings.txt" --shuffle --seed $((seed++)) --concurrency 2 \
+            --openings "$out/openings.txt" --shuffle --seed $((seed++)) --concurrency "$concurrency" \
             --pgn "$out/games.pgn" > "$log" 2>&1 || true
         grep -E "^Result|^Terminations|losses by" "$log" >&2
     done
 done
-kill $sampler 2>/dev/null || true
+kill $sampler ${busy[@]+"${busy[@]}"} 2>/dev/null || true
 
 # Totals: Jiangjun's failures (both names) and the memory curve's ends.
 grep -ho "([0-9]* games" "$out"/match_*.txt | tr -d '(' | awk '{ g += $1 } END { print "games: " g }'
