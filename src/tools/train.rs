@@ -29,7 +29,12 @@
 //!   The first layer's gradient is sparse: a chunk touches only the rows of the features it
 //!   saw, and only those are cleared and summed. Because the chunking does not depend on the
 //!   thread count, **the same data, config and seed give the same network bit for bit with
-//!   any number of threads**.
+//!   any number of threads**. The loops are compiled twice (for the build's baseline and for
+//!   AVX2, picked at run time: [`simd::run`]); they are element by element, and the output's
+//!   dot product sums in fixed lanes, so both copies give the same bits (tested).
+//! * **Decoding.** Records are checked once, before the epochs (is each a legal position?);
+//!   the epochs then build each batch's samples straight from the records, on every thread,
+//!   in stream order, so decoding is neither serial nor repeated.
 //! * **Optimiser.** AdamW (β = 0.9, 0.999; decoupled weight decay on the two weight matrices,
 //!   not on biases), a dense step over all parameters per batch. After each step weights are
 //!   clipped to what quantization can represent (`L1_LIMIT / QA`, `L2_LIMIT / QB`).
@@ -47,10 +52,13 @@
 //!   comparable between runs with and without).
 
 use crate::board::Position;
+use crate::board::{Piece, Square};
 use crate::checksum::fnv1a32;
 use crate::search::nnue::network::{L1_LIMIT, L2_LIMIT, QA, QB};
+use crate::search::nnue::simd::{self, Isa, Kernel};
 use crate::search::nnue::{
-    active_features, output_bucket, FloatNetwork, HIDDEN, INPUTS, OUTPUT_BUCKETS, SCALE,
+    active_features, bucket_of, counts_for_bucket, feature_index, output_bucket, FloatNetwork,
+    HIDDEN, INPUTS, OUTPUT_BUCKETS, SCALE,
 };
 use crate::tools::datagen::{ChunkReader, DataError, Record, ShuffledReader};
 use rand::{Rng, SeedableRng};
@@ -232,8 +240,55 @@ impl Sample {
             features,
             len: len as u8,
             bucket: output_bucket(pos) as u8,
-            target: lambda * result + (1.0 - lambda) * sigmoid(score / scale),
+            target: blend(score, result, lambda, scale),
         })
+    }
+
+    /// The sample of a record already known to be a legal position (the trainer checks each
+    /// record once, before the epochs), of its mirror image if `mirror`: the same sample as
+    /// [`Sample::from_record`] and [`Sample::from_record_mirrored`] (tested), built from the
+    /// record's pieces without making a [`Position`], which costs several times more.
+    fn from_legal_record(r: &Record, mirror: bool, lambda: f32, scale: f32) -> Sample {
+        // The pieces in square order, as `active_features` lists them: the first layer adds
+        // rows in this order, and float sums depend on it. A record lists them in that order
+        // and holds at most 32 (its decoder checks); the mirror image reverses each rank.
+        let mut pieces: [Option<(Square, Piece)>; 32] = [None; 32];
+        let mut len = 0;
+        for (piece, sq) in r.pieces().take(32) {
+            pieces[len] = Some((sq, piece));
+            len += 1;
+        }
+        let pieces = &mut pieces[..len];
+        if mirror {
+            let rank = |p: &Option<(Square, Piece)>| p.map(|(sq, _)| sq.rank());
+            let mut start = 0;
+            while start < len {
+                let end = start
+                    + pieces[start..]
+                        .iter()
+                        .take_while(|p| rank(p) == rank(&pieces[start]))
+                        .count();
+                for p in pieces[start..end].iter_mut().flatten() {
+                    p.0 = p.0.mirror_file();
+                }
+                pieces[start..end].reverse();
+                start = end;
+            }
+        }
+        let stm = r.side_to_move();
+        let mut features = [[0u16; 32]; 2];
+        let mut attackers = 0;
+        for (i, &(sq, piece)) in pieces.iter().flatten().enumerate() {
+            features[0][i] = feature_index(stm, piece, sq) as u16;
+            features[1][i] = feature_index(!stm, piece, sq) as u16;
+            attackers += usize::from(counts_for_bucket(piece.kind()));
+        }
+        Sample {
+            features,
+            len: len as u8,
+            bucket: bucket_of(attackers) as u8,
+            target: blend(r.score().into(), r.result().value(), lambda, scale),
+        }
     }
 
     /// The sample of a record, or `None` when its placement is not a legal position.
@@ -268,6 +323,11 @@ fn mirror_file(pos: &Position) -> Option<Position> {
     Position::from_placement(board, pos.side_to_move(), pos.halfmove_clock(), 1).ok()
 }
 
+/// The training target: `λ · result + (1 − λ) · sigmoid(score / scale)`.
+fn blend(score: f32, result: f32, lambda: f32, scale: f32) -> f32 {
+    lambda * result + (1.0 - lambda) * sigmoid(score / scale)
+}
+
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -285,29 +345,49 @@ pub fn held_out(seed: u64, game: u32, val_every: u32) -> bool {
     h % u64::from(val_every) == 0
 }
 
+/// Hidden neurons per block of the first layer's loops: a block of sums stays in registers
+/// (eight AVX2 registers) while every active feature's row is added to it, instead of being
+/// loaded and stored once per feature.
+const BLOCK: usize = 64;
+
+/// Partial sums of the output's dot product, added together at the end in a fixed order: the
+/// lanes are what vector code adds in parallel, and the order is the same in every compiled
+/// copy, so the result does not depend on the instruction set.
+const LANES: usize = 16;
+
+const _: () = assert!(HIDDEN.is_multiple_of(BLOCK) && (2 * HIDDEN).is_multiple_of(LANES));
+
 /// First-layer outputs (before the activation) of both perspectives, side to move first.
+#[inline(always)]
 fn accumulate(net: &FloatNetwork, s: &Sample, acc: &mut [f32; 2 * HIDDEN]) {
     for h in 0..2 {
-        let a = &mut acc[h * HIDDEN..(h + 1) * HIDDEN];
-        a.copy_from_slice(&net.l1_bias);
-        for &f in s.features(h) {
-            let row = &net.l1_weights[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
-            for (x, w) in a.iter_mut().zip(row) {
-                *x += w;
+        let features = s.features(h);
+        for b in (0..HIDDEN).step_by(BLOCK) {
+            let mut sums = [0.0f32; BLOCK];
+            sums.copy_from_slice(&net.l1_bias[b..b + BLOCK]);
+            for &f in features {
+                let row = &net.l1_weights[f as usize * HIDDEN + b..][..BLOCK];
+                for (x, w) in sums.iter_mut().zip(row) {
+                    *x += w;
+                }
             }
+            acc[h * HIDDEN + b..][..BLOCK].copy_from_slice(&sums);
         }
     }
 }
 
 /// The network's output from the accumulators (× SCALE = centipawns).
+#[inline(always)]
 fn output(net: &FloatNetwork, bucket: usize, acc: &[f32; 2 * HIDDEN]) -> f32 {
     let w2 = &net.l2_weights[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
-    let mut out = net.l2_bias[bucket];
-    for (&x, &w) in acc.iter().zip(w2) {
-        let a = x.clamp(0.0, 1.0);
-        out += a * a * w;
+    let mut lanes = [0.0f32; LANES];
+    for (xs, ws) in acc.chunks_exact(LANES).zip(w2.chunks_exact(LANES)) {
+        for ((lane, &x), &w) in lanes.iter_mut().zip(xs).zip(ws) {
+            let a = x.clamp(0.0, 1.0);
+            *lane += a * a * w;
+        }
     }
-    out
+    net.l2_bias[bucket] + lanes.iter().sum::<f32>()
 }
 
 /// The training forward pass in centipawns from the side to move; equals
@@ -320,6 +400,7 @@ pub fn forward(net: &FloatNetwork, s: &Sample) -> f32 {
 }
 
 /// The sample's loss `(p − t)²`.
+#[inline(always)]
 fn sample_loss(net: &FloatNetwork, s: &Sample, scale: f32, acc: &mut [f32; 2 * HIDDEN]) -> f32 {
     accumulate(net, s, acc);
     let p = sigmoid(output(net, s.bucket as usize, acc) * SCALE as f32 / scale);
@@ -345,14 +426,16 @@ impl Gradient {
         }
     }
 
-    fn row(&mut self, f: usize) -> &mut [f32] {
+    /// Marks feature `f`'s first-layer row as part of this gradient.
+    #[inline(always)]
+    fn touch(&mut self, f: usize) {
         if !self.touched[f] {
             self.touched[f] = true;
             self.rows.push(f as u16);
         }
-        &mut self.net.l1_weights[f * HIDDEN..(f + 1) * HIDDEN]
     }
 
+    #[inline(always)]
     fn clear(&mut self) {
         for &f in &self.rows {
             let f = f as usize;
@@ -366,11 +449,14 @@ impl Gradient {
         self.loss = 0.0;
     }
 
+    #[inline(always)]
     fn add(&mut self, other: &Gradient) {
         for &f in &other.rows {
             let f = f as usize;
+            self.touch(f);
             let src = &other.net.l1_weights[f * HIDDEN..(f + 1) * HIDDEN];
-            for (d, s) in self.row(f).iter_mut().zip(src) {
+            let dst = &mut self.net.l1_weights[f * HIDDEN..(f + 1) * HIDDEN];
+            for (d, s) in dst.iter_mut().zip(src) {
                 *d += s;
             }
         }
@@ -381,6 +467,7 @@ impl Gradient {
     }
 
     /// Adds the gradient of one sample's loss.
+    #[inline(always)]
     fn backprop(&mut self, net: &FloatNetwork, s: &Sample, scale: f32) {
         let mut acc = [0.0; 2 * HIDDEN];
         accumulate(net, s, &mut acc);
@@ -410,21 +497,112 @@ impl Gradient {
             self.net.l1_bias[i] += dacc[i] + dacc[HIDDEN + i];
         }
         for h in 0..2 {
-            let d = &dacc[h * HIDDEN..(h + 1) * HIDDEN];
-            for &f in s.features(h) {
-                for (r, x) in self.row(f as usize).iter_mut().zip(d) {
-                    *r += x;
+            let features = s.features(h);
+            for &f in features {
+                self.touch(f as usize);
+            }
+            for b in (0..HIDDEN).step_by(BLOCK) {
+                let mut d = [0.0f32; BLOCK];
+                d.copy_from_slice(&dacc[h * HIDDEN + b..][..BLOCK]);
+                for &f in features {
+                    let row = &mut self.net.l1_weights[f as usize * HIDDEN + b..][..BLOCK];
+                    for (r, x) in row.iter_mut().zip(&d) {
+                        *r += x;
+                    }
                 }
             }
         }
     }
 }
 
+#[inline(always)]
 fn add_to(dst: &mut [f32], src: &[f32]) {
     for (d, s) in dst.iter_mut().zip(src) {
         *d += s;
     }
 }
+
+/// The trainer's loops as [`Kernel`]s, so that each has a copy compiled for AVX2 (run with the
+/// trainer's [`Isa`]); element-by-element float arithmetic, so both copies give the same bits.
+///
+/// One chunk's summed gradient, into its own buffer.
+struct ChunkGradient<'a> {
+    g: &'a mut Gradient,
+    net: &'a FloatNetwork,
+    samples: &'a [Sample],
+    scale: f32,
+}
+
+impl Kernel for ChunkGradient<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        self.g.clear();
+        for s in self.samples {
+            self.g.backprop(self.net, s, self.scale);
+        }
+    }
+}
+
+/// One chunk's summed loss.
+struct ChunkLoss<'a> {
+    net: &'a FloatNetwork,
+    samples: &'a [Sample],
+    scale: f32,
+}
+
+impl Kernel for ChunkLoss<'_> {
+    type Output = f64;
+    #[inline(always)]
+    fn run(self) -> f64 {
+        let mut acc = [0.0; 2 * HIDDEN];
+        self.samples
+            .iter()
+            .map(|s| f64::from(sample_loss(self.net, s, self.scale, &mut acc)))
+            .sum()
+    }
+}
+
+/// The chunks' gradients summed in chunk order.
+struct SumChunks<'a> {
+    total: &'a mut Gradient,
+    parts: &'a [Gradient],
+}
+
+impl Kernel for SumChunks<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        self.total.clear();
+        for g in self.parts {
+            self.total.add(g);
+        }
+    }
+}
+
+/// AdamW on a slice of parameters.
+struct AdamSlice<'a> {
+    adam: &'a Adam,
+    w: &'a mut [f32],
+    g: &'a [f32],
+    m: &'a mut [f32],
+    v: &'a mut [f32],
+    decay: bool,
+    limit: f32,
+}
+
+impl Kernel for AdamSlice<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        self.adam
+            .apply(self.w, self.g, self.m, self.v, self.decay, self.limit);
+    }
+}
+
+/// Parameters per parallel piece of an AdamW step (elementwise, so any split gives the same
+/// result).
+const ADAM_PIECE: usize = 16 * 1024;
 
 /// The network being trained, its optimiser state and gradient buffers.
 pub struct Trainer {
@@ -437,6 +615,8 @@ pub struct Trainer {
     scale: f32,
     weight_decay: f32,
     pool: rayon::ThreadPool,
+    /// Which compiled copy of the loops runs: the fastest this processor has.
+    isa: Isa,
 }
 
 impl Trainer {
@@ -466,6 +646,7 @@ impl Trainer {
             scale,
             weight_decay,
             pool,
+            isa: Isa::detect(),
         })
     }
 
@@ -479,15 +660,19 @@ impl Trainer {
         if samples.is_empty() {
             return 0.0;
         }
-        let (net, scale) = (&self.net, self.scale);
+        let (net, scale, isa) = (&self.net, self.scale, self.isa);
         let parts: Vec<f64> = self.pool.install(|| {
             samples
                 .par_chunks(CHUNK)
-                .map(|c| {
-                    let mut acc = [0.0; 2 * HIDDEN];
-                    c.iter()
-                        .map(|s| f64::from(sample_loss(net, s, scale, &mut acc)))
-                        .sum()
+                .map(|samples| {
+                    simd::run(
+                        isa,
+                        ChunkLoss {
+                            net,
+                            samples,
+                            scale,
+                        },
+                    )
                 })
                 .collect()
         });
@@ -500,23 +685,59 @@ impl Trainer {
         while self.chunks.len() < n {
             self.chunks.push(Gradient::new());
         }
-        let (net, scale) = (&self.net, self.scale);
+        let (net, scale, isa) = (&self.net, self.scale, self.isa);
         let chunks = &mut self.chunks[..n];
         self.pool.install(|| {
             chunks
                 .par_iter_mut()
                 .zip(batch.par_chunks(CHUNK))
-                .for_each(|(g, c)| {
-                    g.clear();
-                    for s in c {
-                        g.backprop(net, s, scale);
-                    }
+                .for_each(|(g, samples)| {
+                    simd::run(
+                        isa,
+                        ChunkGradient {
+                            g,
+                            net,
+                            samples,
+                            scale,
+                        },
+                    )
                 });
         });
-        self.total.clear();
-        for g in &self.chunks[..n] {
-            self.total.add(g);
-        }
+        simd::run(
+            isa,
+            SumChunks {
+                total: &mut self.total,
+                parts: &self.chunks[..n],
+            },
+        );
+    }
+
+    /// The samples of `records`, decoded in parallel, in order; `None` for a record that is
+    /// not a legal position.
+    fn samples(&self, records: &[Record], lambda: f32, scale: f32) -> Vec<Option<Sample>> {
+        self.pool.install(|| {
+            records
+                .par_iter()
+                .map(|r| Sample::from_record(r, lambda, scale))
+                .collect()
+        })
+    }
+
+    /// The samples of legal `records` (each with whether to mirror it), decoded in parallel,
+    /// in order, into `out`.
+    fn legal_samples(
+        &self,
+        records: &[(Record, bool)],
+        lambda: f32,
+        scale: f32,
+        out: &mut Vec<Sample>,
+    ) {
+        self.pool.install(|| {
+            records
+                .par_iter()
+                .map(|&(r, mirror)| Sample::from_legal_record(&r, mirror, lambda, scale))
+                .collect_into_vec(out)
+        });
     }
 
     /// One AdamW step on the batch's mean loss at learning rate `lr`; returns the batch's
@@ -537,38 +758,63 @@ impl Trainer {
         let l1 = f32::from(L1_LIMIT) / QA as f32;
         let l2 = f32::from(L2_LIMIT) / QB as f32;
         let (n, g, m, v) = (&mut self.net, &self.total.net, &mut self.m, &mut self.v);
-        adam.apply(
-            &mut n.l1_weights,
-            &g.l1_weights,
-            &mut m.l1_weights,
-            &mut v.l1_weights,
-            true,
-            l1,
-        );
-        adam.apply(
-            &mut n.l1_bias,
-            &g.l1_bias,
-            &mut m.l1_bias,
-            &mut v.l1_bias,
-            false,
-            l1,
-        );
-        adam.apply(
-            &mut n.l2_weights,
-            &g.l2_weights,
-            &mut m.l2_weights,
-            &mut v.l2_weights,
-            true,
-            l2,
-        );
-        adam.apply(
-            &mut n.l2_bias,
-            &g.l2_bias,
-            &mut m.l2_bias,
-            &mut v.l2_bias,
-            false,
-            f32::MAX,
-        );
+        let isa = self.isa;
+        let tensors = [
+            (
+                &mut n.l1_weights,
+                &g.l1_weights,
+                &mut m.l1_weights,
+                &mut v.l1_weights,
+                true,
+                l1,
+            ),
+            (
+                &mut n.l1_bias,
+                &g.l1_bias,
+                &mut m.l1_bias,
+                &mut v.l1_bias,
+                false,
+                l1,
+            ),
+            (
+                &mut n.l2_weights,
+                &g.l2_weights,
+                &mut m.l2_weights,
+                &mut v.l2_weights,
+                true,
+                l2,
+            ),
+            (
+                &mut n.l2_bias,
+                &g.l2_bias,
+                &mut m.l2_bias,
+                &mut v.l2_bias,
+                false,
+                f32::MAX,
+            ),
+        ];
+        self.pool.install(|| {
+            for (w, g, m, v, decay, limit) in tensors {
+                w.par_chunks_mut(ADAM_PIECE)
+                    .zip(g.par_chunks(ADAM_PIECE))
+                    .zip(m.par_chunks_mut(ADAM_PIECE))
+                    .zip(v.par_chunks_mut(ADAM_PIECE))
+                    .for_each(|(((w, g), m), v)| {
+                        simd::run(
+                            isa,
+                            AdamSlice {
+                                adam: &adam,
+                                w,
+                                g,
+                                m,
+                                v,
+                                decay,
+                                limit,
+                            },
+                        )
+                    });
+            }
+        });
         self.total.loss
     }
 }
@@ -585,6 +831,7 @@ struct Adam {
 impl Adam {
     /// Updates `w` from the summed gradient `g`, clipping to ±`limit` (what quantization can
     /// represent).
+    #[inline(always)]
     fn apply(
         &self,
         w: &mut [f32],
@@ -643,17 +890,28 @@ pub fn train(
 ) -> Result<(FloatNetwork, Summary), TrainError> {
     check(cfg)?;
     let start = Instant::now();
+    let start_net = cfg
+        .init
+        .clone()
+        .unwrap_or_else(|| FloatNetwork::random(cfg.seed));
+    let mut trainer = Trainer::new(start_net, cfg.scale, cfg.weight_decay, cfg.threads)?;
     // Validation set, and a first read of everything so a bad file stops the run now.
     let (mut records, mut invalid) = (0u64, 0u64);
     let mut val = Vec::new();
     let mut val_records = HashSet::new();
+    // Records that are not legal positions: skipped by the epochs without decoding again.
+    let mut invalid_records = HashSet::new();
     for chunk in ChunkReader::open(&cfg.data) {
         let chunk = chunk?;
         let out = held_out(chunk.seed, chunk.game, cfg.val_every);
-        for r in &chunk.records {
+        let samples = trainer.samples(&chunk.records, cfg.lambda, cfg.scale);
+        for (r, sample) in chunk.records.iter().zip(samples) {
             records += 1;
-            match Sample::from_record(r, cfg.lambda, cfg.scale) {
-                None => invalid += 1,
+            match sample {
+                None => {
+                    invalid += 1;
+                    invalid_records.insert(*r);
+                }
                 Some(s) if out => {
                     val.push(s);
                     val_records.insert(*r);
@@ -662,23 +920,19 @@ pub fn train(
             }
         }
     }
-    // Counted by the same test the epochs use.
-    let mut train_positions = 0;
+    // Training positions: the legal records less those equal to a held-out one (all legal).
+    let mut held_out_copies = 0;
     for chunk in ChunkReader::open(&cfg.data) {
-        for r in &chunk?.records {
-            if !val_records.contains(r) && r.position().is_ok() {
-                train_positions += 1;
-            }
-        }
+        held_out_copies += chunk?
+            .records
+            .iter()
+            .filter(|r| val_records.contains(*r))
+            .count() as u64;
     }
+    let train_positions = records - invalid - held_out_copies;
     if train_positions == 0 {
         return Err(TrainError::NoTrainingData { records, invalid });
     }
-    let start_net = cfg
-        .init
-        .clone()
-        .unwrap_or_else(|| FloatNetwork::random(cfg.seed));
-    let mut trainer = Trainer::new(start_net, cfg.scale, cfg.weight_decay, cfg.threads)?;
     let val_loss = |t: &Trainer| (!val.is_empty()).then(|| t.loss(&val));
     let mut report = EpochReport {
         epoch: 0,
@@ -692,7 +946,7 @@ pub fn train(
     };
     let initial_val_loss = report.val_loss;
     on_epoch(&report, trainer.network()).map_err(TrainError::Io)?;
-    let mut batch = Vec::with_capacity(cfg.batch);
+    let (mut batch, mut pending) = (Vec::with_capacity(cfg.batch), Vec::with_capacity(cfg.batch));
     for epoch in 1..=cfg.epochs {
         let t0 = Instant::now();
         let lr = cfg.schedule.rate(cfg.lr, epoch - 1, cfg.epochs);
@@ -700,26 +954,26 @@ pub fn train(
         let (mut loss, mut positions) = (0.0, 0u64);
         // Drawn on this thread in stream order, so mirroring does not depend on threads.
         let mut coin = ChaCha8Rng::seed_from_u64(seed ^ 0x6d69_7272_6f72);
-        batch.clear();
+        pending.clear();
         for r in ShuffledReader::open(&cfg.data, cfg.buffer, seed) {
             let r = r?;
             if val_records.contains(&r) {
                 continue;
             }
-            let sample = if cfg.mirror && coin.random_bool(0.5) {
-                Sample::from_record_mirrored(&r, cfg.lambda, cfg.scale)
-            } else {
-                Sample::from_record(&r, cfg.lambda, cfg.scale)
-            };
-            if let Some(s) = sample {
-                batch.push(s);
-                if batch.len() == cfg.batch {
-                    loss += trainer.step(&batch, lr);
-                    positions += batch.len() as u64;
-                    batch.clear();
-                }
+            let mirror = cfg.mirror && coin.random_bool(0.5);
+            if invalid_records.contains(&r) {
+                continue;
+            }
+            pending.push((r, mirror));
+            if pending.len() == cfg.batch {
+                // Decoded on every thread at once, in stream order.
+                trainer.legal_samples(&pending, cfg.lambda, cfg.scale, &mut batch);
+                loss += trainer.step(&batch, lr);
+                positions += batch.len() as u64;
+                pending.clear();
             }
         }
+        trainer.legal_samples(&pending, cfg.lambda, cfg.scale, &mut batch);
         loss += trainer.step(&batch, lr);
         positions += batch.len() as u64;
         report = EpochReport {

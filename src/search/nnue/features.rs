@@ -51,11 +51,30 @@ pub fn active_features(pos: &Position, perspective: Color) -> impl Iterator<Item
 pub fn output_bucket(pos: &Position) -> usize {
     let mut n = 0;
     for c in Color::ALL {
-        for k in [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon] {
-            n += pos.pieces(c, k).count() as usize;
+        for k in PieceKind::ALL {
+            if counts_for_bucket(k) {
+                n += pos.pieces(c, k).count() as usize;
+            }
         }
     }
-    (n * OUTPUT_BUCKETS / 13).min(OUTPUT_BUCKETS - 1)
+    bucket_of(n)
+}
+
+/// Whether a piece of this kind counts towards the output bucket (rooks, horses, cannons).
+#[inline(always)]
+pub const fn counts_for_bucket(kind: PieceKind) -> bool {
+    matches!(kind, PieceKind::Rook | PieceKind::Horse | PieceKind::Cannon)
+}
+
+/// The output bucket of a position with `n` rooks, horses and cannons of both sides.
+#[inline(always)]
+pub const fn bucket_of(n: usize) -> usize {
+    let b = n * OUTPUT_BUCKETS / 13;
+    if b < OUTPUT_BUCKETS {
+        b
+    } else {
+        OUTPUT_BUCKETS - 1
+    }
 }
 
 #[cfg(test)]

@@ -38,7 +38,10 @@ mod tests;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
 pub use embedded::{built_in, BUILT_IN_NAME, DEFAULT_ON};
-pub use features::{active_features, feature_index, output_bucket, INPUTS, OUTPUT_BUCKETS};
+pub use features::{
+    active_features, bucket_of, counts_for_bucket, feature_index, output_bucket, INPUTS,
+    OUTPUT_BUCKETS,
+};
 pub use float::FloatNetwork;
 pub use network::{Network, NetworkError};
 

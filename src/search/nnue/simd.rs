@@ -1,4 +1,5 @@
-//! The hot loops of the network: accumulator row updates and the SCReLU dot product.
+//! The hot loops of the network: accumulator row updates and the SCReLU dot product; and
+//! [`run`], which does the same for any [`Kernel`] (the trainer's float loops).
 //!
 //! Each loop is written once, as plain Rust over fixed-size arrays that the compiler
 //! vectorises, and compiled twice: for the build's baseline target (SSE2 on x86-64, which is
@@ -79,6 +80,33 @@ macro_rules! multiversion {
             }
         }
     };
+}
+
+/// A piece of work whose loops are worth a copy compiled for AVX2. `run` and everything it
+/// calls should be `#[inline(always)]`: only code inlined into the AVX2 copy is compiled with
+/// AVX2. Float arithmetic gives the same bits in both copies as long as it is element by
+/// element (Rust never reorders a float sum or fuses a multiply and an add by itself), which is
+/// what the trainer's exactness test checks.
+pub trait Kernel {
+    type Output;
+    fn run(self) -> Self::Output;
+}
+
+/// Runs `kernel` in the version compiled for `isa`.
+#[inline]
+pub fn run<K: Kernel>(isa: Isa, kernel: K) -> K::Output {
+    match isa.0 {
+        // SAFETY: `Kind::Avx2` is only built after AVX2 was detected (see `Isa`).
+        #[cfg(target_arch = "x86_64")]
+        Kind::Avx2 => unsafe { run_avx2(kernel) },
+        Kind::Baseline => kernel.run(),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn run_avx2<K: Kernel>(kernel: K) -> K::Output {
+    kernel.run()
 }
 
 multiversion! {

@@ -438,3 +438,91 @@ fn schedules_print_in_the_words_of_the_options() {
     );
     assert_eq!(Schedule::Constant.to_string(), "constant");
 }
+
+#[test]
+fn samples_built_from_records_are_the_samples_of_their_positions() {
+    // Random walks give every phase, both sides to move and many rank layouts to mirror.
+    for (i, p) in positions(400, 21).iter().enumerate() {
+        let r = Record::new(p, i as i32 - 200, [Wdl::Loss, Wdl::Draw, Wdl::Win][i % 3]);
+        assert_eq!(
+            Sample::from_legal_record(&r, false, 0.3, 400.0),
+            Sample::from_record(&r, 0.3, 400.0).unwrap(),
+            "{}",
+            p.to_fen()
+        );
+        assert_eq!(
+            Sample::from_legal_record(&r, true, 0.7, 300.0),
+            Sample::from_record_mirrored(&r, 0.7, 300.0).unwrap(),
+            "mirrored {}",
+            p.to_fen()
+        );
+    }
+}
+
+#[test]
+fn every_compiled_copy_of_the_loops_trains_the_same_network() {
+    let Some(avx2) = Isa::avx2() else {
+        eprintln!("no AVX2 here: only the baseline loops run");
+        return;
+    };
+    let batch: Vec<Sample> = positions(700, 5).iter().map(|p| sample(p, 0.3)).collect();
+    let run = |isa| {
+        let mut t = Trainer::new(FloatNetwork::random(8), 400.0, 0.01, 2).unwrap();
+        t.isa = isa;
+        let losses: Vec<f64> = (0..4).map(|_| t.step(&batch, 0.01)).collect();
+        (losses, t.loss(&batch), t.net)
+    };
+    let (base, fast) = (run(Isa::BASELINE), run(avx2));
+    assert_eq!(base.0, fast.0);
+    assert_eq!(base.1.to_bits(), fast.1.to_bits());
+    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
+    for (a, b) in [
+        (&base.2.l1_weights, &fast.2.l1_weights),
+        (&base.2.l1_bias, &fast.2.l1_bias),
+        (&base.2.l2_weights, &fast.2.l2_weights),
+        (&base.2.l2_bias, &fast.2.l2_bias),
+    ] {
+        assert_eq!(bits(a), bits(b));
+    }
+}
+
+#[test]
+fn records_that_are_not_positions_are_counted_and_never_trained() {
+    // Two generals; then the red one moved out of its palace (e0 → a0, still the first piece
+    // in square order, so the piece codes still match): the layout decodes, the position does not.
+    let kings = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1").unwrap();
+    let mut bytes = Record::new(&kings, 0, Wdl::Draw).to_bytes();
+    bytes[0] = (bytes[0] & !(1 << 4)) | 1;
+    let bad = Record::from_bytes(&bytes).unwrap();
+    assert!(bad.position().is_err() && Sample::from_record(&bad, 0.3, 400.0).is_none());
+    let good: Vec<Record> = positions(300, 13)
+        .iter()
+        .map(|p| Record::new(p, material(p), Wdl::Draw))
+        .collect();
+    let path =
+        std::env::temp_dir().join(format!("jiangjun-train-{}-illegal.bin", std::process::id()));
+    let mut w = RecordWriter::create(&path).unwrap();
+    w.write_game(1, 0, &good[..150]).unwrap();
+    w.write_game(1, 1, &[bad, bad, bad]).unwrap();
+    w.write_game(1, 2, &good[150..]).unwrap();
+    w.finish().unwrap();
+    let cfg = Config {
+        val_every: 0,
+        mirror: true,
+        epochs: 2,
+        ..small_config(&path, 3, 2)
+    };
+    let mut seen = Vec::new();
+    let (_, summary) = train(&cfg, |r, _| {
+        seen.push(r.positions);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!((summary.invalid, summary.train_positions), (3, 300));
+    assert_eq!(
+        seen,
+        [0, 300, 300],
+        "every epoch trains on the legal records only"
+    );
+    let _ = std::fs::remove_file(&path);
+}
