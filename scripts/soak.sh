@@ -39,8 +39,10 @@ load=${LOAD:-0}
 echo "seconds,processes,rss_sum_kb,rss_max_kb" > "$out/rss.csv"
 start=$(date +%s)
 (
+    # `ps` fails when no engine runs (between matches): that must not end the sampler, which
+    # runs under the script's `set -e` and `pipefail`.
     while true; do
-        ps -C jiangjun-soak -o rss= | awk -v t=$(( $(date +%s) - start )) \
+        { ps -C jiangjun-soak -o rss= || true; } | awk -v t=$(( $(date +%s) - start )) \
             '{ n++; s += $1; if ($1 > m) m = $1 } END { printf "%d,%d,%d,%d\n", t, n, s, m }' \
             >> "$out/rss.csv"
         sleep 5
