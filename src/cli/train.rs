@@ -65,12 +65,17 @@ pub struct TrainArgs {
     pub seed: Option<u64>,
     #[arg(long, value_name = "T", value_parser = number_in(1usize..=256))]
     pub threads: Option<usize>,
-    /// Also keep every epoch's network here (`epoch-N.jjnn`).
+    /// Also keep every epoch's network here (`epoch-N.jjnn`), and the run's state after the
+    /// last epoch done (`state.jjst`, for `--resume`).
     #[arg(long, value_name = "D")]
     pub checkpoint_dir: Option<String>,
     /// Start from this network file (dequantized) instead of random weights.
-    #[arg(long, value_name = "NET")]
+    #[arg(long, value_name = "NET", conflicts_with = "resume")]
     pub init: Option<std::path::PathBuf>,
+    /// Go on from a state a stopped run with the same settings and data saved
+    /// (`D/state.jjst`): the run ends with the network the stopped run would have made.
+    #[arg(long, value_name = "STATE")]
+    pub resume: Option<std::path::PathBuf>,
     /// Mirror each record left-right with probability 1/2, drawn afresh every epoch.
     #[arg(long)]
     pub mirror: bool,
@@ -116,6 +121,16 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
             None => None,
         },
         mirror: args.mirror,
+        resume: match &args.resume {
+            Some(p) => {
+                let bytes = crate::input::read_file(p, train::STATE_LEN as u64)
+                    .with_context(|| format!("--resume {}", p.display()))?;
+                let state = train::TrainState::from_bytes(&bytes)
+                    .with_context(|| format!("--resume {}", p.display()))?;
+                Some(state)
+            }
+            None => None,
+        },
     };
     anyhow::ensure!(!cfg.data.is_empty(), "--data names no file");
     anyhow::ensure!(
@@ -132,13 +147,24 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
         "train: {} file(s), {} epochs, batch {}, lr {} ({}), weight decay {}, lambda {}, scale {}, 1 in {} held out, seed {}, {} threads, start {}{}",
         cfg.data.len(), cfg.epochs, cfg.batch, cfg.lr, cfg.schedule, cfg.weight_decay,
         cfg.lambda, cfg.scale, cfg.val_every, cfg.seed, cfg.threads,
-        args.init.as_ref().map_or("random".to_string(), |p| p.display().to_string()),
+        match (&args.resume, &args.init) {
+            (Some(p), _) => format!("the state in {}", p.display()),
+            (None, Some(p)) => p.display().to_string(),
+            (None, None) => "random".to_string(),
+        },
         if cfg.mirror { ", mirrored half the time" } else { "" }
     );
     let fmt_loss = |l: Option<f64>| l.map_or("-".to_string(), |l| format!("{l:.6}"));
     let mut written = false;
-    let result = train::train(&cfg, |r, net| {
-        if r.epoch == 0 {
+    let resumed = cfg.resume.as_ref().map(|s| s.epochs_done);
+    let result = train::train(&cfg, |r, trainer| {
+        if Some(r.epoch) == resumed {
+            eprintln!(
+                "train: resumed after epoch {}: val loss {}",
+                r.epoch,
+                fmt_loss(r.val_loss)
+            );
+        } else if r.epoch == 0 {
             eprintln!("train: epoch 0: val loss {}", fmt_loss(r.val_loss));
         } else {
             eprintln!(
@@ -148,17 +174,15 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
             );
         }
         // Epoch 0 (the start) too: with --epochs 0 it is the result.
-        let bytes = net.quantize().to_bytes();
+        let bytes = trainer.network().quantize().to_bytes();
         if let Some(dir) = &checkpoints {
-            let p = std::path::Path::new(dir).join(format!("epoch-{}.jjnn", r.epoch));
+            let dir = std::path::Path::new(dir);
+            let p = dir.join(format!("epoch-{}.jjnn", r.epoch));
             std::fs::write(&p, &bytes)
                 .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", p.display())))?;
+            write_whole(&dir.join("state.jjst"), &trainer.state(r.epoch).to_bytes())?;
         }
-        // Written aside and renamed, so NET is always a whole network.
-        let tmp = out.with_extension("partial");
-        std::fs::write(&tmp, &bytes)
-            .and_then(|()| std::fs::rename(&tmp, &out))
-            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", out.display())))?;
+        write_whole(&out, &bytes)?;
         written = true;
         Ok(())
     });
@@ -176,4 +200,13 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
         fmt_loss(summary.last.train_loss), summary.seconds
     );
     Ok(0)
+}
+
+/// Writes `bytes` aside and renames the file into place, so that `path` always holds a whole
+/// file, even when the run is stopped while writing.
+fn write_whole(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    let tmp = path.with_extension("partial");
+    std::fs::write(&tmp, bytes)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))
 }

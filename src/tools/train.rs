@@ -53,7 +53,7 @@
 
 use crate::board::Position;
 use crate::board::{Piece, Square};
-use crate::checksum::fnv1a32;
+use crate::checksum::{fnv1a32, fnv1a64};
 use crate::search::nnue::network::{L1_LIMIT, L2_LIMIT, QA, QB};
 use crate::search::nnue::simd::{self, Isa, Kernel};
 use crate::search::nnue::{
@@ -148,6 +148,10 @@ pub struct Config {
     /// Left-right mirror augmentation: each record is mirrored with probability ½, drawn
     /// afresh every epoch from the run's seed.
     pub mirror: bool,
+    /// Go on from a state an earlier run with the same settings and data saved after an
+    /// epoch (`init` is then not used): the result is the network the earlier run would have
+    /// ended with.
+    pub resume: Option<TrainState>,
 }
 
 impl Default for Config {
@@ -167,6 +171,7 @@ impl Default for Config {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             init: None,
             mirror: false,
+            resume: None,
         }
     }
 }
@@ -186,6 +191,8 @@ pub enum TrainError {
     Threads(String),
     /// The epoch callback (checkpoint writing) failed.
     Io(std::io::Error),
+    /// The state to resume from was saved by a run with other settings or data.
+    Resume(String),
 }
 
 impl fmt::Display for TrainError {
@@ -198,6 +205,7 @@ impl fmt::Display for TrainError {
                 "no training positions ({records} records, {invalid} not legal positions, the rest held out)"
             ),
             TrainError::Threads(e) => write!(f, "thread pool: {e}"),
+            TrainError::Resume(m) => write!(f, "cannot resume: {m}"),
             TrainError::Io(e) => write!(f, "{e}"),
         }
     }
@@ -617,6 +625,8 @@ pub struct Trainer {
     pool: rayon::ThreadPool,
     /// Which compiled copy of the loops runs: the fastest this processor has.
     isa: Isa,
+    /// The run's settings and data, hashed ([`fingerprint`]), for the states it saves.
+    fingerprint: u64,
 }
 
 impl Trainer {
@@ -647,11 +657,24 @@ impl Trainer {
             weight_decay,
             pool,
             isa: Isa::detect(),
+            fingerprint: 0,
         })
     }
 
     pub fn network(&self) -> &FloatNetwork {
         &self.net
+    }
+
+    /// The state to save after `epochs_done` epochs, to resume from.
+    pub fn state(&self, epochs_done: u32) -> TrainState {
+        TrainState {
+            fingerprint: self.fingerprint,
+            epochs_done,
+            steps: self.steps,
+            net: self.net.clone(),
+            m: self.m.clone(),
+            v: self.v.clone(),
+        }
     }
 
     /// Mean loss over `samples` (0 for none), computed in fixed chunks so that it does not
@@ -852,7 +875,8 @@ impl Adam {
     }
 }
 
-/// What an epoch did; epoch 0 is the starting network (no training loss).
+/// What an epoch did; epoch 0 is the starting network (no training loss), and a resumed run's
+/// first report is the epoch it resumed after (no training loss either).
 #[derive(Clone, Debug)]
 pub struct EpochReport {
     pub epoch: u32,
@@ -882,19 +906,67 @@ pub struct Summary {
     pub seconds: f64,
 }
 
-/// Trains a network as `cfg` says. `on_epoch` sees each epoch's report and network (epoch 0:
-/// the start) and may write checkpoints; its error ends the run.
+/// What decides a run's result besides the epochs done: every setting but the thread count
+/// (which changes nothing) and the start (a resumed run does not use it), and the data files'
+/// names and sizes.
+fn fingerprint(cfg: &Config) -> u64 {
+    let mut s = format!(
+        "epochs {} batch {} lr {} schedule {:?} decay {} lambda {} scale {} val {} buffer {} seed {} mirror {}",
+        cfg.epochs,
+        cfg.batch,
+        cfg.lr.to_bits(),
+        cfg.schedule,
+        cfg.weight_decay.to_bits(),
+        cfg.lambda.to_bits(),
+        cfg.scale.to_bits(),
+        cfg.val_every,
+        cfg.buffer,
+        cfg.seed,
+        cfg.mirror
+    );
+    for p in &cfg.data {
+        let len = std::fs::metadata(p).map_or(0, |m| m.len());
+        s.push_str(&format!(" data {} {len}", p.display()));
+    }
+    fnv1a64(s.as_bytes())
+}
+
+/// Trains a network as `cfg` says. `on_epoch` sees each epoch's report and the trainer
+/// (epoch 0: the start; on resuming, the epoch resumed from) and may write checkpoints; its
+/// error ends the run.
 pub fn train(
     cfg: &Config,
-    mut on_epoch: impl FnMut(&EpochReport, &FloatNetwork) -> std::io::Result<()>,
+    mut on_epoch: impl FnMut(&EpochReport, &Trainer) -> std::io::Result<()>,
 ) -> Result<(FloatNetwork, Summary), TrainError> {
     check(cfg)?;
     let start = Instant::now();
-    let start_net = cfg
-        .init
-        .clone()
-        .unwrap_or_else(|| FloatNetwork::random(cfg.seed));
+    let start_net = match (&cfg.resume, &cfg.init) {
+        (Some(state), _) => state.net.clone(),
+        (None, Some(net)) => net.clone(),
+        (None, None) => FloatNetwork::random(cfg.seed),
+    };
     let mut trainer = Trainer::new(start_net, cfg.scale, cfg.weight_decay, cfg.threads)?;
+    trainer.fingerprint = fingerprint(cfg);
+    let mut done = 0;
+    if let Some(state) = &cfg.resume {
+        if state.fingerprint != trainer.fingerprint {
+            return Err(TrainError::Resume(
+                "the state was saved by a run with other settings or data (every setting but \
+                 --threads and --init, and the data files' names and sizes, must be the same)"
+                    .into(),
+            ));
+        }
+        if state.epochs_done > cfg.epochs {
+            return Err(TrainError::Resume(format!(
+                "the state is after epoch {}, beyond --epochs {}",
+                state.epochs_done, cfg.epochs
+            )));
+        }
+        trainer.m = state.m.clone();
+        trainer.v = state.v.clone();
+        trainer.steps = state.steps;
+        done = state.epochs_done;
+    }
     // Validation set, and a first read of everything so a bad file stops the run now.
     let (mut records, mut invalid) = (0u64, 0u64);
     let mut val = Vec::new();
@@ -935,7 +1007,7 @@ pub fn train(
     }
     let val_loss = |t: &Trainer| (!val.is_empty()).then(|| t.loss(&val));
     let mut report = EpochReport {
-        epoch: 0,
+        epoch: done,
         epochs: cfg.epochs,
         lr: 0.0,
         train_loss: None,
@@ -945,9 +1017,9 @@ pub fn train(
         elapsed: start.elapsed().as_secs_f64(),
     };
     let initial_val_loss = report.val_loss;
-    on_epoch(&report, trainer.network()).map_err(TrainError::Io)?;
+    on_epoch(&report, &trainer).map_err(TrainError::Io)?;
     let (mut batch, mut pending) = (Vec::with_capacity(cfg.batch), Vec::with_capacity(cfg.batch));
-    for epoch in 1..=cfg.epochs {
+    for epoch in done + 1..=cfg.epochs {
         let t0 = Instant::now();
         let lr = cfg.schedule.rate(cfg.lr, epoch - 1, cfg.epochs);
         let seed = cfg.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(epoch);
@@ -986,7 +1058,7 @@ pub fn train(
             seconds: t0.elapsed().as_secs_f64(),
             elapsed: start.elapsed().as_secs_f64(),
         };
-        on_epoch(&report, trainer.network()).map_err(TrainError::Io)?;
+        on_epoch(&report, &trainer).map_err(TrainError::Io)?;
     }
     let summary = Summary {
         epochs: cfg.epochs,
@@ -1031,6 +1103,9 @@ fn check(cfg: &Config) -> Result<(), TrainError> {
         _ => Ok(()),
     }
 }
+
+mod state;
+pub use state::{StateError, TrainState, STATE_LEN};
 
 #[cfg(test)]
 mod tests;

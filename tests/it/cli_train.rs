@@ -85,6 +85,29 @@ fn trains_and_writes_loadable_networks() {
     Network::from_bytes(&bytes).expect("a valid network");
     assert_eq!(bytes, std::fs::read(dir.join("epoch-3.jjnn")).unwrap());
 
+    // The state after the last epoch resumes to the same network (the library's tests stop a
+    // run halfway); other settings are refused.
+    let state = s(&dir.join("state.jjst"));
+    let resumed = temp("resumed.jjnn");
+    let (code, out, err) = train(&s(&data), &s(&resumed), &["--resume", &state]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains("resumed after epoch 3"), "{err}");
+    assert_eq!(std::fs::read(&resumed).unwrap(), bytes);
+    let (code, _, err) = train(
+        &s(&data),
+        &s(&resumed),
+        &["--resume", &state, "--lr", "0.5"],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot resume"), "{err}");
+    let (code, _, err) = train(
+        &s(&data),
+        &s(&resumed),
+        &["--resume", &state, "--init", &s(&net)],
+    );
+    assert_eq!(code, 2, "{err}");
+    let _ = std::fs::remove_file(resumed);
+
     // Same seed, other thread count: the same bytes.
     let net2 = temp("net2.jjnn");
     let (code, out, err) = train(&s(&data), &s(&net2), &["--threads", "1"]);
@@ -137,6 +160,9 @@ fn bad_arguments_and_files_exit_2() {
         vec!["train", "--data", &g, "--out", &n, "--epochs", "-1"],
         vec!["train", "--data", &g, "--out", &n, "--init", &m],
         vec!["train", "--data", &g, "--out", &n, "--init", &g],
+        vec!["train", "--data", &g, "--out", &n, "--resume", &m],
+        vec!["train", "--data", &g, "--out", &n, "--resume", &g],
+        vec!["train", "--data", &g, "--out", &n, "--resume", "/dev/zero"],
         vec!["train", "--data", &g, "--out", &n, "--lambda", "2"],
         vec!["train", "--data", &g, "--out", &n, "--lr", "-1"],
         vec!["train", "--data", &g, "--out", &n, "--lr", "NaN"],

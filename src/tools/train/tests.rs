@@ -526,3 +526,68 @@ fn records_that_are_not_positions_are_counted_and_never_trained() {
     );
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn a_resumed_run_ends_with_the_network_of_a_run_that_never_stopped() {
+    let path = data_file("resume", 1500, 17);
+    let cfg = Config {
+        epochs: 4,
+        mirror: true,
+        ..small_config(&path, 6, 2)
+    };
+    let mut states = Vec::new();
+    let (straight, _) = train(&cfg, |r, t| {
+        states.push(t.state(r.epoch));
+        Ok(())
+    })
+    .unwrap();
+    // Stopped after epoch 2, resumed on another thread count.
+    let after_two = states[2].clone();
+    assert_eq!(after_two.epochs_done, 2);
+    let again = Config {
+        threads: 1,
+        resume: Some(TrainState::from_bytes(&after_two.to_bytes()).unwrap()),
+        ..cfg.clone()
+    };
+    let mut epochs = Vec::new();
+    let (resumed, summary) = train(&again, |r, _| {
+        epochs.push(r.epoch);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(epochs, [2, 3, 4]);
+    assert_eq!(summary.last.epoch, 4);
+    assert_eq!(resumed, straight, "bit for bit");
+    // Resuming from the last state trains no more.
+    let last = Config {
+        resume: Some(states[4].clone()),
+        ..cfg.clone()
+    };
+    assert_eq!(train(&last, |_, _| Ok(())).unwrap().0, straight);
+    // Another setting, or other data, is refused.
+    for other in [
+        Config {
+            lr: 0.004,
+            ..again.clone()
+        },
+        Config {
+            mirror: false,
+            ..again.clone()
+        },
+        Config {
+            data: vec![path.clone(), path.clone()],
+            ..again.clone()
+        },
+        Config {
+            epochs: 1,
+            resume: Some(states[2].clone()),
+            ..cfg.clone()
+        },
+    ] {
+        assert!(
+            matches!(train(&other, |_, _| Ok(())), Err(TrainError::Resume(_))),
+            "{other:?}"
+        );
+    }
+    let _ = std::fs::remove_file(&path);
+}
