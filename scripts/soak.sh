@@ -85,3 +85,9 @@ awk '/losses by crash\/hang\/illegal\/time/ && $1 ~ /^jiangjun/ { f += $NF }
 awk -F, 'NR == 2 { first = $3 } NR > 1 && $2 > 0 { last = $3; if ($4 > max) max = $4 }
          END { printf "rss: first sample %d KB, last %d KB, largest process %d KB\n", first, last, max }' \
     "$out/rss.csv"
+# The curve: the largest Jiangjun process in each ten minutes of the run (flat when no
+# memory is lost from game to game).
+awk -F, 'NR > 1 && $2 > 0 { b = int($1 / 600); if ($4 > m[b]) m[b] = $4; if (b > last) last = b }
+         END { printf "rss, largest process per 10 min (KB):"
+               for (i = 0; i <= last; i++) printf " %s", (i in m) ? m[i] : "-"; print "" }' \
+    "$out/rss.csv"
