@@ -500,6 +500,17 @@ impl Position {
         !attacked_by(k, !us, occ, occ_t, &self.by_kind[(!us).index()], tb)
     }
 
+    /// [`Position::gives_check`] for a position whose side not to move is not in check, as
+    /// every position a search reaches is (legal moves; null moves only out of check). A move
+    /// with both points off [`CHECK_LINES`] of the general it would attack changes no line,
+    /// leg or point an attack on it depends on, so it gives no check without testing; the
+    /// search's moves mostly are such moves.
+    #[inline]
+    pub fn gives_check_quick(&self, m: Move) -> bool {
+        let lines = CHECK_LINES[self.kings[(!self.side).index()].index()];
+        (lines & (bit(m.from()) | bit(m.to()))) != 0 && self.gives_check(m)
+    }
+
     /// Does the legal move `m` give check?
     pub fn gives_check(&self, m: Move) -> bool {
         let us = self.side;
@@ -515,6 +526,31 @@ impl Position {
         ours[piece.kind().index()] ^= fb | tb;
         attacked_by(self.kings[(!us).index()], us, occ, occ_t, &ours, 0)
     }
+}
+
+/// For a general on each point, the points a check on it depends on: its file and rank (the
+/// lines of rooks, cannons and their screens, and of the other general) and the 5×5 square
+/// around it (horses within a horse's move, their legs, pawns next to it). A move that
+/// neither leaves nor enters one of them cannot change whether the general is attacked.
+pub static CHECK_LINES: [u128; SQUARES] = check_lines();
+
+const fn check_lines() -> [u128; SQUARES] {
+    let mut t = [0u128; SQUARES];
+    let mut k = 0;
+    while k < SQUARES {
+        let (kf, kr) = ((k % 9) as i32, (k / 9) as i32);
+        let mut sq = 0;
+        while sq < SQUARES {
+            let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
+            let near = (f - kf).abs() <= 2 && (r - kr).abs() <= 2;
+            if f == kf || r == kr || near {
+                t[k] |= 1u128 << sq;
+            }
+            sq += 1;
+        }
+        k += 1;
+    }
+    t
 }
 
 /// Is `sq` attacked by colour `by`, whose pieces are `e` (minus the squares in `removed`), on
@@ -583,5 +619,61 @@ impl fmt::Display for Position {
         }
         writeln!(f, "   a b c d e f g h i")?;
         write!(f, "{}", self.to_fen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::arbitrary;
+
+    /// The quick test agrees with the full one on every legal move of every position of many
+    /// random games from the perft suite's starts (flying generals, cannon screens, pins),
+    /// and with what making the move shows.
+    #[test]
+    fn the_quick_check_test_is_the_full_one() {
+        let (mut moves, mut checks, mut skipped) = (0, 0, 0);
+        for (i, start) in arbitrary::starts().iter().enumerate() {
+            for game in 0..12u16 {
+                let choices: Vec<u16> = (0..160u16)
+                    .map(|j| {
+                        j.wrapping_mul(7919)
+                            .wrapping_add(game * 131 + i as u16 * 17)
+                    })
+                    .collect();
+                arbitrary::walk_visiting(start, &choices, |pos| {
+                    let lines = CHECK_LINES[pos.kings[(!pos.side).index()].index()];
+                    for m in pos.legal_moves() {
+                        let full = pos.gives_check(m);
+                        assert_eq!(pos.gives_check_quick(m), full, "{m} in {}", pos.to_fen());
+                        pos.make_move(m);
+                        assert_eq!(pos.in_check(), full, "{m}");
+                        pos.unmake_move();
+                        moves += 1;
+                        checks += usize::from(full);
+                        skipped += usize::from(lines & (bit(m.from()) | bit(m.to())) == 0);
+                    }
+                });
+            }
+        }
+        assert!(
+            moves > 100_000 && checks > 1_000,
+            "{moves} moves, {checks} checks"
+        );
+        assert!(
+            skipped * 4 > moves,
+            "the quick test decides a quarter: {skipped} of {moves}"
+        );
+    }
+
+    #[test]
+    fn check_lines_cover_the_file_the_rank_and_the_square_around() {
+        let e0 = Square::from_coords(4, 0).unwrap().index();
+        let lines = CHECK_LINES[e0];
+        let on = |f, r| lines & (1u128 << Square::from_coords(f, r).unwrap().index()) != 0;
+        assert!(on(4, 9) && on(0, 0) && on(8, 0) && on(2, 2) && on(6, 1));
+        assert!(!on(1, 1) && !on(7, 3) && !on(3, 3) && !on(0, 9));
+        // 9 on the rank, 9 more on the file, 5×3 near points not on either line.
+        assert_eq!(lines.count_ones(), 9 + 9 + 8);
     }
 }

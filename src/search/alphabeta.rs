@@ -609,7 +609,7 @@ impl Worker {
         let first = self.pv_index;
         for i in first..self.root_moves.len() {
             let m = self.root_moves[i].mv;
-            let gives = self.pos.gives_check(m);
+            let gives = self.pos.gives_check_quick(m);
             self.note_move(m, 0);
             self.make(m, gives);
             let new_depth = depth - 1;
@@ -1105,7 +1105,7 @@ impl Worker {
                 continue;
             }
             let capture = self.pos.piece_at(m.to()).is_some();
-            let gives = self.pos.gives_check(m);
+            let gives = self.pos.gives_check_quick(m);
             let quiet = !capture;
             let candidate = Candidate {
                 m,
@@ -1312,7 +1312,7 @@ impl Worker {
                     continue;
                 }
             }
-            let gives = self.pos.gives_check(m);
+            let gives = self.pos.gives_check_quick(m);
             self.make(m, gives);
             let score = -self.qsearch(-beta, -alpha, ply + 1);
             self.unmake();
