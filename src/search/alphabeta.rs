@@ -95,6 +95,25 @@ pub struct Shared {
     /// Nodes searched by all threads (updated in batches).
     pub nodes: AtomicU64,
     pub tt: Arc<TranspositionTable>,
+    /// The longest wait between two clock checks of the main thread, in ms: this search's and,
+    /// fading, earlier ones' (the engine keeps it across searches). On a busy machine the
+    /// search is not scheduled for tens of milliseconds at a time; stopping that much before
+    /// the hard limit keeps the answer in time when the next wait comes at the end.
+    pub stall_ms: Arc<AtomicU64>,
+}
+
+/// Waits between clock checks up to this long are the checks' own spacing (1024 nodes), not a
+/// busy machine: they keep no time back, so an idle machine spends a fixed move time in full.
+pub const STALL_FLOOR_MS: u64 = 10;
+
+/// How much before the hard limit to stop, given the longest wait seen (`stall`): none for
+/// waits up to [`STALL_FLOOR_MS`], else the wait, at most half of the hard limit.
+pub fn stall_margin(stall: u64, hard: u64) -> u64 {
+    if stall <= STALL_FLOOR_MS {
+        0
+    } else {
+        stall.min(hard / 2)
+    }
 }
 
 impl Shared {
@@ -108,6 +127,7 @@ impl Shared {
             hard_ms: AtomicU64::new(limits.hard_ms.unwrap_or(u64::MAX)),
             nodes: AtomicU64::new(0),
             tt,
+            stall_ms: Arc::default(),
         }
     }
 
@@ -166,6 +186,8 @@ pub struct Worker {
     limits: Limits,
     nodes: u64,
     flushed: u64,
+    /// When the main thread last looked at the clock (ms from the start).
+    last_check_ms: u64,
     seldepth: usize,
     stopped: bool,
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
@@ -305,6 +327,7 @@ impl Worker {
             shared,
             nodes: 0,
             flushed: 0,
+            last_check_ms: 0,
             seldepth: 0,
             stopped: false,
             killers: [[None; 2]; MAX_PLY + 2],
@@ -812,11 +835,21 @@ impl Worker {
             self.flush_nodes();
             if self.shared.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
-            } else if self.id == 0 && !self.shared.pondering.load(Ordering::Relaxed) {
-                let hard = self.shared.hard_ms.load(Ordering::Relaxed);
-                if hard != u64::MAX && self.shared.elapsed_ms() >= hard {
-                    self.stopped = true;
-                    self.shared.stop.store(true, Ordering::Relaxed);
+            } else if self.id == 0 {
+                let now = self.shared.elapsed_ms();
+                let wait = now.saturating_sub(self.last_check_ms);
+                self.last_check_ms = now;
+                if !self.shared.pondering.load(Ordering::Relaxed) {
+                    let stall = self
+                        .shared
+                        .stall_ms
+                        .fetch_max(wait, Ordering::Relaxed)
+                        .max(wait);
+                    let hard = self.shared.hard_ms.load(Ordering::Relaxed);
+                    if hard != u64::MAX && now.saturating_add(stall_margin(stall, hard)) >= hard {
+                        self.stopped = true;
+                        self.shared.stop.store(true, Ordering::Relaxed);
+                    }
                 }
             }
         }
@@ -1531,5 +1564,23 @@ mod worker_tests {
             }
         }
         assert!(checked > 500, "{checked}");
+    }
+}
+
+#[cfg(test)]
+mod stall_tests {
+    use super::*;
+
+    #[test]
+    fn only_waits_longer_than_the_checks_spacing_keep_time_back() {
+        assert_eq!(stall_margin(0, 192), 0);
+        assert_eq!(
+            stall_margin(STALL_FLOOR_MS, 192),
+            0,
+            "an idle machine spends it all"
+        );
+        assert_eq!(stall_margin(40, 192), 40);
+        assert_eq!(stall_margin(150, 192), 96, "at most half of the hard limit");
+        assert_eq!(stall_margin(u64::MAX, u64::MAX - 1), u64::MAX / 2);
     }
 }

@@ -23,7 +23,7 @@ use crate::book::{self, Book, BookMove, Randomness};
 use crate::rules::RuleSet;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -155,6 +155,9 @@ pub struct Engine {
     /// a new game. A search holds the lock while it runs; a new game replaces the whole set,
     /// so it never waits for one.
     histories: Arc<Mutex<Vec<Histories>>>,
+    /// The longest wait between the search's clock checks, fading from search to search
+    /// ([`Shared::stall_ms`]).
+    stall_ms: Arc<AtomicU64>,
 }
 
 impl Default for Engine {
@@ -188,6 +191,7 @@ impl Engine {
             network: nnue::built_in().ok(),
             use_network: nnue::DEFAULT_ON,
             histories: Arc::default(),
+            stall_ms: Arc::default(),
         }
     }
 
@@ -531,8 +535,13 @@ impl Engine {
         }
         let tt = self.ensure_ready();
         tt.new_search();
+        // A wait seen in an earlier search counts for a while (a quarter less each search):
+        // a busy machine stays busy, and a single wait fades.
+        let stall = self.stall_ms.load(Ordering::Relaxed);
+        self.stall_ms.store(stall - stall / 4, Ordering::Relaxed);
         let shared = Arc::new(Shared {
             start: started,
+            stall_ms: self.stall_ms.clone(),
             ..Shared::new(tt, &limits, ponder)
         });
         let threads = self.threads_for(&limits);

@@ -34,6 +34,12 @@
 //! the last move of a period, when fresh time follows); on tiny clocks a floor of
 //! `min(10 ms, clock / 2)` still lets the search finish one ply.
 //!
+//! A busy machine (issue 33.4): the search itself also stops early by the longest wait it has
+//! seen between two of its clock checks, this search's or, fading, earlier ones', when that
+//! wait is longer than the checks' own spacing (`alphabeta::stall_margin`). An idle machine
+//! keeps nothing back; one that deschedules the engine for 100 ms at a time gets answers
+//! about 100 ms early, so that the next such wait does not make a fixed-time move late.
+//!
 //! All arithmetic saturates; absurd inputs (`u64::MAX` ms, zero clocks) give sane budgets.
 
 /// Extra margin, beyond the caller's move overhead, kept off every clock (ucci.md §6: "keep a
