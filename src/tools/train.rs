@@ -476,12 +476,19 @@ impl Gradient {
 
     /// Adds the gradient of one sample's loss.
     #[inline(always)]
-    fn backprop(&mut self, net: &FloatNetwork, s: &Sample, scale: f32) {
-        let mut acc = [0.0; 2 * HIDDEN];
-        accumulate(net, s, &mut acc);
+    /// `acc` is scratch space (the caller's, so that it is not cleared for every sample): the
+    /// first layer's outputs, then in place their gradients.
+    fn backprop(
+        &mut self,
+        net: &FloatNetwork,
+        s: &Sample,
+        scale: f32,
+        acc: &mut [f32; 2 * HIDDEN],
+    ) {
+        accumulate(net, s, acc);
         let b = s.bucket as usize;
         let k = SCALE as f32 / scale;
-        let p = sigmoid(output(net, b, &acc) * k);
+        let p = sigmoid(output(net, b, acc) * k);
         let e = p - s.target;
         self.loss += f64::from(e * e);
         // d(p − t)²/d out.
@@ -489,9 +496,10 @@ impl Gradient {
         self.net.l2_bias[b] += g;
         let w2 = &net.l2_weights[b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN];
         let g2 = &mut self.net.l2_weights[b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN];
-        let mut dacc = [0.0f32; 2 * HIDDEN];
+        // The outputs' gradients replace the outputs in `acc`.
+        let dacc = acc;
         for j in 0..2 * HIDDEN {
-            let x = acc[j];
+            let x = dacc[j];
             let a = x.clamp(0.0, 1.0);
             g2[j] += g * a * a;
             // SCReLU's derivative: 2x inside (0, 1), flat outside.
@@ -546,8 +554,9 @@ impl Kernel for ChunkGradient<'_> {
     #[inline(always)]
     fn run(self) {
         self.g.clear();
+        let mut acc = [0.0; 2 * HIDDEN];
         for s in self.samples {
-            self.g.backprop(self.net, s, self.scale);
+            self.g.backprop(self.net, s, self.scale, &mut acc);
         }
     }
 }

@@ -115,8 +115,10 @@ fn gradients_match_finite_differences() {
     let net = FloatNetwork::random(9);
     let samples: Vec<Sample> = positions(4, 11).iter().map(|p| sample(p, 0.5)).collect();
     let mut g = Gradient::new();
+    // Scratch left dirty between samples, as the trainer leaves it.
+    let mut acc = [7.0; 2 * HIDDEN];
     for s in &samples {
-        g.backprop(&net, s, scale);
+        g.backprop(&net, s, scale, &mut acc);
     }
     let check =
         |what: &str, analytic: f32, get: &dyn Fn(&mut FloatNetwork) -> &mut f32, eps: f32| {
