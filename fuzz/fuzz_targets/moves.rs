@@ -29,7 +29,11 @@ fuzz_target!(|data: &[u8]| {
         };
         assert!(pos.is_legal(m), "{token}");
         assert_eq!(pos.parse_move(&m.to_string()).ok(), Some(m), "{token}");
-        assert_eq!(parse_chinese(&pos, &to_chinese(&pos, m)).ok(), Some(m), "{token}");
+        assert_eq!(
+            parse_chinese(&pos, &to_chinese(&pos, m)).ok(),
+            Some(m),
+            "{token}"
+        );
         assert_eq!(parse_wxf(&pos, &to_wxf(&pos, m)).ok(), Some(m), "{token}");
         let key = pos.key();
         pos.make_move(m);
