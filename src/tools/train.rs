@@ -61,6 +61,7 @@ use crate::search::nnue::{
     HIDDEN, INPUTS, OUTPUT_BUCKETS, SCALE,
 };
 use crate::tools::datagen::{ChunkReader, DataError, Record, ShuffledReader};
+use arrayvec::ArrayVec;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -259,41 +260,26 @@ impl Sample {
     fn from_legal_record(r: &Record, mirror: bool, lambda: f32, scale: f32) -> Sample {
         // The pieces in square order, as `active_features` lists them: the first layer adds
         // rows in this order, and float sums depend on it. A record lists them in that order
-        // and holds at most 32 (its decoder checks); the mirror image reverses each rank.
-        let mut pieces: [Option<(Square, Piece)>; 32] = [None; 32];
-        let mut len = 0;
-        for (piece, sq) in r.pieces().take(32) {
-            pieces[len] = Some((sq, piece));
-            len += 1;
-        }
-        let pieces = &mut pieces[..len];
+        // and holds at most 32 (its decoder checks); the mirror image is sorted again.
+        let mut pieces: ArrayVec<(Square, Piece), 32> = r
+            .pieces()
+            .take(32)
+            .map(|(piece, sq)| (if mirror { sq.mirror_file() } else { sq }, piece))
+            .collect();
         if mirror {
-            let rank = |p: &Option<(Square, Piece)>| p.map(|(sq, _)| sq.rank());
-            let mut start = 0;
-            while start < len {
-                let end = start
-                    + pieces[start..]
-                        .iter()
-                        .take_while(|p| rank(p) == rank(&pieces[start]))
-                        .count();
-                for p in pieces[start..end].iter_mut().flatten() {
-                    p.0 = p.0.mirror_file();
-                }
-                pieces[start..end].reverse();
-                start = end;
-            }
+            pieces.sort_unstable_by_key(|&(sq, _)| sq.index());
         }
         let stm = r.side_to_move();
         let mut features = [[0u16; 32]; 2];
         let mut attackers = 0;
-        for (i, &(sq, piece)) in pieces.iter().flatten().enumerate() {
+        for (i, &(sq, piece)) in pieces.iter().enumerate() {
             features[0][i] = feature_index(stm, piece, sq) as u16;
             features[1][i] = feature_index(!stm, piece, sq) as u16;
             attackers += usize::from(counts_for_bucket(piece.kind()));
         }
         Sample {
             features,
-            len: len as u8,
+            len: pieces.len() as u8,
             bucket: bucket_of(attackers) as u8,
             target: blend(r.score().into(), r.result().value(), lambda, scale),
         }
