@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 secs=${1:-60}
 shift || true
-all=(command records fen moves book eleeye_book network datagen)
+all=(command records fen moves book eleeye_book network datagen train_state)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 for t in "${targets[@]}"; do
@@ -68,6 +68,13 @@ make_seeds() {
       cargo build --release --quiet
       target/release/jiangjun datagen --out "$d/selfplay.bin" --games 2 --nodes 300 --seed 1 >/dev/null 2>&1
       head -c 4096 "$d/selfplay.bin" > "$d/selfplay.head" && rm "$d/selfplay.bin" ;;
+    train_state)
+      # Overlays (flags 1: anywhere, 2: the header): NaN and infinite floats, a huge bias,
+      # other epoch and step counts. The state itself (3.9 MB) is built by the target.
+      printf '\1\0\0\0\0\0\0\0\0JJSTATE\0' > "$d/magic"
+      printf '\2\024\0\0\0\0\0\0\0\377\377\377\377\0\0\0\200' > "$d/counts"
+      printf '\1\040\0\0\0\0\0\0\0\0\0\300\177\0\0\200\177\0\0\200\377' > "$d/nan_inf"
+      printf '\1\000\030\074\0\0\0\0\0\377\377\177\177' > "$d/huge" ;;
   esac
 }
 
@@ -77,6 +84,7 @@ max_len() {
     eleeye_book) echo 65536 ;;
     book) echo 16385 ;;
     records) echo 65536 ;;
+    train_state) echo 4096 ;;
     *) echo 8192 ;;
   esac
 }
