@@ -14,7 +14,7 @@
 use super::attacks;
 use super::move_::Move;
 use super::piece::{Color, PieceKind};
-use super::position::Position;
+use super::position::{Position, CHECK_LINES};
 use super::square::Square;
 use arrayvec::ArrayVec;
 
@@ -35,6 +35,22 @@ pub struct Safety {
     pub(crate) pinned: u128,
     /// Empty squares where an own piece arriving becomes a cannon's screen against the king.
     pub(crate) screens: u128,
+    /// The king's [`CHECK_LINES`]: in check, a move of another piece that neither leaves nor
+    /// enters them leaves the check as it is, so it is illegal without a test.
+    pub(crate) lines: u128,
+}
+
+impl Safety {
+    /// Of a careful move's destinations (see [`Position::safety`]), those that need the full
+    /// test; the others are illegal.
+    #[inline(always)]
+    fn needing_test(&self, kind: PieceKind, from: Square, dests: u128) -> u128 {
+        if self.in_check && kind != PieceKind::King && self.lines >> from.index() & 1 == 0 {
+            dests & self.lines
+        } else {
+            dests
+        }
+    }
 }
 
 /// Which destinations to generate.
@@ -113,6 +129,7 @@ impl Position {
             in_check,
             pinned,
             screens,
+            lines: CHECK_LINES[k.index()],
         }
     }
 
@@ -183,7 +200,7 @@ impl Position {
             let careful =
                 s.in_check || kind == PieceKind::King || s.pinned >> from.index() & 1 != 0;
             let (safe, risky) = if careful {
-                (0, dests)
+                (0, s.needing_test(kind, from, dests))
             } else {
                 (dests & !s.screens, dests & s.screens)
             };
@@ -231,19 +248,12 @@ impl Position {
 
     /// Legal replies to a check. When not in check this is simply all legal moves.
     ///
-    /// Every move is tested against the king's safety; evasions are few, so this costs
-    /// little, and it stays right for double checks and cannon-screen checks, where "block or
-    /// capture the checker" shortcuts go wrong (interposing can *create* a cannon check).
+    /// In check every move is careful (see [`Position::safety`]): each one that can change
+    /// the check is tested against the king's safety. That stays right for double checks and
+    /// cannon-screen checks, where "block or capture the checker" shortcuts go wrong
+    /// (interposing can *create* a cannon check).
     pub fn evasions(&self) -> MoveList {
-        let mut list = MoveList::new();
-        self.for_each_piece(Targets::All, |_, from, dests| {
-            for to in bits(dests) {
-                if self.leaves_king_safe(from, to) {
-                    list.push(Move::new_unchecked(from, to));
-                }
-            }
-        });
-        list
+        self.legal_moves()
     }
 
     /// The number of legal moves, counted without building a list (perft's last ply).
@@ -254,7 +264,7 @@ impl Position {
             let careful =
                 s.in_check || kind == PieceKind::King || s.pinned >> from.index() & 1 != 0;
             let risky = if careful {
-                dests
+                s.needing_test(kind, from, dests)
             } else {
                 n += (dests & !s.screens).count_ones() as u64;
                 dests & s.screens
@@ -282,7 +292,8 @@ impl Position {
                 found = true;
                 return;
             }
-            found = bits(dests).any(|to| self.leaves_king_safe(from, to));
+            found =
+                bits(s.needing_test(kind, from, dests)).any(|to| self.leaves_king_safe(from, to));
         });
         found
     }
@@ -327,6 +338,24 @@ impl Position {
     /// Is `m` legal here? Cheap enough for checking hash-table moves.
     pub fn is_legal(&self, m: Move) -> bool {
         self.is_pseudo_legal(m) && self.leaves_king_safe(m.from(), m.to())
+    }
+
+    /// [`Position::is_legal`] where the caller knows whether the side to move is in check (a
+    /// search does): a move of a piece other than the king that neither leaves nor enters
+    /// the king's [`CHECK_LINES`] changes nothing an attack on it depends on, so it is legal
+    /// exactly when the king is not in check, without the attack test.
+    pub fn is_legal_in(&self, m: Move, in_check: bool) -> bool {
+        debug_assert_eq!(in_check, self.in_check(), "is_legal_in {m}");
+        if !self.is_pseudo_legal(m) {
+            return false;
+        }
+        let k = self.kings[self.side.index()];
+        let near = CHECK_LINES[k.index()] >> m.from().index() & 1 != 0
+            || CHECK_LINES[k.index()] >> m.to().index() & 1 != 0;
+        if m.from() != k && !near {
+            return !in_check;
+        }
+        self.leaves_king_safe(m.from(), m.to())
     }
 
     /// Reads an ICCS move (`h2e2`, `H2-E2`) and checks that it is legal here.

@@ -501,14 +501,21 @@ impl Position {
     }
 
     /// [`Position::gives_check`] for a position whose side not to move is not in check, as
-    /// every position a search reaches is (legal moves; null moves only out of check). A move
-    /// with both points off [`CHECK_LINES`] of the general it would attack changes no line,
-    /// leg or point an attack on it depends on, so it gives no check without testing; the
-    /// search's moves mostly are such moves.
+    /// every position a search reaches is (legal moves; null moves only out of check). A check
+    /// after the move comes from the moved piece (a rook, cannon or pawn arriving on the
+    /// general's file or rank, a horse arriving a horse's move away) or from a line or leg the
+    /// move opened or a screen it made (leaving the file, the rank or a diagonal neighbour;
+    /// arriving on the file or the rank). A move that does none of these gives no check
+    /// without testing ([`CHECK_SOURCES`]); the search's moves mostly are such moves.
     #[inline]
     pub fn gives_check_quick(&self, m: Move) -> bool {
-        let lines = CHECK_LINES[self.kings[(!self.side).index()].index()];
-        (lines & (bit(m.from()) | bit(m.to()))) != 0 && self.gives_check(m)
+        let src = &CHECK_SOURCES[self.kings[(!self.side).index()].index()];
+        let (from, to) = (bit(m.from()), bit(m.to()));
+        let may = src.leaving & from != 0
+            || src.arriving & to != 0
+            || (src.horse & to != 0
+                && self.board[m.from().index()].is_some_and(|p| p.kind() == PieceKind::Horse));
+        may && self.gives_check(m)
     }
 
     /// Does the legal move `m` give check?
@@ -545,6 +552,51 @@ const fn check_lines() -> [u128; SQUARES] {
             let near = (f - kf).abs() <= 2 && (r - kr).abs() <= 2;
             if f == kf || r == kr || near {
                 t[k] |= 1u128 << sq;
+            }
+            sq += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+/// For a general on each point, where a move must start or end to give check to it when it
+/// was not in check (see [`Position::gives_check_quick`]).
+#[derive(Clone, Copy, Debug)]
+pub struct CheckSources {
+    /// Its file and rank (lines and screens) and diagonal neighbours (horse legs).
+    pub leaving: u128,
+    /// Its file and rank: a rook, cannon or pawn attacking from there, or a new screen.
+    pub arriving: u128,
+    /// The points a horse's move away, for a horse arriving there.
+    pub horse: u128,
+}
+
+pub static CHECK_SOURCES: [CheckSources; SQUARES] = check_sources();
+
+const fn check_sources() -> [CheckSources; SQUARES] {
+    let none = CheckSources {
+        leaving: 0,
+        arriving: 0,
+        horse: 0,
+    };
+    let mut t = [none; SQUARES];
+    let mut k = 0;
+    while k < SQUARES {
+        let (kf, kr) = ((k % 9) as i32, (k / 9) as i32);
+        let mut sq = 0;
+        while sq < SQUARES {
+            let (df, dr) = ((sq % 9) as i32 - kf, (sq / 9) as i32 - kr);
+            let b = 1u128 << sq;
+            if df == 0 || dr == 0 {
+                t[k].leaving |= b;
+                t[k].arriving |= b;
+            }
+            if df.abs() == 1 && dr.abs() == 1 {
+                t[k].leaving |= b;
+            }
+            if df.abs() * dr.abs() == 2 {
+                t[k].horse |= b;
             }
             sq += 1;
         }
@@ -627,42 +679,79 @@ mod tests {
     use super::*;
     use crate::board::arbitrary;
 
+    /// Visits every position of `games` pseudo-random games from each of the perft suite's
+    /// starts (flying generals, cannon screens, pins), the choices drawn from `mul`.
+    fn walk_games(games: u16, mul: u16, mut visit: impl FnMut(&mut Position)) {
+        for (i, start) in arbitrary::starts().iter().enumerate() {
+            for game in 0..games {
+                let choices: Vec<u16> = (0..160u16)
+                    .map(|j| j.wrapping_mul(mul).wrapping_add(game * 131 + i as u16 * 17))
+                    .collect();
+                arbitrary::walk_visiting(start, &choices, &mut visit);
+            }
+        }
+    }
+
     /// The quick test agrees with the full one on every legal move of every position of many
     /// random games from the perft suite's starts (flying generals, cannon screens, pins),
     /// and with what making the move shows.
     #[test]
     fn the_quick_check_test_is_the_full_one() {
         let (mut moves, mut checks, mut skipped) = (0, 0, 0);
-        for (i, start) in arbitrary::starts().iter().enumerate() {
-            for game in 0..12u16 {
-                let choices: Vec<u16> = (0..160u16)
-                    .map(|j| {
-                        j.wrapping_mul(7919)
-                            .wrapping_add(game * 131 + i as u16 * 17)
-                    })
-                    .collect();
-                arbitrary::walk_visiting(start, &choices, |pos| {
-                    let lines = CHECK_LINES[pos.kings[(!pos.side).index()].index()];
-                    for m in pos.legal_moves() {
-                        let full = pos.gives_check(m);
-                        assert_eq!(pos.gives_check_quick(m), full, "{m} in {}", pos.to_fen());
-                        pos.make_move(m);
-                        assert_eq!(pos.in_check(), full, "{m}");
-                        pos.unmake_move();
-                        moves += 1;
-                        checks += usize::from(full);
-                        skipped += usize::from(lines & (bit(m.from()) | bit(m.to())) == 0);
-                    }
-                });
+        walk_games(12, 7919, |pos| {
+            let src = &CHECK_SOURCES[pos.kings[(!pos.side).index()].index()];
+            for m in pos.legal_moves() {
+                let full = pos.gives_check(m);
+                assert_eq!(pos.gives_check_quick(m), full, "{m} in {}", pos.to_fen());
+                pos.make_move(m);
+                assert_eq!(pos.in_check(), full, "{m}");
+                pos.unmake_move();
+                moves += 1;
+                checks += usize::from(full);
+                skipped += usize::from(
+                    src.leaving & bit(m.from()) == 0
+                        && src.arriving & bit(m.to()) == 0
+                        && src.horse & bit(m.to()) == 0,
+                );
             }
-        }
+        });
         assert!(
             moves > 100_000 && checks > 1_000,
             "{moves} moves, {checks} checks"
         );
         assert!(
-            skipped * 4 > moves,
-            "the quick test decides a quarter: {skipped} of {moves}"
+            skipped * 2 > moves,
+            "the quick test decides half: {skipped} of {moves}"
+        );
+    }
+
+    /// The legality test given the check status agrees with the full one for every move of
+    /// every own piece to every point (legal, illegal, not even pseudo-legal) along random
+    /// games, in check and not.
+    #[test]
+    fn the_legality_test_given_check_is_the_full_one() {
+        let (mut tried, mut in_check) = (0, 0);
+        walk_games(4, 40_503, |pos| {
+            let check = pos.in_check();
+            in_check += usize::from(check);
+            for from in Bitboard(pos.by_color[pos.side.index()]) {
+                for to in Bitboard((1u128 << SQUARES) - 1) {
+                    let Some(m) = Move::new(from, to) else {
+                        continue;
+                    };
+                    assert_eq!(
+                        pos.is_legal_in(m, check),
+                        pos.is_legal(m),
+                        "{m} in {}",
+                        pos.to_fen()
+                    );
+                    tried += 1;
+                }
+            }
+        });
+        assert!(
+            tried > 1_000_000 && in_check > 100,
+            "{tried} moves, {in_check} checks"
         );
     }
 

@@ -1085,7 +1085,9 @@ impl Worker {
         let excluded = self.excluded[ply];
         let key = self.table_key();
         let tt = self.shared.tt.probe(key, ply);
-        let tt_move = tt.and_then(|e| e.mv).filter(|&m| self.pos.is_legal(m));
+        let tt_move = tt
+            .and_then(|e| e.mv)
+            .filter(|&m| self.pos.is_legal_in(m, in_check));
         if let Some(e) = tt.filter(|_| excluded.is_none()) {
             if !pv_node && self.table_cutoff(&e, alpha, beta, depth, ply) {
                 return e.score;
@@ -1126,7 +1128,7 @@ impl Worker {
         }
 
         let counter = self.counter_move(ply);
-        let mut picker = MovePicker::new(tt_move, self.killers[ply], counter);
+        let mut picker = MovePicker::new(tt_move, self.killers[ply], counter, in_check);
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();

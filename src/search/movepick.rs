@@ -71,6 +71,8 @@ pub struct MovePicker {
     tt_move: Option<Move>,
     /// Killers then the counter-move, as given; checked when their stage comes.
     refutations: [Option<Move>; 3],
+    /// Whether the side to move is in check (it makes checking a move's legality cheaper).
+    in_check: bool,
     /// The refutations yielded, left out of the quiet stage.
     yielded: [Option<Move>; 3],
     ref_index: usize,
@@ -85,9 +87,20 @@ pub struct MovePicker {
 
 impl MovePicker {
     /// The main search's picker. `tt_move` must be legal here (or `None`); killers and the
-    /// counter-move may be anything, they are checked before use.
-    pub fn new(tt_move: Option<Move>, killers: [Option<Move>; 2], counter: Option<Move>) -> Self {
-        Self::with_stage(Stage::TableMove, tt_move, [killers[0], killers[1], counter])
+    /// counter-move may be anything, they are checked before use. `in_check` must say whether
+    /// the side to move is in check.
+    pub fn new(
+        tt_move: Option<Move>,
+        killers: [Option<Move>; 2],
+        counter: Option<Move>,
+        in_check: bool,
+    ) -> Self {
+        Self::with_stage(
+            Stage::TableMove,
+            tt_move,
+            [killers[0], killers[1], counter],
+            in_check,
+        )
     }
 
     /// Quiescence's picker: captures, or every evasion when `in_check`. `tt_move` may be
@@ -95,20 +108,26 @@ impl MovePicker {
     pub fn quiescence(pos: &Position, tt_move: Option<Move>, in_check: bool) -> Self {
         let tt_move = tt_move
             .filter(|&m| in_check || pos.piece_at(m.to()).is_some())
-            .filter(|&m| pos.is_legal(m));
+            .filter(|&m| pos.is_legal_in(m, in_check));
         let stage = if in_check {
             Stage::EvasionTableMove
         } else {
             Stage::QTableMove
         };
-        Self::with_stage(stage, tt_move, [None; 3])
+        Self::with_stage(stage, tt_move, [None; 3], in_check)
     }
 
-    fn with_stage(stage: Stage, tt_move: Option<Move>, refutations: [Option<Move>; 3]) -> Self {
+    fn with_stage(
+        stage: Stage,
+        tt_move: Option<Move>,
+        refutations: [Option<Move>; 3],
+        in_check: bool,
+    ) -> Self {
         MovePicker {
             stage,
             tt_move,
             refutations,
+            in_check,
             yielded: [None; 3],
             ref_index: 0,
             moves: ArrayVec::new(),
@@ -168,7 +187,7 @@ impl MovePicker {
                     if Some(m) == self.tt_move
                         || self.yielded.contains(&Some(m))
                         || pos.piece_at(m.to()).is_some()
-                        || !pos.is_legal(m)
+                        || !pos.is_legal_in(m, self.in_check)
                     {
                         continue;
                     }
@@ -271,7 +290,12 @@ mod tests {
         let killers = [offer(rng, &legal, stale), offer(rng, &legal, stale)];
         let counter = offer(rng, &legal, stale);
 
-        let got = drain(&mut MovePicker::new(tt, killers, counter), pos, history);
+        let in_check = pos.in_check();
+        let got = drain(
+            &mut MovePicker::new(tt, killers, counter, in_check),
+            pos,
+            history,
+        );
         let moves: Vec<Move> = got.iter().map(|&(m, _)| m).collect();
         assert_eq!(sorted(moves.clone()), sorted(legal.clone()), "{pos:?}");
         // Each once.
@@ -314,7 +338,6 @@ mod tests {
 
         // Quiescence: the table move is any offer, checked by the picker.
         let qtt = offer(rng, &legal, stale);
-        let in_check = pos.in_check();
         let got = drain(
             &mut MovePicker::quiescence(pos, qtt, in_check),
             pos,
