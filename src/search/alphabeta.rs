@@ -251,6 +251,8 @@ struct Node {
     static_eval: i32,
     /// Better than two plies ago, for the same side.
     improving: bool,
+    /// The table's move is a capture.
+    tt_capture: bool,
 }
 
 /// How a node's result `best` bounds its value, searched in the window (`orig_alpha`, `beta`):
@@ -959,6 +961,12 @@ impl Worker {
         if c.kind == Kind::Refutation {
             r -= 1; // killers and counter-moves
         }
+        if node.cut {
+            r += self.p.lmr_cut;
+        }
+        if node.tt_capture && !c.capture {
+            r += self.p.lmr_tt_capture;
+        }
         // Moves the statistics favour are reduced less, and the reverse.
         r -= (stat / self.p.lmr_history_divisor).clamp(-2, 2);
         r.clamp(0, depth - 2)
@@ -1110,6 +1118,7 @@ impl Worker {
             in_check,
             static_eval,
             improving,
+            tt_capture: tt_move.is_some_and(|m| self.pos.piece_at(m.to()).is_some()),
         };
         if !pv_node && !in_check && excluded.is_none() && self.sel.prune_nodes {
             if let Some(score) = self.prune_node(&node, beta) {
@@ -1509,6 +1518,8 @@ mod network_tests {
             ("singular_depth", 4),
             ("check_ext_depth", 6),
             ("qs_table", 1),
+            ("lmr_cut", 2),
+            ("lmr_tt_capture", 1),
         ] {
             let mut l = limits.clone();
             l.params.set(name, value).unwrap();

@@ -118,6 +118,10 @@ parameters! {
     lmr_base = 50 in 0..=150 step 8;
     lmr_divisor = 220 in 120..=400 step 12;
     lmr_history_divisor = 14000 in 4000..=40000 step 1500;
+    /// Plies more of reduction at a node expected to fail high (Stockfish: 2; 0 as measured),
+    /// and for quiet moves where the table's move is a capture (Stockfish: 1; 0 as measured).
+    lmr_cut = 0 in 0..=3 step 1;
+    lmr_tt_capture = 0 in 0..=2 step 1;
     /// Check extension: the shallowest node in check that is searched a ply deeper (0: every
     /// one, as measured; Pikafish extends only above depth 10).
     check_ext_depth = 0 in 0..=16 step 1;

@@ -161,6 +161,8 @@ fn optional_search_rules_keep_mates_and_rule_rulings() {
         ("singular_depth", 4),
         ("check_ext_depth", 10),
         ("qs_table", 1),
+        ("lmr_cut", 2),
+        ("lmr_tt_capture", 1),
     ] {
         let with = |d: i32| {
             let mut l = depth(d);
