@@ -165,8 +165,23 @@ pub struct SearchResult {
     pub root_moves: usize,
 }
 
-/// Entries of a worker's evaluation cache (1 MB).
+/// Entries of a worker's evaluation cache (1 MB) at most. A search limited by nodes takes
+/// fewer: twice its node limit (rounded up to a power of two, 4,096 at least) leaves most
+/// entries free, and a small search (data generation labels positions with a few thousand
+/// nodes) no longer clears a megabyte for each position. The cache changes speed only, not
+/// the search's results.
 const EVAL_CACHE: usize = 1 << 17;
+
+/// The evaluation cache's entries for a search with these limits (a power of two).
+fn eval_cache_len(limits: &Limits) -> usize {
+    match limits.nodes {
+        Some(n) => usize::try_from(n.saturating_mul(2))
+            .unwrap_or(EVAL_CACHE)
+            .clamp(1 << 12, EVAL_CACHE)
+            .next_power_of_two(),
+        None => EVAL_CACHE,
+    }
+}
 
 #[derive(Clone)]
 struct RootMove {
@@ -341,7 +356,7 @@ impl Worker {
             root_moves,
             root_depth: 0,
             pv_index: 0,
-            eval_cache: vec![0; EVAL_CACHE],
+            eval_cache: vec![0; eval_cache_len(&limits)],
             sel: Selectivity::of(limits.pruning),
             p: limits.params,
             lmr: parameters::lmr_table(&limits.params),
@@ -715,8 +730,8 @@ impl Worker {
             (None, None) => eval::evaluate(&self.pos),
             (None, Some(w)) => eval::evaluate_with(&self.pos, w),
         };
-        self.eval_cache[key as usize & (EVAL_CACHE - 1)] =
-            (key & !0xffff) | (e as i16 as u16 as u64);
+        let mask = self.eval_cache.len() - 1;
+        self.eval_cache[key as usize & mask] = (key & !0xffff) | (e as i16 as u16 as u64);
         e
     }
 
@@ -732,7 +747,7 @@ impl Worker {
     /// The cached evaluation of the position with this key, if its entry holds it.
     #[inline]
     fn cached_eval(&self, key: u64) -> Option<i32> {
-        let entry = self.eval_cache[key as usize & (EVAL_CACHE - 1)];
+        let entry = self.eval_cache[key as usize & (self.eval_cache.len() - 1)];
         (entry != 0 && (entry ^ key) >> 16 == 0).then_some(entry as u16 as i16 as i32)
     }
 
@@ -1427,6 +1442,34 @@ mod eval_cache_tests {
             }
         }
         assert!(hits > 1000, "only {hits} cache hits");
+    }
+
+    /// A search limited by nodes clears a small cache, and searches the same tree as with
+    /// the full one.
+    #[test]
+    fn a_node_limited_search_has_a_small_cache_and_the_same_tree() {
+        let with = |nodes| Limits {
+            nodes,
+            ..Limits::default()
+        };
+        assert_eq!(eval_cache_len(&with(None)), EVAL_CACHE);
+        assert_eq!(eval_cache_len(&with(Some(10))), 1 << 12);
+        assert_eq!(eval_cache_len(&with(Some(3000))), 1 << 13);
+        assert_eq!(eval_cache_len(&with(Some(u64::MAX))), EVAL_CACHE);
+        for fen in &crate::search::BENCH_POSITIONS[..4] {
+            let pos = Position::from_fen(fen).unwrap();
+            let limits = with(Some(3000));
+            let mut small = test_worker(pos.clone(), &limits);
+            let mut full = test_worker(pos, &limits);
+            full.eval_cache = vec![0; EVAL_CACHE];
+            let (a, b) = (small.run(|_| {}), full.run(|_| {}));
+            assert_eq!(small.eval_cache.len(), 1 << 13);
+            assert_eq!(
+                (a.best, a.score, small.nodes()),
+                (b.best, b.score, full.nodes()),
+                "{fen}"
+            );
+        }
     }
 }
 
