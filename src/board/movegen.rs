@@ -246,16 +246,6 @@ impl Position {
         list
     }
 
-    /// Legal replies to a check. When not in check this is simply all legal moves.
-    ///
-    /// In check every move is careful (see [`Position::safety`]): each one that can change
-    /// the check is tested against the king's safety. That stays right for double checks and
-    /// cannon-screen checks, where "block or capture the checker" shortcuts go wrong
-    /// (interposing can *create* a cannon check).
-    pub fn evasions(&self) -> MoveList {
-        self.legal_moves()
-    }
-
     /// The number of legal moves, counted without building a list (perft's last ply).
     pub fn count_legal(&self) -> u64 {
         let s = self.safety();
@@ -350,8 +340,8 @@ impl Position {
             return false;
         }
         let k = self.kings[self.side.index()];
-        let near = CHECK_LINES[k.index()] >> m.from().index() & 1 != 0
-            || CHECK_LINES[k.index()] >> m.to().index() & 1 != 0;
+        let lines = CHECK_LINES[k.index()];
+        let near = (lines >> m.from().index() | lines >> m.to().index()) & 1 != 0;
         if m.from() != k && !near {
             return !in_check;
         }

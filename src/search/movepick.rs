@@ -211,7 +211,7 @@ impl MovePicker {
                     None => self.stage = Stage::Done,
                 },
                 Stage::GenEvasions => {
-                    self.fill(&pos.evasions(), |m| mvv_lva(pos, m));
+                    self.fill(&pos.legal_moves(), |m| mvv_lva(pos, m));
                     self.stage = Stage::Evasions;
                 }
                 Stage::Evasions => match pick(&mut self.moves) {

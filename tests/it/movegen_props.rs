@@ -29,7 +29,6 @@ fn check_node(pos: &mut Position, pairs: &[(u8, u8)]) {
     assert_eq!(in_check, reference::in_check(pos), "in_check of {pos:?}");
     assert_eq!(pos.is_checkmate(), in_check && legal.is_empty());
     assert_eq!(pos.is_stalemate(), !in_check && legal.is_empty());
-    assert_eq!(sorted(pos.evasions().to_vec()), sorted(legal.clone()));
 
     let caps = pos.legal_captures().to_vec();
     let quiets = pos.legal_quiets().to_vec();
@@ -54,6 +53,11 @@ fn check_node(pos: &mut Position, pairs: &[(u8, u8)]) {
                     legal.contains(&m),
                     "is_legal {m} in {pos:?}"
                 );
+                assert_eq!(
+                    pos.is_legal_in(m, in_check),
+                    legal.contains(&m),
+                    "is_legal_in {m} in {pos:?}"
+                );
             }
         }
     }
@@ -67,6 +71,11 @@ fn check_node(pos: &mut Position, pairs: &[(u8, u8)]) {
                 pos.is_legal(m),
                 legal.contains(&m),
                 "is_legal {m} in {pos:?}"
+            );
+            assert_eq!(
+                pos.is_legal_in(m, in_check),
+                legal.contains(&m),
+                "is_legal_in {m} in {pos:?}"
             );
         }
     }
