@@ -913,7 +913,10 @@ impl Worker {
             // a large margin): xiangqi's quiet mating threats (horse and cannon set-ups)
             // hide below a deep null-move search; the milder one scored better in
             // self-play (see the commit).
-            let r = self.p.null_base + depth / self.p.null_divisor;
+            let mut r = self.p.null_base + depth / self.p.null_divisor;
+            if self.p.null_eval_divisor > 0 {
+                r += ((static_eval - beta) / self.p.null_eval_divisor).min(3);
+            }
             self.moved[ply] = None;
             self.make_null();
             let score = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut);
@@ -923,6 +926,54 @@ impl Worker {
             }
             if score >= beta {
                 return Some(if is_decisive(score) { beta } else { score });
+            }
+        }
+        None
+    }
+
+    /// ProbCut: where a good capture's search `depth - 4` plies deep beats beta by a margin, the full-depth search would very likely beat beta too. Captures
+    /// that win at least the margin over the static evaluation by static exchange are tried,
+    /// each first by the quiescence search (cheap) and only then by the reduced search. The
+    /// table rules it out where it holds a deep enough score below the raised beta. `Some`:
+    /// the node's score, stored as a lower bound at `depth - 3`.
+    fn probcut(&mut self, node: &Node, tt: Option<TtEntry>, key: u64, beta: i32) -> Option<i32> {
+        let margin = self.p.probcut_margin;
+        if margin == 0 || node.depth < self.p.probcut_depth || is_decisive(beta) {
+            return None;
+        }
+        let raised = beta + margin;
+        if tt.is_some_and(|e| e.depth >= node.depth - 3 && e.score < raised) {
+            return None;
+        }
+        let ply = node.ply;
+        let mut picker = MovePicker::quiescence(&self.pos, tt.and_then(|e| e.mv), false);
+        while let Some((m, _)) = picker.next(&self.pos, &self.history_view(ply)) {
+            if !self.pos.see_ge(m, raised - node.static_eval) {
+                continue;
+            }
+            let gives = self.pos.gives_check_quick(m);
+            self.note_move(m, ply);
+            self.make(m, gives);
+            let mut score = -self.qsearch(-raised, -raised + 1, ply + 1);
+            if score >= raised {
+                score = -self.search(-raised, -raised + 1, node.depth - 4, ply + 1, !node.cut);
+            }
+            self.unmake();
+            if self.stopped {
+                return Some(0);
+            }
+            // A repetition ruling depends on the path: it neither ends the node nor is stored.
+            if score >= raised && !is_rule(score) {
+                self.shared.tt.store(
+                    key,
+                    ply,
+                    Some(m),
+                    score,
+                    node.static_eval,
+                    node.depth - 3,
+                    Bound::Lower,
+                );
+                return Some(score);
             }
         }
         None
@@ -1137,6 +1188,9 @@ impl Worker {
         };
         if !pv_node && !in_check && excluded.is_none() && self.sel.prune_nodes {
             if let Some(score) = self.prune_node(&node, beta) {
+                return score;
+            }
+            if let Some(score) = self.probcut(&node, tt, key, beta) {
                 return score;
             }
         }

@@ -101,6 +101,14 @@ parameters! {
     null_min_depth = 3 in 2..=6 step 1;
     null_base = 3 in 2..=5 step 1;
     null_divisor = 6 in 2..=12 step 1;
+    /// Null move: one more ply of reduction per this many centipawns the static evaluation
+    /// stands above beta, at most three (Stockfish: about 200, at most six; 0: off, as
+    /// measured).
+    null_eval_divisor = 0 in 0..=600 step 25;
+    /// ProbCut: at this depth or deeper, a capture whose reduced search (depth - 4) beats
+    /// beta by `probcut_margin` ends the node (0: off, as measured; Stockfish: depth 4, ~170).
+    probcut_depth = 5 in 4..=10 step 1;
+    probcut_margin = 0 in 0..=500 step 20;
     /// Internal iterative reduction: shallowest node without a table move that is reduced.
     iir_depth = 4 in 2..=10 step 1;
     /// Late-move pruning: deepest node, and the moves kept at depth d: `base + d * d`.

@@ -153,7 +153,7 @@ fn a_distant_mate_is_preferred_to_forfeiting_by_rule_now() {
 }
 
 /// The search's optional rules — singular extensions, the check extension only at depth, the
-/// quiescence search through the table — keep the mates and rule rulings of the default
+/// quiescence search through the table, deeper null-move reductions, ProbCut — keep the mates and rule rulings of the default
 /// search: the mate in one, and the distant mate preferred to a perpetual-check forfeit.
 #[test]
 fn optional_search_rules_keep_mates_and_rule_rulings() {
@@ -163,6 +163,9 @@ fn optional_search_rules_keep_mates_and_rule_rulings() {
         ("qs_table", 1),
         ("lmr_cut", 2),
         ("lmr_tt_capture", 1),
+        ("null_divisor", 3),
+        ("null_eval_divisor", 200),
+        ("probcut_margin", 150),
     ] {
         let with = |d: i32| {
             let mut l = depth(d);
