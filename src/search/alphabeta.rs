@@ -989,8 +989,14 @@ impl Worker {
         }
         let depth = node.depth;
         if !c.capture && !c.gives && best > -DECISIVE_BOUND {
-            if depth <= self.p.lmp_depth && count as i32 >= self.p.lmp_base + depth * depth {
-                return true;
+            if depth <= self.p.lmp_depth {
+                let mut keep = self.p.lmp_base + depth * depth;
+                if !node.improving {
+                    keep = keep * self.p.lmp_not_improving / 100;
+                }
+                if count as i32 >= keep {
+                    return true;
+                }
             }
             if depth <= self.p.futility_depth
                 && node.static_eval + self.p.futility_base + self.p.futility_margin * depth <= alpha
