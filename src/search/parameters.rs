@@ -100,7 +100,7 @@ parameters! {
     /// Null move: shallowest node, and the reduction `base + depth / divisor`.
     null_min_depth = 3 in 2..=6 step 1;
     null_base = 3 in 2..=5 step 1;
-    null_divisor = 6 in 2..=12 step 1;
+    null_divisor = 3 in 2..=12 step 1;
     /// Null move: one more ply of reduction per this many centipawns the static evaluation
     /// stands above beta, at most three (Stockfish: about 200, at most six; 0: off, as
     /// measured).

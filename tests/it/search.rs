@@ -163,7 +163,7 @@ fn optional_search_rules_keep_mates_and_rule_rulings() {
         ("qs_table", 1),
         ("lmr_cut", 2),
         ("lmr_tt_capture", 1),
-        ("null_divisor", 3),
+        ("null_divisor", 6),
         ("null_eval_divisor", 200),
         ("probcut_margin", 150),
         ("lmp_not_improving", 30),
