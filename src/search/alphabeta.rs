@@ -930,11 +930,12 @@ impl Worker {
         None
     }
 
-    /// ProbCut: where a good capture's search `depth - 4` plies deep beats beta by a margin, the full-depth search would very likely beat beta too. Captures
-    /// that win at least the margin over the static evaluation by static exchange are tried,
-    /// each first by the quiescence search (cheap) and only then by the reduced search. The
-    /// table rules it out where it holds a deep enough score below the raised beta. `Some`:
-    /// the node's score, stored as a lower bound at `depth - 3`.
+    /// ProbCut: where a good capture's search `depth - 4` plies deep beats beta by a margin,
+    /// the full-depth search would very likely beat beta too. Captures that win at least the
+    /// margin over the static evaluation by static exchange are tried, each first by the
+    /// quiescence search (cheap) and only then by the reduced search. The table rules it out
+    /// where it holds a deep enough score below the raised beta. `Some`: the node's score,
+    /// stored as a lower bound at `depth - 3`.
     fn probcut(&mut self, node: &Node, tt: Option<TtEntry>, key: u64, beta: i32) -> Option<i32> {
         let margin = self.p.probcut_margin;
         if margin == 0 || node.depth < self.p.probcut_depth || is_decisive(beta) {
