@@ -5,15 +5,16 @@
 //! `cargo bench --bench eval -- line/` compares, side by side on the positions of one game
 //! line, the hand-written evaluation, the network from scratch (both accumulators refreshed)
 //! and the network as the search will use it (push the move, evaluate, pop later), with each
-//! compiled version of the network's loops. The network is random (untrained): its cost does
-//! not depend on the weights.
+//! compiled version of the network's loops, for the v1 network (1260 → 256) and the v2
+//! architecture (king buckets, 7560 → 512). The networks are random (untrained): their cost
+//! does not depend on the weights.
 
 use criterion::Throughput;
 use criterion::{criterion_group, criterion_main, Criterion};
 use jiangjun::board::{Move, Position};
 use jiangjun::search::eval::evaluate;
 use jiangjun::search::nnue::simd::Isa;
-use jiangjun::search::nnue::{AccumulatorStack, FloatNetwork};
+use jiangjun::search::nnue::{AccumulatorStack, Architecture, FeatureSet, FloatNetwork};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
@@ -77,7 +78,11 @@ fn game_line(plies: usize) -> Vec<(Position, Option<Move>)> {
 
 fn line(c: &mut Criterion) {
     let line = game_line(64);
-    let net = FloatNetwork::random(1).quantize();
+    let v2 = Architecture::new(FeatureSet::KingBuckets, 512).unwrap();
+    let nets = [
+        ("v1", FloatNetwork::random(1).quantize()),
+        ("v2_512", FloatNetwork::random_for(v2, 1).quantize()),
+    ];
     let mut group = c.benchmark_group("line");
     group.throughput(Throughput::Elements(line.len() as u64));
     group.bench_function("hand_written", |b| {
@@ -87,21 +92,28 @@ fn line(c: &mut Criterion) {
                 .sum::<i32>()
         })
     });
-    group.bench_function("network_refresh", |b| {
-        b.iter(|| {
-            line.iter()
-                .map(|(p, _)| net.evaluate(black_box(p)))
-                .sum::<i32>()
-        })
-    });
-    for isa in [Some(Isa::BASELINE), Isa::avx2()].into_iter().flatten() {
+    for (name, net) in &nets {
+        group.bench_function(format!("network_refresh_{name}"), |b| {
+            b.iter(|| {
+                line.iter()
+                    .map(|(p, _)| net.evaluate(black_box(p)))
+                    .sum::<i32>()
+            })
+        });
+    }
+    for ((name, net), isa) in nets.iter().flat_map(|n| {
+        [Some(Isa::BASELINE), Isa::avx2()]
+            .into_iter()
+            .flatten()
+            .map(move |i| (n, i))
+    }) {
         let mut stack = AccumulatorStack::with_isa(isa);
-        stack.refresh(&net, &line[0].0);
-        group.bench_function(format!("network_incremental_{}", isa.name()), |b| {
+        stack.refresh(net, &line[0].0);
+        group.bench_function(format!("network_incremental_{name}_{}", isa.name()), |b| {
             b.iter(|| {
                 let mut sum = 0;
                 for (p, m) in &line {
-                    sum += stack.evaluate(&net, black_box(p));
+                    sum += stack.evaluate(net, black_box(p));
                     if let Some(m) = m {
                         stack.push_move(p, *m);
                     }

@@ -20,8 +20,8 @@
 //! Game records (`jiangjun pgn`, `analyse`, the book builder, `datagen --from-games`) are a
 //! stream instead ([`open_stream`]): any size, one game in memory at a time, the same checks
 //! of the file type and of a change while read.
-//! Limits per kind of input are the `MAX_*` constants here (the network file's is its exact
-//! length, [`crate`]'s `search::nnue::network::FILE_LEN`); streamed inputs (training data)
+//! Limits per kind of input are the `MAX_*` constants here (the network file's is the largest
+//! network file's length, [`crate`]'s `search::nnue::network::MAX_FILE_LEN`); streamed inputs (training data)
 //! have none, since they are never held whole.
 
 use std::fmt;

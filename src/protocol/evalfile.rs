@@ -7,7 +7,7 @@
 //! panic.
 
 use crate::input::{self, InputError};
-use crate::search::nnue::network::FILE_LEN;
+use crate::search::nnue::network::MAX_FILE_LEN;
 use crate::search::nnue::{Network, NetworkError, BUILT_IN_NAME};
 use std::fmt;
 
@@ -56,7 +56,7 @@ impl fmt::Display for EvalFileError {
             EvalFileError::TooLong { path, expected } => {
                 write!(
                     f,
-                    "{path}: longer than the {expected} bytes of a network file"
+                    "{path}: longer than the {expected} bytes of the largest network file"
                 )
             }
             EvalFileError::Network { path, source } => write!(f, "{path}: {source}"),
@@ -75,15 +75,15 @@ impl std::error::Error for EvalFileError {
 }
 
 /// Reads and checks a network file; the error says which file and why it was refused. The
-/// limit is the format's exact length, so a longer file is refused by its size, unread; a
+/// limit is the largest network file's length, so a longer file is refused by its size, unread; a
 /// FIFO or device is refused before it is opened (the engine must not block or read forever).
 pub fn load(path: &str) -> Result<Network, EvalFileError> {
-    let bytes = match input::read_file(std::path::Path::new(path), FILE_LEN as u64) {
+    let bytes = match input::read_file(std::path::Path::new(path), MAX_FILE_LEN as u64) {
         Ok(b) => b,
         Err(InputError::TooLarge { .. }) => {
             return Err(EvalFileError::TooLong {
                 path: path.to_string(),
-                expected: FILE_LEN,
+                expected: MAX_FILE_LEN,
             })
         }
         Err(source) => {
@@ -145,7 +145,11 @@ mod tests {
         corrupt[1000] ^= 1;
         let cases = [
             (write("short.nnue", &bytes[..1000]), "truncated"),
-            (write("long.nnue", &long), "longer than"),
+            (write("long.nnue", &long), "bytes appended?"),
+            (
+                write("huge.nnue", &vec![0; MAX_FILE_LEN + 1]),
+                "longer than",
+            ),
             (
                 write(
                     "magic.nnue",

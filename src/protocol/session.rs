@@ -539,9 +539,12 @@ impl<W: Write> Session<W> {
             }
             EvalFile::Path(path) => match evalfile::load(path) {
                 Ok(net) => {
+                    let arch = net.architecture();
                     self.engine.set_network(Some(Arc::new(net)));
                     self.network_name = path.to_string();
-                    self.info(&format!("evalfile: network {path} loaded, {state}"));
+                    self.info(&format!(
+                        "evalfile: network {path} loaded, {state}; architecture {arch}"
+                    ));
                 }
                 Err(e) => self.info(&format!("evalfile: {e}; evaluation unchanged")),
             },

@@ -1550,7 +1550,18 @@ mod network_tests {
 
     #[test]
     fn network_search_is_incremental_exact_and_deterministic() {
-        let net = Arc::new(FloatNetwork::random(7).quantize());
+        network_search_check(FloatNetwork::random(7));
+    }
+
+    #[test]
+    fn king_bucket_network_search_is_incremental_exact_and_deterministic() {
+        use crate::search::nnue::{Architecture, FeatureSet};
+        let arch = Architecture::new(FeatureSet::KingBuckets, 64).unwrap();
+        network_search_check(FloatNetwork::random_for(arch, 7));
+    }
+
+    fn network_search_check(float: FloatNetwork) {
+        let net = Arc::new(float.quantize());
         let with_net = Limits {
             nodes: Some(4000),
             network: Some(net),

@@ -57,8 +57,8 @@ use crate::checksum::{fnv1a32, fnv1a64};
 use crate::search::nnue::network::{L1_LIMIT, L2_LIMIT, QA, QB};
 use crate::search::nnue::simd::{self, Isa, Kernel};
 use crate::search::nnue::{
-    active_features, bucket_of, counts_for_bucket, feature_index, output_bucket, FloatNetwork,
-    HIDDEN, INPUTS, OUTPUT_BUCKETS, SCALE,
+    active_features, bucket_of, counts_for_bucket, feature_index, output_bucket, Architecture,
+    FloatNetwork, HIDDEN, INPUTS, OUTPUT_BUCKETS, SCALE,
 };
 use crate::tools::datagen::{ChunkReader, DataError, Record, ShuffledReader};
 use arrayvec::ArrayVec;
@@ -1087,6 +1087,15 @@ fn check(cfg: &Config) -> Result<(), TrainError> {
     }
     if !(cfg.weight_decay.is_finite() && cfg.weight_decay >= 0.0) {
         return bad("weight decay must be 0 or more");
+    }
+    if let Some(init) = &cfg.init {
+        if init.arch != Architecture::V1 {
+            return Err(TrainError::Config(format!(
+                "the starting network is {}; this trainer trains {} networks only",
+                init.arch,
+                Architecture::V1
+            )));
+        }
     }
     match cfg.schedule {
         Schedule::Step { every, gamma } if every == 0 || !(gamma > 0.0 && gamma <= 1.0) => {

@@ -1,6 +1,6 @@
 //! The network options through the real binary: `evalfile` / `usennue` (UCCI) and `EvalFile` /
-//! `Use NNUE` (UCI). `usennue` alone evaluates with the built-in network; a good file changes
-//! the evaluation and `<built-in>` brings the built-in network back; a missing, truncated,
+//! `Use NNUE` (UCI). `usennue` alone evaluates with the built-in network; a good file (of
+//! either format version) changes the evaluation and `<built-in>` brings the built-in network back; a missing, truncated,
 //! wrong-magic, wrong-version or corrupt file gives an `info string` naming it and the engine
 //! keeps the evaluation it had.
 
@@ -9,11 +9,20 @@ use crate::protocol_support as support;
 use jiangjun::board::Position;
 use jiangjun::search::alphabeta::Limits;
 use jiangjun::search::engine::Evaluation;
-use jiangjun::search::nnue::{FloatNetwork, BUILT_IN_NAME, DEFAULT_ON};
+use jiangjun::search::nnue::{
+    Architecture, FeatureSet, FloatNetwork, Network, BUILT_IN_NAME, DEFAULT_ON,
+};
 use std::path::PathBuf;
+use std::sync::Arc;
 use support::*;
 
-/// A scratch folder with a random network and broken copies of it.
+/// A random network with king buckets and 96 neurons (format version 2).
+fn kings_network() -> Arc<Network> {
+    let arch = Architecture::new(FeatureSet::KingBuckets, 96).unwrap();
+    Arc::new(FloatNetwork::random_for(arch, 22).quantize())
+}
+
+/// A scratch folder with random networks and broken copies of one.
 struct Files {
     dir: PathBuf,
 }
@@ -26,7 +35,7 @@ impl Files {
         let mut magic = good.clone();
         magic[..4].copy_from_slice(b"NNUE");
         let mut version = good.clone();
-        version[4] = 2;
+        version[4] = 3;
         let mut corrupt = good.clone();
         corrupt[5000] ^= 0x40;
         for (name, bytes) in [
@@ -35,6 +44,7 @@ impl Files {
             ("magic.nnue", &magic[..]),
             ("version.nnue", &version[..]),
             ("corrupt.nnue", &corrupt[..]),
+            ("kings.nnue", &kings_network().to_bytes()[..]),
         ] {
             std::fs::write(dir.join(name), bytes).unwrap();
         }
@@ -132,8 +142,29 @@ fn ucci_evalfile_built_in_good_and_bad_files() {
     e.send(&format!("setoption evalfile {good}"));
     says(
         &mut e,
-        &["info string evalfile: network ", &good, " loaded, in use"],
+        &[
+            "info string evalfile: network ",
+            &good,
+            " loaded, in use; architecture (1260->256)x2->4",
+        ],
     );
+    // A network with king buckets (format version 2) loads and evaluates as the library does.
+    let kings = files.path("kings.nnue");
+    e.send(&format!("setoption evalfile {kings}"));
+    says(
+        &mut e,
+        &[
+            "info string evalfile: network ",
+            &kings,
+            " loaded, in use; architecture (7560->96)x2->4 with king buckets",
+        ],
+    );
+    let (kings_score, _) = search(&mut e);
+    assert_eq!(
+        kings_score,
+        library_score(&Evaluation::Network(kings_network()))
+    );
+    e.send(&format!("setoption evalfile {good}"));
     let (net, _) = search(&mut e);
     assert_ne!(
         net, hand,
@@ -148,7 +179,7 @@ fn ucci_evalfile_built_in_good_and_bad_files() {
         ("missing.nnue", "No such file"),
         ("truncated.nnue", "truncated"),
         ("magic.nnue", "not a Jiangjun network file"),
-        ("version.nnue", "format version 2"),
+        ("version.nnue", "format version 3"),
         ("corrupt.nnue", "checksum"),
     ] {
         let path = files.path(name);

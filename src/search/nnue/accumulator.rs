@@ -8,29 +8,26 @@
 //! the rows are applied when an evaluation needs them, so nodes that are cut off before they
 //! evaluate (transposition-table hits, pruned moves) cost nothing here.
 
-use super::features::{active_features, feature_index, output_bucket};
+use super::features::{king_point, output_bucket, View};
 use super::network::Network;
-use super::simd::{self, Isa, Row};
-use super::HIDDEN;
-use crate::board::{Color, Move, Piece, Position, Square};
+use super::simd::{self, Block, Isa};
+use crate::board::square::SQUARES;
+use crate::board::{Color, Move, Piece, PieceKind, Position, Square};
 
 /// The first layer's output for one perspective: bias plus the rows of the active features.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-#[repr(C, align(64))]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Accumulator {
-    pub values: Row,
+    pub values: Vec<Block>,
 }
 
 impl Accumulator {
     /// Computed from scratch: every piece on the board, seen from `perspective`.
     pub fn refresh(net: &Network, isa: Isa, pos: &Position, perspective: Color) -> Accumulator {
-        let mut acc = Accumulator {
-            values: net.l1_bias,
-        };
-        for f in active_features(pos, perspective) {
-            simd::add(isa, &mut acc.values, net.row(f));
+        let mut values = net.l1_bias.clone();
+        for f in net.view(pos, perspective).active(pos, perspective) {
+            simd::add(isa, &mut values, net.row(f));
         }
-        acc
+        Accumulator { values }
     }
 }
 
@@ -47,34 +44,61 @@ enum Change {
     },
 }
 
+impl Change {
+    /// Whether this change moves `perspective`'s general, so that a network whose features
+    /// depend on the general's point must rebuild that perspective.
+    #[inline(always)]
+    fn moves_king_of(self, perspective: Color) -> bool {
+        matches!(self, Change::Move { piece, .. }
+            if piece.kind() == PieceKind::King && piece.color() == perspective)
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Entry {
-    /// Indexed by [`Color::index`]: Red's perspective, Black's.
-    acc: [Accumulator; 2],
     change: Change,
-    /// Whether `acc` holds the values for this ply (else only `change` is known).
-    computed: bool,
+    /// Indexed by [`Color::index`]: whether the stack's values for this ply and perspective are
+    /// up to date (else only `change` is known).
+    computed: [bool; 2],
 }
 
 const EMPTY_ENTRY: Entry = Entry {
-    acc: [Accumulator {
-        values: [0; HIDDEN],
-    }; 2],
     change: Change::Null,
-    computed: false,
+    computed: [false; 2],
 };
+
+/// Palace points a general can stand on, per perspective: the refresh cache's slots.
+const KING_POINTS: usize = 9;
+
+/// A remembered accumulator for one perspective and one point of its general, with the board
+/// it was computed for. Rebuilding a perspective after its general moves (feature set 2) then
+/// costs the difference between that board and the current one, usually a few pieces, instead
+/// of every piece: the idea Stockfish calls the "Finny table".
+#[derive(Clone)]
+struct CachedRefresh {
+    /// `None` until first used after a [`AccumulatorStack::refresh`].
+    board: Option<[Option<Piece>; SQUARES]>,
+    values: Vec<Block>,
+}
 
 /// One accumulator pair per ply of the current line, for incremental evaluation in a search.
 ///
 /// Usage: [`refresh`](Self::refresh) at the root; [`push_move`](Self::push_move) for every
 /// move made and [`pop`](Self::pop) for every move unmade; [`evaluate`](Self::evaluate) where
 /// the search wants a score. Entries are reused, so after the first deep line nothing
-/// allocates.
+/// allocates. The stack takes the width of the network it is refreshed with (a different
+/// network means a new search, so a new root refresh).
 #[derive(Clone)]
 pub struct AccumulatorStack {
     entries: Vec<Entry>,
+    /// Entry `i`'s accumulator for perspective `p` is blocks `(2i + p) · blocks..` of this.
+    values: Vec<Block>,
+    /// Blocks per accumulator of the network the stack was last refreshed with.
+    blocks: usize,
     /// Entries in use; the top one is the current position's.
     len: usize,
+    /// `[perspective][king point]`.
+    cache: Vec<CachedRefresh>,
     isa: Isa,
 }
 
@@ -94,18 +118,38 @@ impl AccumulatorStack {
     pub fn with_isa(isa: Isa) -> AccumulatorStack {
         AccumulatorStack {
             entries: vec![EMPTY_ENTRY; 128],
+            values: Vec::new(),
+            blocks: 0,
             len: 0,
+            cache: Vec::new(),
             isa,
         }
     }
 
-    /// Starts over from `pos` (the search root): one entry, computed from scratch.
+    /// Starts over from `pos` (the search root): one entry, computed from scratch. Sizes the
+    /// stack for `net` and forgets the refresh cache, which may belong to another network.
     pub fn refresh(&mut self, net: &Network, pos: &Position) {
+        let blocks = net.architecture().blocks();
+        if blocks != self.blocks || self.values.len() != self.entries.len() * 2 * blocks {
+            self.blocks = blocks;
+            self.values = vec![Block::ZERO; self.entries.len() * 2 * blocks];
+            self.cache = vec![
+                CachedRefresh {
+                    board: None,
+                    values: vec![Block::ZERO; blocks],
+                };
+                2 * KING_POINTS
+            ];
+        }
+        for c in &mut self.cache {
+            c.board = None;
+        }
         self.len = 0;
         self.push_entry(Change::Null);
-        self.refresh_top(net, pos);
+        for p in Color::ALL {
+            self.refresh_top(net, pos, p);
+        }
     }
-
     /// Records `mv`, about to be made in `pos` (the position *before* the move).
     #[inline]
     pub fn push_move(&mut self, pos: &Position, mv: Move) {
@@ -173,88 +217,138 @@ impl AccumulatorStack {
     #[inline]
     pub fn evaluate(&mut self, net: &Network, pos: &Position) -> i32 {
         let stm = pos.side_to_move();
-        let isa = self.isa;
-        let acc = self.current(net, pos);
-        net.output(
-            isa,
-            &acc[stm.index()].values,
-            &acc[(!stm).index()].values,
-            output_bucket(pos),
-        )
+        self.update(net, pos);
+        let (us, them) = (self.slot(self.len - 1, stm), self.slot(self.len - 1, !stm));
+        net.output(self.isa, us, them, output_bucket(pos))
     }
 
-    /// The accumulators of `pos` (indexed by colour), bringing the top entry up to date: from
-    /// the nearest computed entry below it, or from scratch if there is none.
-    pub fn current(&mut self, net: &Network, pos: &Position) -> &[Accumulator; 2] {
-        if self.len == 0 {
+    /// The accumulators of `pos` (indexed by colour), bringing the top entry up to date.
+    pub fn current(&mut self, net: &Network, pos: &Position) -> [&[Block]; 2] {
+        self.update(net, pos);
+        Color::ALL.map(|c| self.slot(self.len - 1, c))
+    }
+
+    /// Brings the top entry up to date for both perspectives.
+    #[inline]
+    fn update(&mut self, net: &Network, pos: &Position) {
+        if self.len == 0 || self.blocks != net.architecture().blocks() {
             self.refresh(net, pos);
         }
+        for p in Color::ALL {
+            self.update_perspective(net, pos, p);
+        }
+    }
+
+    /// Brings the top entry up to date for perspective `p`: from the nearest entry below that
+    /// is computed for `p`, move by move; or, where a move of `p`'s general lies between
+    /// (feature set 2) or nothing below is computed, rebuilt from the refresh cache.
+    #[inline]
+    fn update_perspective(&mut self, net: &Network, pos: &Position, p: Color) {
         let top = self.len - 1;
+        let king_refreshes = net.architecture().features.king_move_refreshes();
         let mut base = top;
-        while !self.entries[base].computed {
-            if base == 0 {
-                self.refresh_top(net, pos);
-                return &self.entries[top].acc;
+        while !self.entries[base].computed[p.index()] {
+            if base == 0 || (king_refreshes && self.entries[base].change.moves_king_of(p)) {
+                self.refresh_top(net, pos, p);
+                return;
             }
             base -= 1;
         }
-        for i in base + 1..=top {
-            let (below, above) = self.entries.split_at_mut(i);
-            apply(net, self.isa, &below[i - 1].acc, &mut above[0]);
+        if base == top {
+            return;
         }
-        &self.entries[top].acc
+        // No move of `p`'s general lies above `base`, so the view is the current one.
+        let view = net.view(pos, p);
+        for i in base + 1..=top {
+            self.apply(net, view, i, p);
+        }
+    }
+
+    /// The accumulator of entry `i` for perspective `p`.
+    #[inline(always)]
+    fn slot(&self, i: usize, p: Color) -> &[Block] {
+        let at = (2 * i + p.index()) * self.blocks;
+        &self.values[at..at + self.blocks]
+    }
+
+    /// Computes entry `i`'s accumulator for `p` from entry `i - 1`'s and entry `i`'s change.
+    #[inline]
+    fn apply(&mut self, net: &Network, view: View, i: usize, p: Color) {
+        let b = self.blocks;
+        let (below, above) = self.values.split_at_mut(2 * i * b);
+        let src = &below[(2 * (i - 1) + p.index()) * b..][..b];
+        let dst = &mut above[p.index() * b..][..b];
+        match self.entries[i].change {
+            Change::Null => dst.copy_from_slice(src),
+            Change::Move {
+                piece,
+                from,
+                to,
+                captured,
+            } => {
+                let add = net.row(view.feature(p, piece, to));
+                let sub = net.row(view.feature(p, piece, from));
+                match captured {
+                    None => simd::add_sub(self.isa, dst, src, add, sub),
+                    Some(c) => {
+                        let sub2 = net.row(view.feature(p, c, to));
+                        simd::add_sub2(self.isa, dst, src, add, sub, sub2)
+                    }
+                }
+            }
+        }
+        self.entries[i].computed[p.index()] = true;
     }
 
     fn push_entry(&mut self, change: Change) {
         if self.len == self.entries.len() {
             self.entries.push(EMPTY_ENTRY);
+            self.values
+                .resize(self.entries.len() * 2 * self.blocks, Block::ZERO);
         }
         let e = &mut self.entries[self.len];
         e.change = change;
-        e.computed = false;
+        e.computed = [false; 2];
         self.len += 1;
     }
 
-    fn refresh_top(&mut self, net: &Network, pos: &Position) {
+    /// Rebuilds the top entry's accumulator for `p` from the refresh cache slot of `p`'s
+    /// general's point: the pieces that differ between the slot's board and `pos` are taken
+    /// off and put on, and the slot keeps the result for the next time.
+    fn refresh_top(&mut self, net: &Network, pos: &Position, p: Color) {
         let isa = self.isa;
-        let e = &mut self.entries[self.len - 1];
-        for c in Color::ALL {
-            e.acc[c.index()] = Accumulator::refresh(net, isa, pos, c);
+        let view = net.view(pos, p);
+        let point = if net.architecture().features.king_move_refreshes() {
+            king_point(pos.king_square(p), p)
+        } else {
+            0
+        };
+        let slot = &mut self.cache[p.index() * KING_POINTS + point];
+        let board = slot.board.get_or_insert_with(|| {
+            slot.values.copy_from_slice(&net.l1_bias);
+            [None; SQUARES]
+        });
+        for sq in Square::all() {
+            let (old, new) = (board[sq.index()], pos.piece_at(sq));
+            if old != new {
+                if let Some(piece) = old {
+                    simd::sub(isa, &mut slot.values, net.row(view.feature(p, piece, sq)));
+                }
+                if let Some(piece) = new {
+                    simd::add(isa, &mut slot.values, net.row(view.feature(p, piece, sq)));
+                }
+                board[sq.index()] = new;
+            }
         }
-        e.computed = true;
+        let top = self.len - 1;
+        let at = (2 * top + p.index()) * self.blocks;
+        self.values[at..at + self.blocks].copy_from_slice(&slot.values);
+        self.entries[top].computed[p.index()] = true;
     }
 
     fn invalidate_all(&mut self) {
         for e in &mut self.entries[..self.len] {
-            e.computed = false;
+            e.computed = [false; 2];
         }
     }
-}
-
-/// Computes `entry`'s accumulators from the ones below it and its change.
-#[inline]
-fn apply(net: &Network, isa: Isa, below: &[Accumulator; 2], entry: &mut Entry) {
-    match entry.change {
-        Change::Null => entry.acc = *below,
-        Change::Move {
-            piece,
-            from,
-            to,
-            captured,
-        } => {
-            for p in Color::ALL {
-                let (src, dst) = (&below[p.index()].values, &mut entry.acc[p.index()].values);
-                let add = net.row(feature_index(p, piece, to));
-                let sub = net.row(feature_index(p, piece, from));
-                match captured {
-                    None => simd::add_sub(isa, dst, src, add, sub),
-                    Some(c) => {
-                        let sub2 = net.row(feature_index(p, c, to));
-                        simd::add_sub2(isa, dst, src, add, sub, sub2)
-                    }
-                }
-            }
-        }
-    }
-    entry.computed = true;
 }

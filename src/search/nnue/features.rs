@@ -1,4 +1,5 @@
-//! Input features: which piece stands on which point, seen from each side.
+//! Input features: which piece stands on which point, seen from each side, and (feature set 2)
+//! where that side's own general stands.
 //!
 //! For perspective `p`, a piece of colour `c` and kind `k` on point `sq` is feature
 //! `(their * 7 + k) * 90 + oriented(sq, p)` where `their` is 0 for `p`'s own pieces and 1 for
@@ -10,8 +11,147 @@
 
 use crate::board::{Color, Piece, PieceKind, Position, Square};
 
-/// Number of input features: 2 (own / their) × 7 kinds × 90 points.
+/// Input features of one king bucket: 2 (own / their) × 7 kinds × 90 points. Feature set 1 has
+/// exactly these; feature set 2 has them once per king bucket.
 pub const INPUTS: usize = 2 * 7 * 90;
+
+/// King buckets of feature set 2: the general's six palace points after mirroring (see
+/// [`View`]).
+pub const KING_BUCKETS: usize = 6;
+
+/// How a network reads a position (the file's "feature set" field).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FeatureSet {
+    /// Set 1: piece kind × point, the two perspectives sharing weights, Black's view rotated.
+    Plain,
+    /// Set 2: set 1 once per point of the perspective's own general, the nine palace points
+    /// folded to [`KING_BUCKETS`] by mirroring the board left to right when the general stands
+    /// on the right-hand file. A general's position shapes everything around it (an exposed
+    /// general, a pinned horse, a cannon's screen), which one weight per piece and point
+    /// cannot express.
+    KingBuckets,
+}
+
+impl FeatureSet {
+    /// The number in the file header.
+    pub const fn id(self) -> u32 {
+        match self {
+            FeatureSet::Plain => 1,
+            FeatureSet::KingBuckets => 2,
+        }
+    }
+
+    /// The set a file header names, if this build knows it.
+    pub const fn from_id(id: u32) -> Option<FeatureSet> {
+        match id {
+            1 => Some(FeatureSet::Plain),
+            2 => Some(FeatureSet::KingBuckets),
+            _ => None,
+        }
+    }
+
+    /// King buckets: 1 or [`KING_BUCKETS`].
+    pub const fn king_buckets(self) -> usize {
+        match self {
+            FeatureSet::Plain => 1,
+            FeatureSet::KingBuckets => KING_BUCKETS,
+        }
+    }
+
+    /// Input features in all: [`INPUTS`] per king bucket.
+    pub const fn inputs(self) -> usize {
+        INPUTS * self.king_buckets()
+    }
+
+    /// Whether a move of `perspective`'s own general changes that perspective's features
+    /// wholesale (the accumulator is then rebuilt rather than updated).
+    #[inline(always)]
+    pub const fn king_move_refreshes(self) -> bool {
+        matches!(self, FeatureSet::KingBuckets)
+    }
+}
+
+/// How one perspective reads the board for one position of its own general: which block of
+/// features (the king bucket) and whether points are mirrored left to right. Feature set 1 has
+/// one view, [`View::PLAIN`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct View {
+    /// First feature of the king bucket.
+    offset: usize,
+    mirror: bool,
+}
+
+impl View {
+    /// Feature set 1's only view.
+    pub const PLAIN: View = View {
+        offset: 0,
+        mirror: false,
+    };
+
+    /// `perspective`'s view of `pos` under `set`.
+    #[inline]
+    pub fn of(set: FeatureSet, pos: &Position, perspective: Color) -> View {
+        match set {
+            FeatureSet::Plain => View::PLAIN,
+            FeatureSet::KingBuckets => {
+                View::for_king_point(king_point(pos.king_square(perspective), perspective))
+            }
+        }
+    }
+
+    /// The view for the general on palace point `point` (0..9, see [`king_point`]): files d,
+    /// e, f of the back rank are points 0, 1, 2, the next rank 3, 4, 5, the third 6, 7, 8.
+    /// The f-file points are mirrored onto the d-file's buckets.
+    #[inline]
+    pub const fn for_king_point(point: usize) -> View {
+        let (rank, file) = (point / 3, point % 3);
+        let mirror = file == 2;
+        let file = if mirror { 0 } else { file };
+        View {
+            offset: (rank * 2 + file) * INPUTS,
+            mirror,
+        }
+    }
+
+    /// The feature of `piece` on `sq` for `perspective` (always below the set's inputs).
+    #[inline(always)]
+    pub const fn feature(self, perspective: Color, piece: Piece, sq: Square) -> usize {
+        // Mirroring before or after rotating Black's view gives the same point.
+        let sq = if self.mirror { sq.mirror_file() } else { sq };
+        self.offset + feature_index(perspective, piece, sq)
+    }
+
+    /// The active features of `pos` for `perspective` in this view, one per piece.
+    #[inline]
+    pub fn active<'a>(
+        self,
+        pos: &'a Position,
+        perspective: Color,
+    ) -> impl Iterator<Item = usize> + 'a {
+        pos.occupied().filter_map(move |sq| {
+            pos.piece_at(sq)
+                .map(|piece| self.feature(perspective, piece, sq))
+        })
+    }
+}
+
+/// The palace point (0..9) of `perspective`'s general on `sq`, counted in `perspective`'s own
+/// orientation: rank from its back rank, file d, e, f from its left. A square outside the
+/// palace (no legal position has one) counts as the nearest palace point.
+#[inline]
+pub const fn king_point(sq: Square, perspective: Color) -> usize {
+    let o = oriented(sq, perspective);
+    let (rank, file) = (o / 9, o % 9);
+    let rank = if rank > 2 { 2 } else { rank };
+    let file = if file < 3 {
+        3
+    } else if file > 5 {
+        5
+    } else {
+        file
+    };
+    rank * 3 + (file - 3)
+}
 
 /// Output buckets, by material phase (see [`output_bucket`]).
 pub const OUTPUT_BUCKETS: usize = 4;
@@ -140,6 +280,76 @@ mod tests {
         red.sort_unstable();
         black.sort_unstable();
         assert_eq!(red, black, "the start position is symmetric");
+    }
+
+    #[test]
+    fn the_nine_palace_points_fold_to_six_king_buckets() {
+        let mut offsets = Vec::new();
+        for point in 0..9 {
+            let v = View::for_king_point(point);
+            assert_eq!(v.mirror, point % 3 == 2, "point {point}");
+            if !v.mirror {
+                offsets.push(v.offset);
+            } else {
+                // The f-file point shares the d-file point's bucket, mirrored.
+                assert_eq!(v.offset, View::for_king_point(point - 2).offset);
+            }
+        }
+        offsets.sort_unstable();
+        assert_eq!(
+            offsets,
+            (0..KING_BUCKETS).map(|b| b * INPUTS).collect::<Vec<_>>()
+        );
+        // Points are counted from each side's own back rank and left.
+        let sq = |f, r| Square::from_coords(f, r).unwrap();
+        assert_eq!(king_point(sq(3, 0), Color::Red), 0);
+        assert_eq!(king_point(sq(4, 0), Color::Red), 1);
+        assert_eq!(king_point(sq(5, 2), Color::Red), 8);
+        assert_eq!(king_point(sq(5, 9), Color::Black), 0);
+        assert_eq!(king_point(sq(4, 9), Color::Black), 1);
+        assert_eq!(king_point(sq(3, 7), Color::Black), 8);
+        // Off the palace (no legal position): the nearest point, never out of range.
+        assert_eq!(king_point(sq(0, 9), Color::Red), 6);
+        assert_eq!(king_point(sq(8, 0), Color::Black), 6);
+    }
+
+    #[test]
+    fn king_bucket_features_are_distinct_in_each_view_and_in_range() {
+        let inputs = FeatureSet::KingBuckets.inputs();
+        assert_eq!(inputs, 7560);
+        for point in 0..9 {
+            let view = View::for_king_point(point);
+            for p in Color::ALL {
+                let mut seen = vec![false; inputs];
+                for c in Color::ALL {
+                    for k in PieceKind::ALL {
+                        for sq in Square::all() {
+                            let f = view.feature(p, Piece::new(c, k), sq);
+                            assert!(f < inputs && !seen[f]);
+                            seen[f] = true;
+                        }
+                    }
+                }
+                // Exactly the view's own bucket is used.
+                let used: Vec<usize> = (0..inputs).filter(|&f| seen[f]).collect();
+                assert_eq!(used.len(), INPUTS);
+                assert_eq!(used[0], view.offset);
+            }
+        }
+        // The start position: each general on its e-file back-rank point, bucket 1, and
+        // both sides see the same features (the position is symmetric).
+        let pos = Position::startpos();
+        let red: Vec<usize> = View::of(FeatureSet::KingBuckets, &pos, Color::Red)
+            .active(&pos, Color::Red)
+            .collect();
+        let mut black: Vec<usize> = View::of(FeatureSet::KingBuckets, &pos, Color::Black)
+            .active(&pos, Color::Black)
+            .collect();
+        let mut red_sorted = red.clone();
+        red_sorted.sort_unstable();
+        black.sort_unstable();
+        assert_eq!(red_sorted, black);
+        assert!(red.iter().all(|&f| (INPUTS..2 * INPUTS).contains(&f)));
     }
 
     #[test]

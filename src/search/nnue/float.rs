@@ -1,60 +1,80 @@
 //! The float network: the parameters a trainer optimises, and the reference forward pass the
 //! quantized inference is tested against.
 
-use super::features::{active_features, output_bucket, INPUTS, OUTPUT_BUCKETS};
-use super::network::{Network, L1_LIMIT, L2_LIMIT, QA, QB};
-use super::{HIDDEN, SCALE};
+use super::features::{output_bucket, View, OUTPUT_BUCKETS};
+use super::network::{Architecture, Network, L1_LIMIT, L2_LIMIT, QA, QB};
+use super::SCALE;
 use crate::board::{Color, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Float parameters of the v1 architecture (shapes in the field docs; [`FloatNetwork::zeros`]
-/// makes them right). Missing values count as zero, extra ones are ignored.
+/// Float parameters of a network (shapes in the field docs, `H` = `arch.hidden()`;
+/// [`FloatNetwork::zeros_for`] makes them right). Missing values count as zero, extra ones
+/// are ignored.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNetwork {
-    /// `INPUTS × HIDDEN`, feature-major: feature `f`'s weights are `f * HIDDEN..(f + 1) * HIDDEN`.
+    pub arch: Architecture,
+    /// `inputs × H`, feature-major: feature `f`'s weights are `f * H..(f + 1) * H`.
     pub l1_weights: Vec<f32>,
-    /// `HIDDEN`.
+    /// `H`.
     pub l1_bias: Vec<f32>,
-    /// `OUTPUT_BUCKETS × 2 · HIDDEN`: per bucket the side to move's `HIDDEN` weights, then the
-    /// other side's.
+    /// `OUTPUT_BUCKETS × 2 · H`: per bucket the side to move's `H` weights, then the other
+    /// side's.
     pub l2_weights: Vec<f32>,
     /// `OUTPUT_BUCKETS`.
     pub l2_bias: Vec<f32>,
 }
 
 impl FloatNetwork {
-    /// All parameters zero, with the right shapes.
+    /// All parameters zero, with the shapes of the v1 architecture.
     pub fn zeros() -> FloatNetwork {
+        FloatNetwork::zeros_for(Architecture::V1)
+    }
+
+    /// All parameters zero, with the shapes of `arch`.
+    pub fn zeros_for(arch: Architecture) -> FloatNetwork {
+        let h = arch.hidden();
         FloatNetwork {
-            l1_weights: vec![0.0; INPUTS * HIDDEN],
-            l1_bias: vec![0.0; HIDDEN],
-            l2_weights: vec![0.0; OUTPUT_BUCKETS * 2 * HIDDEN],
+            arch,
+            l1_weights: vec![0.0; arch.inputs() * h],
+            l1_bias: vec![0.0; h],
+            l2_weights: vec![0.0; OUTPUT_BUCKETS * 2 * h],
             l2_bias: vec![0.0; OUTPUT_BUCKETS],
         }
+    }
+
+    /// A v1 network with random parameters (see [`FloatNetwork::random_for`]).
+    pub fn random(seed: u64) -> FloatNetwork {
+        FloatNetwork::random_for(Architecture::V1, seed)
     }
 
     /// A real but untrained network with uniformly random parameters from `seed`, scaled so
     /// that a typical position's accumulators spread over SCReLU's whole range (some neurons
     /// off, some saturated, most in between) and outputs are a few hundred centipawns. For tests,
     /// benches, and as a trainer's starting point.
-    pub fn random(seed: u64) -> FloatNetwork {
+    pub fn random_for(arch: Architecture, seed: u64) -> FloatNetwork {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut uniform = |n: usize, lo: f32, hi: f32| -> Vec<f32> {
             (0..n).map(|_| rng.random_range(lo..hi)).collect()
         };
+        let h = arch.hidden();
+        // The output's spread grows with the square root of the width: keep it as at 256.
+        let out = 0.08 * (256.0 / h as f32).sqrt();
         FloatNetwork {
-            l1_weights: uniform(INPUTS * HIDDEN, -0.12, 0.12),
-            l1_bias: uniform(HIDDEN, -0.1, 0.6),
-            l2_weights: uniform(OUTPUT_BUCKETS * 2 * HIDDEN, -0.08, 0.08),
+            arch,
+            l1_weights: uniform(arch.inputs() * h, -0.12, 0.12),
+            l1_bias: uniform(h, -0.1, 0.6),
+            l2_weights: uniform(OUTPUT_BUCKETS * 2 * h, -out, out),
             l2_bias: uniform(OUTPUT_BUCKETS, -0.1, 0.1),
         }
     }
 
     /// The first layer's output for `perspective`: bias plus the active features' rows.
     pub fn accumulate(&self, pos: &Position, perspective: Color) -> Vec<f32> {
-        let mut acc: Vec<f32> = (0..HIDDEN).map(|i| self.l1(None, i)).collect();
-        for f in active_features(pos, perspective) {
+        let h = self.arch.hidden();
+        let mut acc: Vec<f32> = (0..h).map(|i| self.l1(None, i)).collect();
+        let view = View::of(self.arch.features, pos, perspective);
+        for f in view.active(pos, perspective) {
             for (i, a) in acc.iter_mut().enumerate() {
                 *a += self.l1(Some(f), i);
             }
@@ -66,12 +86,13 @@ impl FloatNetwork {
     pub fn evaluate(&self, pos: &Position) -> f32 {
         let stm = pos.side_to_move();
         let bucket = output_bucket(pos);
+        let h = self.arch.hidden();
         let halves = [self.accumulate(pos, stm), self.accumulate(pos, !stm)];
         let mut out = get(&self.l2_bias, bucket);
-        for (h, acc) in halves.iter().enumerate() {
+        for (half, acc) in halves.iter().enumerate() {
             for (i, &x) in acc.iter().enumerate() {
                 let a = x.clamp(0.0, 1.0);
-                out += a * a * get(&self.l2_weights, (bucket * 2 + h) * HIDDEN + i);
+                out += a * a * get(&self.l2_weights, (bucket * 2 + half) * h + i);
             }
         }
         out * SCALE as f32
@@ -85,20 +106,30 @@ impl FloatNetwork {
                 .round()
                 .clamp(-f32::from(limit), f32::from(limit)) as i16
         };
-        let mut net = Network::zeros();
-        for (f, row) in net.l1_weights.iter_mut().enumerate() {
-            for (i, w) in row.iter_mut().enumerate() {
+        let h = self.arch.hidden();
+        let mut net = Network::zeros_for(self.arch);
+        for f in 0..self.arch.inputs() {
+            let row = net.row_mut(f);
+            for (i, w) in row.iter_mut().flat_map(|b| b.0.iter_mut()).enumerate() {
                 *w = q(self.l1(Some(f), i), QA, L1_LIMIT);
             }
         }
-        for (i, b) in net.l1_bias.iter_mut().enumerate() {
+        for (i, b) in net
+            .l1_bias
+            .iter_mut()
+            .flat_map(|b| b.0.iter_mut())
+            .enumerate()
+        {
             *b = q(self.l1(None, i), QA, L1_LIMIT);
         }
-        for (bucket, ws) in net.l2_weights.iter_mut().enumerate() {
-            for (i, w) in ws.iter_mut().enumerate() {
-                *w = q(get(&self.l2_weights, bucket * 2 * HIDDEN + i), QB, L2_LIMIT);
-            }
+        let l2 = net.l2_weights.iter_mut().flat_map(|b| b.0.iter_mut());
+        for (i, w) in l2.enumerate() {
+            *w = q(get(&self.l2_weights, i), QB, L2_LIMIT);
         }
+        debug_assert_eq!(
+            net.l2_weights.len() * super::simd::BLOCK_LEN,
+            OUTPUT_BUCKETS * 2 * h
+        );
         for (bucket, b) in net.l2_bias.iter_mut().enumerate() {
             // `as` saturates: an absurd bias becomes i32::MAX rather than wrapping.
             *b = (get(&self.l2_bias, bucket) * (QA * QB) as f32).round() as i32;
@@ -111,20 +142,18 @@ impl FloatNetwork {
     /// small integers over the scale, and rounding recovers them.
     pub fn dequantize(net: &Network) -> FloatNetwork {
         let (qa, qb, qab) = (QA as f32, QB as f32, (QA * QB) as f32);
+        let floats = |blocks: &[super::simd::Block], scale: f32| -> Vec<f32> {
+            blocks
+                .iter()
+                .flat_map(|b| b.0)
+                .map(|w| f32::from(w) / scale)
+                .collect()
+        };
         FloatNetwork {
-            l1_weights: net
-                .l1_weights
-                .iter()
-                .flatten()
-                .map(|&w| f32::from(w) / qa)
-                .collect(),
-            l1_bias: net.l1_bias.iter().map(|&b| f32::from(b) / qa).collect(),
-            l2_weights: net
-                .l2_weights
-                .iter()
-                .flatten()
-                .map(|&w| f32::from(w) / qb)
-                .collect(),
+            arch: net.architecture(),
+            l1_weights: floats(&net.l1_weights, qa),
+            l1_bias: floats(&net.l1_bias, qa),
+            l2_weights: floats(&net.l2_weights, qb),
             l2_bias: net.l2_bias.iter().map(|&b| b as f32 / qab).collect(),
         }
     }
@@ -132,7 +161,7 @@ impl FloatNetwork {
     /// First-layer weight `i` of feature `f`, or bias `i` for `None`.
     fn l1(&self, f: Option<usize>, i: usize) -> f32 {
         match f {
-            Some(f) => get(&self.l1_weights, f * HIDDEN + i),
+            Some(f) => get(&self.l1_weights, f * self.arch.hidden() + i),
             None => get(&self.l1_bias, i),
         }
     }

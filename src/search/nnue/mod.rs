@@ -15,10 +15,17 @@
 //!   bucket; the bucket is chosen by material phase ([`output_bucket`]). The output times
 //!   [`SCALE`] is centipawns from the side to move.
 //!
+//! # Architecture (v2)
+//! The same, with two things chosen per network ([`Architecture`]): the **feature set** may be
+//! [`FeatureSet::KingBuckets`] (the v1 features once per point of the perspective's own general,
+//! nine palace points mirrored to six buckets: 7560 inputs), and the **first layer** may have
+//! any multiple of 32 neurons up to [`network::MAX_HIDDEN`]. A move of a general rebuilds that
+//! side's accumulator from a cache of earlier ones ([`accumulator`]). Version 1 files are the
+//! v1 architecture and still load; the built-in network is v1.
+//!
 //! The float network ([`FloatNetwork`]) is the reference: a trainer fills it, calls
 //! [`FloatNetwork::quantize`] and [`Network::to_bytes`]. The search uses the quantized
-//! [`Network`] (scales in [`network`]) through an [`AccumulatorStack`]. King buckets are not
-//! in v1; the file header has a field for them.
+//! [`Network`] (scales in [`network`]) through an [`AccumulatorStack`].
 //!
 //! The shipped network is compiled in ([`embedded`]); [`DEFAULT_ON`] says whether searches
 //! use it unless told otherwise.
@@ -39,13 +46,14 @@ mod tests;
 pub use accumulator::{Accumulator, AccumulatorStack};
 pub use embedded::{built_in, BUILT_IN_NAME, DEFAULT_ON};
 pub use features::{
-    active_features, bucket_of, counts_for_bucket, feature_index, output_bucket, INPUTS,
-    OUTPUT_BUCKETS,
+    active_features, bucket_of, counts_for_bucket, feature_index, king_point, output_bucket,
+    FeatureSet, View, INPUTS, KING_BUCKETS, OUTPUT_BUCKETS,
 };
 pub use float::FloatNetwork;
-pub use network::{Network, NetworkError};
+pub use network::{Architecture, Network, NetworkError};
 
-/// Neurons per perspective in the first layer.
+/// Neurons per perspective in the first layer of the v1 architecture (and of the trainer,
+/// which trains v1 networks).
 pub const HIDDEN: usize = 256;
 
 /// Network output × `SCALE` = centipawns. The trainer's target is `sigmoid(score / SCALE)`.

@@ -13,10 +13,24 @@
 //! argument at each call.
 
 use super::network::QA;
-use super::HIDDEN;
 
-/// A row of the first layer or an accumulator half: one value per hidden neuron.
-pub type Row = [i16; HIDDEN];
+/// Neurons in a [`Block`].
+pub const BLOCK_LEN: usize = 32;
+
+/// 32 neurons' values, aligned to a cache line: first-layer rows, accumulators and output
+/// weights are whole blocks, so a network's width is any multiple of 32 and every loop here
+/// runs over fixed-size, aligned chunks the compiler vectorises.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(C, align(64))]
+pub struct Block(pub [i16; BLOCK_LEN]);
+
+impl Block {
+    pub const ZERO: Block = Block([0; BLOCK_LEN]);
+}
+
+/// Blocks whose SCReLU terms are summed in an i32 before widening: 8 blocks, 256 neurons (see
+/// `screlu_half` for why no partial sum of that many overflows).
+const BLOCKS_PER_I32_SUM: usize = 8;
 
 /// Which compiled version of the loops to run: the instruction set (named `Isa` so it is not
 /// confused with the search's `pruning`/`knowledge` [`crate::search::levels::Level`]).
@@ -111,69 +125,105 @@ fn run_avx2<K: Kernel>(kernel: K) -> K::Output {
 
 multiversion! {
     /// `acc += row`.
-    fn add / add_avx2(acc: &mut Row, row: &Row) = add_body
+    fn add / add_avx2(acc: &mut [Block], row: &[Block]) = add_body
+}
+
+multiversion! {
+    /// `acc -= row`.
+    fn sub / sub_avx2(acc: &mut [Block], row: &[Block]) = sub_body
 }
 
 multiversion! {
     /// `dst = src + add - sub`: a quiet move (one feature on, one off).
-    fn add_sub / add_sub_avx2(dst: &mut Row, src: &Row, add: &Row, sub: &Row) = add_sub_body
+    fn add_sub / add_sub_avx2(dst: &mut [Block], src: &[Block], add: &[Block], sub: &[Block])
+        = add_sub_body
 }
 
 multiversion! {
     /// `dst = src + add - sub1 - sub2`: a capture (the captured piece's feature goes too).
-    fn add_sub2 / add_sub2_avx2(dst: &mut Row, src: &Row, add: &Row, sub1: &Row, sub2: &Row)
-        = add_sub2_body
+    fn add_sub2 / add_sub2_avx2(
+        dst: &mut [Block],
+        src: &[Block],
+        add: &[Block],
+        sub1: &[Block],
+        sub2: &[Block]
+    ) = add_sub2_body
 }
 
 multiversion! {
-    /// `Σ clamp(us, 0, QA)² · w[..H] + Σ clamp(them, 0, QA)² · w[H..]`, scale `QA² · QB`.
-    fn screlu_dot / screlu_dot_avx2(us: &Row, them: &Row, w: &[i16; 2 * HIDDEN]) -> i64
+    /// `Σ clamp(us, 0, QA)² · w[..H] + Σ clamp(them, 0, QA)² · w[H..]`, scale `QA² · QB`, where
+    /// `H` is the length of `us` and `them` in neurons and `w` has `2 · H`.
+    fn screlu_dot / screlu_dot_avx2(us: &[Block], them: &[Block], w: &[Block]) -> i64
         = screlu_dot_body
 }
 
 #[inline(always)]
-fn add_body(acc: &mut Row, row: &Row) {
+fn add_body(acc: &mut [Block], row: &[Block]) {
     for (a, r) in acc.iter_mut().zip(row) {
-        *a = a.wrapping_add(*r);
+        for i in 0..BLOCK_LEN {
+            a.0[i] = a.0[i].wrapping_add(r.0[i]);
+        }
     }
 }
 
 #[inline(always)]
-fn add_sub_body(dst: &mut Row, src: &Row, add: &Row, sub: &Row) {
-    for i in 0..HIDDEN {
-        dst[i] = src[i].wrapping_add(add[i]).wrapping_sub(sub[i]);
+fn sub_body(acc: &mut [Block], row: &[Block]) {
+    for (a, r) in acc.iter_mut().zip(row) {
+        for i in 0..BLOCK_LEN {
+            a.0[i] = a.0[i].wrapping_sub(r.0[i]);
+        }
     }
 }
 
 #[inline(always)]
-fn add_sub2_body(dst: &mut Row, src: &Row, add: &Row, sub1: &Row, sub2: &Row) {
-    for i in 0..HIDDEN {
-        dst[i] = src[i]
-            .wrapping_add(add[i])
-            .wrapping_sub(sub1[i])
-            .wrapping_sub(sub2[i]);
+fn add_sub_body(dst: &mut [Block], src: &[Block], add: &[Block], sub: &[Block]) {
+    for (((d, s), a), b) in dst.iter_mut().zip(src).zip(add).zip(sub) {
+        for i in 0..BLOCK_LEN {
+            d.0[i] = s.0[i].wrapping_add(a.0[i]).wrapping_sub(b.0[i]);
+        }
+    }
+}
+
+#[inline(always)]
+fn add_sub2_body(dst: &mut [Block], src: &[Block], add: &[Block], sub1: &[Block], sub2: &[Block]) {
+    for ((((d, s), a), b), c) in dst.iter_mut().zip(src).zip(add).zip(sub1).zip(sub2) {
+        for i in 0..BLOCK_LEN {
+            d.0[i] = s.0[i]
+                .wrapping_add(a.0[i])
+                .wrapping_sub(b.0[i])
+                .wrapping_sub(c.0[i]);
+        }
     }
 }
 
 /// Half of the dot product. `clamp(x) · w` fits an i16 because the network's output weights are
 /// at most 127 in magnitude and `clamp(x) ≤ QA = 255` (checked when a network is loaded), so
 /// the product times `clamp(x)` again is one i16 × i16 → i32 multiply-add per pair of neurons,
-/// the shape x86's `pmaddwd` computes. A term is at most 255 · 255 · 127 and a half has 256 of
-/// them, so no partial sum overflows an i32 (2.11e9 < 2.15e9) for any loadable network; the two
-/// halves are added in i64.
+/// the shape x86's `pmaddwd` computes. A term is at most 255 · 255 · 127, so a sum of 256 of
+/// them cannot overflow an i32 (2.11e9 < 2.15e9) for any loadable network: terms are summed in
+/// i32 over 256 neurons at a time, and those sums in i64.
 #[inline(always)]
-fn screlu_half(acc: &Row, w: &[i16]) -> i32 {
-    let mut sum = 0i32;
-    for (a, w) in acc.iter().zip(w) {
-        let x = (*a).clamp(0, QA as i16);
-        let xw = x.wrapping_mul(*w);
-        sum = sum.wrapping_add(i32::from(xw) * i32::from(x));
+fn screlu_half(acc: &[Block], w: &[Block]) -> i64 {
+    let mut total = 0i64;
+    for (acc, w) in acc
+        .chunks(BLOCKS_PER_I32_SUM)
+        .zip(w.chunks(BLOCKS_PER_I32_SUM))
+    {
+        let mut sum = 0i32;
+        for (a, w) in acc.iter().zip(w) {
+            for i in 0..BLOCK_LEN {
+                let x = a.0[i].clamp(0, QA as i16);
+                let xw = x.wrapping_mul(w.0[i]);
+                sum = sum.wrapping_add(i32::from(xw) * i32::from(x));
+            }
+        }
+        total += i64::from(sum);
     }
-    sum
+    total
 }
 
 #[inline(always)]
-fn screlu_dot_body(us: &Row, them: &Row, w: &[i16; 2 * HIDDEN]) -> i64 {
-    let (w_us, w_them) = w.split_at(HIDDEN);
-    i64::from(screlu_half(us, w_us)) + i64::from(screlu_half(them, w_them))
+fn screlu_dot_body(us: &[Block], them: &[Block], w: &[Block]) -> i64 {
+    let (w_us, w_them) = w.split_at(us.len().min(w.len()));
+    screlu_half(us, w_us) + screlu_half(them, w_them)
 }

@@ -2,11 +2,12 @@
 //! against float inference, colour and mirror symmetry, both compiled loop versions against
 //! each other, and the file format against every kind of bad file.
 //!
-//! The networks here are `FloatNetwork::random`: real networks of the v1 architecture with
-//! untrained (random) weights, so the tests check the arithmetic, not playing strength.
+//! The networks here are `FloatNetwork::random_for`: real networks of each architecture (v1,
+//! and v2 with king buckets at two widths) with untrained (random) weights, so the tests check
+//! the arithmetic, not playing strength.
 
 use super::network::{FILE_LEN, HEADER_LEN, L1_LIMIT, L2_LIMIT};
-use super::simd::{self, Isa, Row};
+use super::simd::{self, Block, Isa, BLOCK_LEN};
 use super::*;
 use crate::board::{Color, Piece, Position, Square};
 use crate::checksum::fnv1a64;
@@ -19,6 +20,22 @@ const FENS: [&str; 4] = [
     "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
     "3k5/9/4b4/3P5/2b6/2B3B2/5p1N1/9/4K4/3A1A3 w - - 0 1",
 ];
+
+/// A v2 architecture: king buckets, `hidden` neurons.
+fn v2(hidden: usize) -> Architecture {
+    Architecture::new(FeatureSet::KingBuckets, hidden).unwrap()
+}
+
+/// The architectures the arithmetic tests run: v1, v2 at the intended width, and a narrow v2
+/// and a wider plain network (widths other than 256 exercise the block loops' lengths).
+fn architectures() -> [Architecture; 4] {
+    [
+        Architecture::V1,
+        v2(512),
+        v2(32),
+        Architecture::new(FeatureSet::Plain, 288).unwrap(),
+    ]
+}
 
 fn pos(fen: &str) -> Position {
     match Position::from_fen(fen) {
@@ -108,8 +125,13 @@ fn mirror(p: &Position) -> Position {
 /// Walks 1500 plies from each of [`FENS`] with a stack following, and at one node in
 /// `check_one_in` (at random) compares its accumulators and evaluation with a full refresh.
 /// Returns the number of nodes compared.
-fn check_against_refresh(net_seed: u64, walk_seed: u64, check_one_in: u32) -> usize {
-    let net = FloatNetwork::random(net_seed).quantize();
+fn check_against_refresh(
+    arch: Architecture,
+    net_seed: u64,
+    walk_seed: u64,
+    check_one_in: u32,
+) -> usize {
+    let net = FloatNetwork::random_for(arch, net_seed).quantize();
     let mut stack = AccumulatorStack::new();
     let mut rng = ChaCha8Rng::seed_from_u64(walk_seed);
     let mut checked = 0;
@@ -123,8 +145,9 @@ fn check_against_refresh(net_seed: u64, walk_seed: u64, check_one_in: u32) -> us
             |stack, p| {
                 if rng.random_range(0..check_one_in) == 0 {
                     let isa = Isa::detect();
-                    let fresh = Color::ALL.map(|c| Accumulator::refresh(&net, isa, p, c));
-                    assert_eq!(stack.current(&net, p), &fresh, "{}", p.to_fen());
+                    let fresh = Color::ALL.map(|c| Accumulator::refresh(&net, isa, p, c).values);
+                    let current = stack.current(&net, p);
+                    assert!(current == [&fresh[0][..], &fresh[1][..]], "{}", p.to_fen());
                     assert_eq!(stack.evaluate(&net, p), net.evaluate(p), "{}", p.to_fen());
                     checked += 1;
                 }
@@ -136,28 +159,69 @@ fn check_against_refresh(net_seed: u64, walk_seed: u64, check_one_in: u32) -> us
 
 #[test]
 fn incremental_accumulators_equal_a_full_refresh_at_every_node() {
-    let nodes = check_against_refresh(1, 100, 1);
-    assert!(nodes > 5000, "{nodes} nodes");
+    for arch in architectures() {
+        let nodes = check_against_refresh(arch, 1, 100, 1);
+        assert!(nodes > 5000, "{arch}: {nodes} nodes");
+    }
 }
 
 #[test]
 fn lazy_updates_over_several_plies_equal_a_full_refresh() {
-    // Evaluating only now and then leaves several pushes pending at once.
-    let checked = check_against_refresh(2, 200, 5);
-    assert!(checked > 500, "{checked}");
+    // Evaluating only now and then leaves several pushes pending at once, some of them moves
+    // of a general (a rebuild from the cache in v2).
+    for arch in architectures() {
+        let checked = check_against_refresh(arch, 2, 200, 5);
+        assert!(checked > 500, "{arch}: {checked}");
+    }
+}
+
+#[test]
+fn the_walks_move_the_generals_often() {
+    // The v2 rebuild path is only tested if the walks move generals: count those moves.
+    let net = Network::zeros();
+    let mut stack = AccumulatorStack::new();
+    let mut king_moves = 0;
+    for (i, fen) in FENS.iter().enumerate() {
+        walk(&net, &mut stack, &pos(fen), 100 + i as u64, 1500, |_, p| {
+            let last = p.history().last().and_then(|st| st.mv);
+            if let Some(m) = last {
+                let moved = p.piece_at(m.to()).map(|pc| pc.kind());
+                king_moves += usize::from(moved == Some(crate::board::PieceKind::King));
+            }
+        });
+    }
+    assert!(king_moves > 200, "{king_moves}");
 }
 
 #[test]
 fn a_stack_never_refreshed_evaluates_from_scratch() {
-    let net = FloatNetwork::random(3).quantize();
-    let mut p = Position::startpos();
+    for arch in architectures() {
+        let net = FloatNetwork::random_for(arch, 3).quantize();
+        let mut p = Position::startpos();
+        let mut stack = AccumulatorStack::new();
+        stack.push_move(&p, p.legal_moves()[0]);
+        p.make_move(p.legal_moves()[0]);
+        assert_eq!(stack.evaluate(&net, &p), net.evaluate(&p));
+        stack.pop();
+        stack.pop();
+        assert_eq!(stack.depth(), 0);
+    }
+}
+
+#[test]
+fn a_stack_follows_a_change_of_network() {
+    // One stack, refreshed with networks of different widths in turn (a search after an
+    // `evalfile` change), evaluates each exactly.
     let mut stack = AccumulatorStack::new();
-    stack.push_move(&p, p.legal_moves()[0]);
-    p.make_move(p.legal_moves()[0]);
-    assert_eq!(stack.evaluate(&net, &p), net.evaluate(&p));
-    stack.pop();
-    stack.pop();
-    assert_eq!(stack.depth(), 0);
+    let p = pos(FENS[1]);
+    for arch in architectures().into_iter().chain(architectures()) {
+        let net = FloatNetwork::random_for(arch, 8).quantize();
+        stack.refresh(&net, &p);
+        assert_eq!(stack.evaluate(&net, &p), net.evaluate(&p), "{arch}");
+        // Without a refresh: a stack sized for another width starts over.
+        let other = FloatNetwork::random_for(v2(64), 8).quantize();
+        assert_eq!(stack.evaluate(&other, &p), other.evaluate(&p), "{arch}");
+    }
 }
 
 /// Over `positions`: the mean and the largest |quantized - float| in centipawns, and the mean
@@ -177,8 +241,8 @@ fn quantization_error(float: &FloatNetwork, positions: &[Position]) -> (f32, f32
 }
 
 /// A random network whose weights are exactly representable after quantization.
-fn on_the_grid(seed: u64) -> FloatNetwork {
-    let mut f = FloatNetwork::random(seed);
+fn on_the_grid(arch: Architecture, seed: u64) -> FloatNetwork {
+    let mut f = FloatNetwork::random_for(arch, seed);
     let snap = |v: &mut Vec<f32>, scale: i32| {
         for w in v.iter_mut() {
             *w = (*w * scale as f32).round() / scale as f32;
@@ -197,10 +261,18 @@ fn quantized_inference_computes_the_float_network() {
     // truncating division: within 1 cp (plus float rounding).
     let positions = sample_positions(400);
     for seed in 10..13 {
-        let (mean, worst, size) = quantization_error(&on_the_grid(seed), &positions);
+        let (mean, worst, size) =
+            quantization_error(&on_the_grid(Architecture::V1, seed), &positions);
         assert!(
             worst < 1.5,
             "seed {seed}: mean {mean}, worst {worst} (|eval| {size})"
+        );
+    }
+    for arch in architectures() {
+        let (mean, worst, size) = quantization_error(&on_the_grid(arch, 10), &positions);
+        assert!(
+            worst < 1.5,
+            "{arch}: mean {mean}, worst {worst} (|eval| {size})"
         );
     }
 }
@@ -211,26 +283,55 @@ fn quantization_error_is_small() {
     // 1/255 costs 12-14 cp on average (worst 39-54 cp) on these random networks, whose
     // evaluations average 265-531 cp in size. The absolute error comes from the grids (QB = 64
     // dominates), so a trained network with larger weights loses relatively less.
+    // The random networks of other widths are scaled to spread alike (see `random_for`).
     let positions = sample_positions(400);
     for seed in 10..13 {
-        let (mean, worst, size) = quantization_error(&FloatNetwork::random(seed), &positions);
-        assert!(
-            mean < 16.0 && worst < 70.0,
-            "seed {seed}: mean {mean}, worst {worst} (|eval| {size})"
-        );
+        for arch in [Architecture::V1, v2(512)] {
+            let float = FloatNetwork::random_for(arch, seed);
+            let (mean, worst, size) = quantization_error(&float, &positions);
+            assert!(
+                mean < 16.0 && worst < 70.0,
+                "{arch} seed {seed}: mean {mean}, worst {worst} (|eval| {size})"
+            );
+        }
     }
 }
 
 #[test]
 fn colour_rotation_gives_exactly_the_same_evaluation() {
-    let net = FloatNetwork::random(4).quantize();
-    let float = FloatNetwork::random(4);
-    for p in sample_positions(1000) {
-        let flipped = colour_rotated(&p);
-        assert_eq!(net.evaluate(&p), net.evaluate(&flipped), "{}", p.to_fen());
-        let (a, b) = (float.evaluate(&p), float.evaluate(&flipped));
-        assert!((a - b).abs() < 1e-3, "{a} {b} on {}", p.to_fen());
+    for arch in architectures() {
+        let float = FloatNetwork::random_for(arch, 4);
+        let net = float.quantize();
+        for p in sample_positions(250) {
+            let flipped = colour_rotated(&p);
+            assert_eq!(net.evaluate(&p), net.evaluate(&flipped), "{}", p.to_fen());
+            let (a, b) = (float.evaluate(&p), float.evaluate(&flipped));
+            assert!((a - b).abs() < 1e-3, "{a} {b} on {}", p.to_fen());
+        }
     }
+}
+
+#[test]
+fn king_buckets_see_a_mirrored_board_alike_when_the_generals_are_off_the_centre_file() {
+    // A general on the f-file reads the board mirrored onto the d-file's bucket, so mirroring a
+    // position whose two generals both stand off the e-file gives both perspectives the same
+    // features: the evaluation is exactly the same. With a general on the e-file it is not.
+    let net = FloatNetwork::random_for(v2(64), 12).quantize();
+    let (mut same, mut centre_differs) = (0, 0);
+    for p in sample_positions(1000) {
+        let m = mirror(&p);
+        let off_centre = Color::ALL.iter().all(|&c| p.king_square(c).file() != 4);
+        if off_centre {
+            assert_eq!(net.evaluate(&p), net.evaluate(&m), "{}", p.to_fen());
+            same += 1;
+        } else {
+            centre_differs += usize::from(net.evaluate(&p) != net.evaluate(&m));
+        }
+    }
+    assert!(
+        same > 100 && centre_differs > 100,
+        "{same} {centre_differs}"
+    );
 }
 
 /// A random network whose first layer treats a point and its mirror image alike.
@@ -289,9 +390,12 @@ fn baseline_and_avx2_loops_agree_exactly() {
     };
     // Whole evaluations, incremental, over thousands of positions: the same seeded walks
     // with a stack of each kind.
-    let net = FloatNetwork::random(6).quantize();
     let mut nodes = 0;
-    for (i, fen) in FENS.iter().enumerate() {
+    for (arch, (i, fen)) in architectures()
+        .into_iter()
+        .flat_map(|a| FENS.iter().enumerate().map(move |f| (a, f)))
+    {
+        let net = FloatNetwork::random_for(arch, 6).quantize();
         let mut seen = Vec::new();
         let mut fast = AccumulatorStack::with_isa(avx2);
         walk(
@@ -301,7 +405,8 @@ fn baseline_and_avx2_loops_agree_exactly() {
             300 + i as u64,
             1000,
             |stack, p| {
-                seen.push((*stack.current(&net, p), stack.evaluate(&net, p)));
+                let acc = stack.current(&net, p).map(|a| a.to_vec());
+                seen.push((acc, stack.evaluate(&net, p)));
             },
         );
         let mut plain = AccumulatorStack::with_isa(Isa::BASELINE);
@@ -313,23 +418,32 @@ fn baseline_and_avx2_loops_agree_exactly() {
             300 + i as u64,
             1000,
             |stack, p| {
-                assert_eq!(seen[at], (*stack.current(&net, p), stack.evaluate(&net, p)));
+                let acc = stack.current(&net, p).map(|a| a.to_vec());
+                assert_eq!(seen[at], (acc, stack.evaluate(&net, p)));
                 at += 1;
             },
         );
         assert_eq!(at, seen.len());
         nodes += at;
     }
-    assert!(nodes > 3000, "{nodes}");
+    assert!(nodes > 12000, "{nodes}");
 
-    // Each loop on random rows over the whole i16 range, where sums wrap.
+    // Each loop on random rows over the whole i16 range, where sums wrap, at several widths.
     let mut rng = ChaCha8Rng::seed_from_u64(9);
-    let mut row = || -> Row { std::array::from_fn(|_| rng.random()) };
     for _ in 0..2000 {
+        let blocks = rng.random_range(1..=32);
+        let mut row = || -> Vec<Block> {
+            (0..blocks)
+                .map(|_| Block(std::array::from_fn(|_| rng.random())))
+                .collect()
+        };
         let (src, a, b, c) = (row(), row(), row(), row());
-        let (mut x, mut y) = (src, src);
+        let (mut x, mut y) = (src.clone(), src.clone());
         simd::add(avx2, &mut x, &a);
         simd::add(Isa::BASELINE, &mut y, &a);
+        assert_eq!(x, y);
+        simd::sub(avx2, &mut x, &b);
+        simd::sub(Isa::BASELINE, &mut y, &b);
         assert_eq!(x, y);
         simd::add_sub(avx2, &mut x, &src, &a, &b);
         simd::add_sub(Isa::BASELINE, &mut y, &src, &a, &b);
@@ -337,13 +451,32 @@ fn baseline_and_avx2_loops_agree_exactly() {
         simd::add_sub2(avx2, &mut x, &src, &a, &b, &c);
         simd::add_sub2(Isa::BASELINE, &mut y, &src, &a, &b, &c);
         assert_eq!(x, y);
-        let mut w = [0i16; 2 * HIDDEN];
-        w[..HIDDEN].copy_from_slice(&b);
-        w[HIDDEN..].copy_from_slice(&c);
+        let w: Vec<Block> = b.iter().chain(&c).copied().collect();
         assert_eq!(
             simd::screlu_dot(avx2, &src, &a, &w),
             simd::screlu_dot(Isa::BASELINE, &src, &a, &w)
         );
+    }
+}
+
+#[test]
+fn the_dot_product_is_exact_at_the_largest_width() {
+    // Every neuron saturated and every output weight at its limit, at the widest first layer
+    // a file may have: the sum is what i64 arithmetic gives, with no i32 overflow on the way.
+    let blocks = network::MAX_HIDDEN / BLOCK_LEN;
+    let acc = vec![Block([network::QA as i16; BLOCK_LEN]); blocks];
+    let w = vec![Block([L2_LIMIT; BLOCK_LEN]); 2 * blocks];
+    let term = i64::from(network::QA) * i64::from(network::QA) * i64::from(L2_LIMIT);
+    let expected = term * 2 * network::MAX_HIDDEN as i64;
+    for isa in [Some(Isa::BASELINE), Isa::avx2()].into_iter().flatten() {
+        assert_eq!(
+            simd::screlu_dot(isa, &acc, &acc, &w),
+            expected,
+            "{}",
+            isa.name()
+        );
+        let neg = vec![Block([-L2_LIMIT; BLOCK_LEN]); 2 * blocks];
+        assert_eq!(simd::screlu_dot(isa, &acc, &acc, &neg), -expected);
     }
 }
 
@@ -366,27 +499,49 @@ fn file_round_trip() {
     assert_eq!(bytes.len(), FILE_LEN);
     assert_eq!(&bytes[..4], b"JJNN");
     assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
-    assert_eq!(Network::from_bytes(&bytes).map(|n| n.to_bytes()), Ok(bytes));
+    assert_eq!(
+        Network::from_bytes(&bytes).map(|n| n.to_bytes()),
+        Ok(bytes.clone())
+    );
     let p = pos(FENS[1]);
     assert_eq!(
         Network::from_bytes(&net.to_bytes()).map(|n| n.evaluate(&p)),
         Ok(net.evaluate(&p))
     );
     assert_eq!(Network::zeros().evaluate(&p), 0);
+    // Version 1 is written for the v1 architecture, version 2 for every other.
+    assert_eq!(bytes[4..8], 1u32.to_le_bytes());
+    for arch in architectures().into_iter().skip(1) {
+        let net = FloatNetwork::random_for(arch, 7).quantize();
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), arch.file_len());
+        assert_eq!(bytes[4..8], 2u32.to_le_bytes());
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(back.architecture(), arch);
+        assert!(back == net && back.to_bytes() == bytes);
+        assert_eq!(back.evaluate(&p), net.evaluate(&p));
+    }
+    // A version 2 header may describe the v1 architecture; it loads as v1.
+    let mut v1_as_v2 = net.to_bytes();
+    v1_as_v2[4..8].copy_from_slice(&2u32.to_le_bytes());
+    assert_eq!(Network::from_bytes(&resealed(v1_as_v2)), Ok(net));
 }
 
 #[test]
 fn dequantizing_and_quantizing_again_gives_the_same_network() {
-    let mut net = FloatNetwork::random(11).quantize();
-    // Extreme values as well as typical ones.
-    net.l1_weights[3][5] = L1_LIMIT;
-    net.l1_weights[4][6] = -L1_LIMIT;
-    net.l2_weights[1][7] = -L2_LIMIT;
-    net.l2_bias[2] = -123_456;
-    let float = FloatNetwork::dequantize(&net);
-    assert_eq!(float.quantize(), net);
-    let p = pos(FENS[2]);
-    assert!((float.evaluate(&p) - net.evaluate(&p) as f32).abs() < 10.0);
+    for arch in architectures() {
+        let mut net = FloatNetwork::random_for(arch, 11).quantize();
+        // Extreme values as well as typical ones.
+        net.l1_weights[3].0[5] = L1_LIMIT;
+        net.l1_weights[4].0[6] = -L1_LIMIT;
+        net.l2_weights[1].0[7] = -L2_LIMIT;
+        net.l2_bias[2] = -123_456;
+        let float = FloatNetwork::dequantize(&net);
+        assert_eq!(float.arch, arch);
+        assert_eq!(float.quantize(), net);
+        let p = pos(FENS[2]);
+        assert!((float.evaluate(&p) - net.evaluate(&p) as f32).abs() < 10.0);
+    }
 }
 
 #[test]
@@ -399,8 +554,8 @@ fn bad_files_give_typed_errors() {
     };
     assert_eq!(with(0, b"NNUE"), Err(NetworkError::BadMagic(*b"NNUE")));
     assert_eq!(
-        with(4, &2u32.to_le_bytes()),
-        Err(NetworkError::UnsupportedVersion(2))
+        with(4, &3u32.to_le_bytes()),
+        Err(NetworkError::UnsupportedVersion(3))
     );
     let fields = [
         "feature set",
@@ -463,8 +618,42 @@ fn bad_files_give_typed_errors() {
             value: -L2_LIMIT - 1
         })
     );
+    // Version 2 headers: an unknown feature set, widths this build cannot run, and fields
+    // that disagree with the feature set.
+    let v2_file = FloatNetwork::random_for(v2(64), 7).quantize().to_bytes();
+    let v2_with = |at: usize, value: u32| {
+        let mut b = v2_file.clone();
+        b[at..at + 4].copy_from_slice(&value.to_le_bytes());
+        Network::from_bytes(&b)
+    };
+    assert_eq!(v2_with(8, 3), Err(NetworkError::UnknownFeatureSet(3)));
+    for hidden in [0, 48, 1056, u32::MAX] {
+        assert_eq!(v2_with(16, hidden), Err(NetworkError::Hidden(hidden)));
+    }
+    assert!(matches!(
+        v2_with(16, 96),
+        Err(NetworkError::Size { expected, .. }) if expected == v2(96).file_len()
+    ));
+    assert_eq!(
+        v2_with(12, INPUTS as u32),
+        Err(NetworkError::Architecture {
+            field: "inputs",
+            expected: (KING_BUCKETS * INPUTS) as u32,
+            found: INPUTS as u32
+        })
+    );
+    assert_eq!(
+        v2_with(24, 1),
+        Err(NetworkError::Architecture {
+            field: "king buckets",
+            expected: KING_BUCKETS as u32,
+            found: 1
+        })
+    );
     for e in [
         with(0, b"NNUE"),
+        v2_with(8, 3),
+        v2_with(16, 48),
         Network::from_bytes(&longer),
         Network::from_bytes(&flipped),
     ] {
@@ -474,21 +663,35 @@ fn bad_files_give_typed_errors() {
 
 #[test]
 fn every_truncation_is_an_error() {
-    let good = valid_file();
-    for len in 0..good.len() {
-        match Network::from_bytes(&good[..len]) {
-            Err(NetworkError::TooShort { len: l, .. }) => assert!(l == len && len < HEADER_LEN),
-            Err(NetworkError::Size { expected, found }) => {
-                assert!(expected == FILE_LEN && found == len && len >= HEADER_LEN)
+    for good in [
+        valid_file(),
+        FloatNetwork::random_for(v2(32), 7).quantize().to_bytes(),
+    ] {
+        for len in 0..good.len() {
+            match Network::from_bytes(&good[..len]) {
+                Err(NetworkError::TooShort { len: l, .. }) => {
+                    assert!(l == len && len < HEADER_LEN)
+                }
+                Err(NetworkError::Size { expected, found }) => {
+                    assert!(expected == good.len() && found == len && len >= HEADER_LEN)
+                }
+                other => panic!("{len} bytes: {other:?}"),
             }
-            other => panic!("{len} bytes: {other:?}"),
         }
     }
 }
 
 #[test]
 fn no_bytes_make_the_reader_panic() {
-    let good = valid_file();
+    for arch in [Architecture::V1, v2(32)] {
+        no_bytes_make_the_reader_panic_for(arch);
+    }
+}
+
+fn no_bytes_make_the_reader_panic_for(arch: Architecture) {
+    let good = FloatNetwork::random_for(arch, 7).quantize().to_bytes();
+    let file_len = good.len();
+    let (inputs, hidden) = (arch.inputs(), arch.hidden());
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     for _ in 0..2000 {
         // Noise of any length, sometimes behind a valid header.
@@ -504,7 +707,7 @@ fn no_bytes_make_the_reader_panic() {
         // for its header or a weight out of range.
         let mut b = good.clone();
         for _ in 0..rng.random_range(1..20) {
-            let at = rng.random_range(0..FILE_LEN - 8);
+            let at = rng.random_range(0..file_len - 8);
             b[at] = rng.random();
         }
         if let Ok(net) = Network::from_bytes(&resealed(b)) {
@@ -516,11 +719,11 @@ fn no_bytes_make_the_reader_panic() {
     }
     // The largest weights the limits allow, on the fullest board.
     let mut b = good.clone();
-    for (i, chunk) in b[HEADER_LEN..FILE_LEN - 8 - 4 * OUTPUT_BUCKETS]
+    for (i, chunk) in b[HEADER_LEN..file_len - 8 - 4 * OUTPUT_BUCKETS]
         .chunks_mut(2)
         .enumerate()
     {
-        let limit = if i < INPUTS * HIDDEN + HIDDEN {
+        let limit = if i < inputs * hidden + hidden {
             L1_LIMIT
         } else {
             L2_LIMIT

@@ -10,7 +10,7 @@
 //! u32 of every byte before it. The length is fixed: [`STATE_LEN`].
 
 use crate::checksum::fnv1a32;
-use crate::search::nnue::{FloatNetwork, HIDDEN, INPUTS, OUTPUT_BUCKETS};
+use crate::search::nnue::{Architecture, FloatNetwork, HIDDEN, INPUTS, OUTPUT_BUCKETS};
 use std::fmt;
 
 const MAGIC: &[u8; 8] = b"JJSTATE\0";
@@ -120,6 +120,7 @@ impl TrainState {
         let mut net = || {
             let mut take = |n: usize| floats.by_ref().take(n).collect::<Vec<f32>>();
             FloatNetwork {
+                arch: Architecture::V1,
                 l1_weights: take(SHAPES[0]),
                 l1_bias: take(SHAPES[1]),
                 l2_weights: take(SHAPES[2]),
