@@ -2,7 +2,7 @@
 //! NET can be written, is checked before training starts.
 
 use super::value::{number, number_in};
-use crate::search::nnue::FloatNetwork;
+use crate::search::nnue::{Architecture, FeatureSet, FloatNetwork};
 use crate::tools::train::{self, Config, Schedule};
 use anyhow::Context;
 
@@ -79,6 +79,32 @@ pub struct TrainArgs {
     /// Mirror each record left-right with probability 1/2, drawn afresh every epoch.
     #[arg(long)]
     pub mirror: bool,
+    /// The architecture of a new network: `v1` (pieces by point, 256 neurons: the default, and
+    /// the built-in network's), `plain-N` (the same with N neurons) or `kings-N` (pieces by
+    /// point per king bucket, N neurons; file format version 2). N is a multiple of 64 up to
+    /// 1024. With --init or --resume the default is the start's architecture.
+    #[arg(long, value_name = "ARCH", value_parser = architecture)]
+    pub arch: Option<Architecture>,
+}
+
+/// Reads `--arch`.
+fn architecture(s: &str) -> Result<Architecture, String> {
+    if s == "v1" {
+        return Ok(Architecture::V1);
+    }
+    let bad = || format!("{s:?}: expected v1, plain-N or kings-N");
+    let (set, n) = s.split_once('-').ok_or_else(bad)?;
+    let set = match set {
+        "plain" => FeatureSet::Plain,
+        "kings" => FeatureSet::KingBuckets,
+        _ => return Err(bad()),
+    };
+    let n: usize = n.parse().map_err(|_| bad())?;
+    let arch = Architecture::new(set, n).map_err(|e| e.to_string())?;
+    if !train::trains(arch) {
+        return Err(format!("{n} neurons: the trainer needs a multiple of 64"));
+    }
+    Ok(arch)
 }
 
 pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
@@ -93,7 +119,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
         },
         ScheduleKind::Constant => Schedule::Constant,
     };
-    let cfg = Config {
+    let mut cfg = Config {
         data: args
             .data
             .split(',')
@@ -121,9 +147,10 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
             None => None,
         },
         mirror: args.mirror,
+        arch: Architecture::V1,
         resume: match &args.resume {
             Some(p) => {
-                let bytes = crate::input::read_file(p, train::STATE_LEN as u64)
+                let bytes = crate::input::read_file(p, train::MAX_STATE_LEN as u64)
                     .with_context(|| format!("--resume {}", p.display()))?;
                 let state = train::TrainState::from_bytes(&bytes)
                     .with_context(|| format!("--resume {}", p.display()))?;
@@ -132,6 +159,10 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
             None => None,
         },
     };
+    // The architecture: --arch, else the start's, else v1 (`train` checks that they agree).
+    let start_arch = cfg.resume.as_ref().map(|s| s.net.arch);
+    let start_arch = start_arch.or(cfg.init.as_ref().map(|n| n.arch));
+    cfg.arch = args.arch.or(start_arch).unwrap_or(Architecture::V1);
     anyhow::ensure!(!cfg.data.is_empty(), "--data names no file");
     anyhow::ensure!(
         cfg.val_every != 1,
@@ -144,8 +175,8 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {dir}"))?;
     }
     eprintln!(
-        "train: {} file(s), {} epochs, batch {}, lr {} ({}), weight decay {}, lambda {}, scale {}, 1 in {} held out, seed {}, {} threads, start {}{}",
-        cfg.data.len(), cfg.epochs, cfg.batch, cfg.lr, cfg.schedule, cfg.weight_decay,
+        "train: network {}, {} file(s), {} epochs, batch {}, lr {} ({}), weight decay {}, lambda {}, scale {}, 1 in {} held out, seed {}, {} threads, start {}{}",
+        cfg.arch, cfg.data.len(), cfg.epochs, cfg.batch, cfg.lr, cfg.schedule, cfg.weight_decay,
         cfg.lambda, cfg.scale, cfg.val_every, cfg.seed, cfg.threads,
         match (&args.resume, &args.init) {
             (Some(p), _) => format!("the state in {}", p.display()),

@@ -40,10 +40,13 @@
 //!   clipped to what quantization can represent (`L1_LIMIT / QA`, `L2_LIMIT / QB`).
 //! * **Learning rate** per epoch by a [`Schedule`]: constant, step (× gamma every k epochs)
 //!   or cosine from the base rate down to a floor fraction of it.
-//! * **Start** from [`FloatNetwork::random`] with the run's seed (its scaling is chosen so
-//!   SCReLU starts in its working range), or from [`Config::init`] (a network file
-//!   dequantized: fine-tuning a network trained on other data). With 0 epochs the start is
-//!   the result.
+//! * **Start** from [`FloatNetwork::random_for`] the run's [`Config::arch`] with the run's
+//!   seed (its scaling is chosen so SCReLU starts in its working range), or from
+//!   [`Config::init`] (a network file dequantized: fine-tuning a network trained on other
+//!   data). With 0 epochs the start is the result.
+//! * **Architecture**: either feature set (king buckets: each sample's features follow each
+//!   side's own general), any width that is a multiple of [`BLOCK`] (64); the same loops run
+//!   every architecture, with the width read from the network.
 //! * **Mirror augmentation** ([`Config::mirror`]): xiangqi is symmetric under the left-right
 //!   mirror (file `f` → `8 − f`), so a mirrored record is an equally true sample. Each record
 //!   is mirrored with probability ½, drawn afresh each epoch (seeded, in stream order), rather
@@ -52,13 +55,13 @@
 //!   comparable between runs with and without).
 
 use crate::board::Position;
-use crate::board::{Piece, Square};
+use crate::board::{Color, Piece, PieceKind, Square};
 use crate::checksum::{fnv1a32, fnv1a64};
 use crate::search::nnue::network::{L1_LIMIT, L2_LIMIT, QA, QB};
 use crate::search::nnue::simd::{self, Isa, Kernel};
 use crate::search::nnue::{
-    active_features, bucket_of, counts_for_bucket, feature_index, output_bucket, Architecture,
-    FloatNetwork, HIDDEN, INPUTS, OUTPUT_BUCKETS, SCALE,
+    bucket_of, counts_for_bucket, output_bucket, Architecture, FeatureSet, FloatNetwork, View,
+    OUTPUT_BUCKETS, SCALE,
 };
 use crate::tools::datagen::{ChunkReader, DataError, Record, ShuffledReader};
 use arrayvec::ArrayVec;
@@ -144,6 +147,8 @@ pub struct Config {
     pub buffer: usize,
     pub seed: u64,
     pub threads: usize,
+    /// The architecture to train; `init` and `resume` must be of it.
+    pub arch: Architecture,
     /// The starting network (e.g. a dequantized network file); `None`: random from `seed`.
     pub init: Option<FloatNetwork>,
     /// Left-right mirror augmentation: each record is mirrored with probability ½, drawn
@@ -170,6 +175,7 @@ impl Default for Config {
             buffer: 1 << 20,
             seed: 1,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            arch: Architecture::V1,
             init: None,
             mirror: false,
             resume: None,
@@ -233,13 +239,21 @@ pub struct Sample {
 impl Sample {
     /// `pos` with the target for a `score` (cp) and a `result` (0, ½, 1), both from the side
     /// to move. `None` for more than 32 pieces (not a xiangqi position).
-    pub fn new(pos: &Position, score: f32, result: f32, lambda: f32, scale: f32) -> Option<Sample> {
+    /// The features are those of `set`.
+    pub fn new(
+        set: FeatureSet,
+        pos: &Position,
+        score: f32,
+        result: f32,
+        lambda: f32,
+        scale: f32,
+    ) -> Option<Sample> {
         let stm = pos.side_to_move();
         let mut features = [[0u16; 32]; 2];
         let mut len = 0;
         for (h, side) in [stm, !stm].into_iter().enumerate() {
             let mut n = 0;
-            for f in active_features(pos, side) {
+            for f in View::of(set, pos, side).active(pos, side) {
                 *features[h].get_mut(n)? = f as u16;
                 n += 1;
             }
@@ -257,8 +271,14 @@ impl Sample {
     /// record once, before the epochs), of its mirror image if `mirror`: the same sample as
     /// [`Sample::from_record`] and [`Sample::from_record_mirrored`] (tested), built from the
     /// record's pieces without making a [`Position`], which costs several times more.
-    fn from_legal_record(r: &Record, mirror: bool, lambda: f32, scale: f32) -> Sample {
-        // The pieces in square order, as `active_features` lists them: the first layer adds
+    fn from_legal_record(
+        set: FeatureSet,
+        r: &Record,
+        mirror: bool,
+        lambda: f32,
+        scale: f32,
+    ) -> Sample {
+        // The pieces in square order, as `View::active` lists them: the first layer adds
         // rows in this order, and float sums depend on it. A record lists them in that order
         // and holds at most 32 (its decoder checks); the mirror image is sorted again.
         let mut pieces: ArrayVec<(Square, Piece), 32> = r
@@ -270,11 +290,24 @@ impl Sample {
             pieces.sort_unstable_by_key(|&(sq, _)| sq.index());
         }
         let stm = r.side_to_move();
+        // A legal position has both generals; each side's view follows its own.
+        let view = |side: Color| {
+            let king = pieces
+                .iter()
+                .find(|(_, p)| *p == Piece::new(side, PieceKind::King))
+                .map_or(pieces[0].0, |&(sq, _)| sq);
+            View::for_king(set, king, side)
+        };
+        let (us, them) = if pieces.is_empty() {
+            (View::PLAIN, View::PLAIN)
+        } else {
+            (view(stm), view(!stm))
+        };
         let mut features = [[0u16; 32]; 2];
         let mut attackers = 0;
         for (i, &(sq, piece)) in pieces.iter().enumerate() {
-            features[0][i] = feature_index(stm, piece, sq) as u16;
-            features[1][i] = feature_index(!stm, piece, sq) as u16;
+            features[0][i] = us.feature(stm, piece, sq) as u16;
+            features[1][i] = them.feature(!stm, piece, sq) as u16;
             attackers += usize::from(counts_for_bucket(piece.kind()));
         }
         Sample {
@@ -286,17 +319,33 @@ impl Sample {
     }
 
     /// The sample of a record, or `None` when its placement is not a legal position.
-    pub fn from_record(r: &Record, lambda: f32, scale: f32) -> Option<Sample> {
-        let pos = r.position().ok()?;
-        Sample::new(&pos, r.score().into(), r.result().value(), lambda, scale)
+    pub fn from_record(set: FeatureSet, r: &Record, lambda: f32, scale: f32) -> Option<Sample> {
+        Sample::of_record_at(set, &r.position().ok()?, r, lambda, scale)
+    }
+
+    /// The sample of `pos` with `r`'s score and result.
+    fn of_record_at(
+        set: FeatureSet,
+        pos: &Position,
+        r: &Record,
+        lambda: f32,
+        scale: f32,
+    ) -> Option<Sample> {
+        let (score, result) = (r.score().into(), r.result().value());
+        Sample::new(set, pos, score, result, lambda, scale)
     }
 
     /// The sample of a record's left-right mirror image (file `f` → `8 − f`), with the
     /// record's score and result: the rules are symmetric under the mirror, so the mirrored
     /// position is worth exactly the same.
-    pub fn from_record_mirrored(r: &Record, lambda: f32, scale: f32) -> Option<Sample> {
+    pub fn from_record_mirrored(
+        set: FeatureSet,
+        r: &Record,
+        lambda: f32,
+        scale: f32,
+    ) -> Option<Sample> {
         let pos = mirror_file(&r.position().ok()?)?;
-        Sample::new(&pos, r.score().into(), r.result().value(), lambda, scale)
+        Sample::of_record_at(set, &pos, r, lambda, scale)
     }
 
     pub fn target(&self) -> f32 {
@@ -349,31 +398,40 @@ const BLOCK: usize = 64;
 /// copy, so the result does not depend on the instruction set.
 const LANES: usize = 16;
 
-const _: () = assert!(HIDDEN.is_multiple_of(BLOCK) && (2 * HIDDEN).is_multiple_of(LANES));
+/// Whether the trainer's loops handle `arch`: its width a multiple of [`BLOCK`] (and so of
+/// [`LANES`]).
+pub fn trains(arch: Architecture) -> bool {
+    arch.hidden().is_multiple_of(BLOCK)
+}
 
-/// First-layer outputs (before the activation) of both perspectives, side to move first.
+const _: () = assert!(BLOCK.is_multiple_of(LANES));
+
+/// First-layer outputs (before the activation) of both perspectives, side to move first:
+/// `acc` holds `2 · H`.
 #[inline(always)]
-fn accumulate(net: &FloatNetwork, s: &Sample, acc: &mut [f32; 2 * HIDDEN]) {
+fn accumulate(net: &FloatNetwork, s: &Sample, acc: &mut [f32]) {
+    let hidden = net.arch.hidden();
     for h in 0..2 {
         let features = s.features(h);
-        for b in (0..HIDDEN).step_by(BLOCK) {
+        for b in (0..hidden).step_by(BLOCK) {
             let mut sums = [0.0f32; BLOCK];
             sums.copy_from_slice(&net.l1_bias[b..b + BLOCK]);
             for &f in features {
-                let row = &net.l1_weights[f as usize * HIDDEN + b..][..BLOCK];
+                let row = &net.l1_weights[f as usize * hidden + b..][..BLOCK];
                 for (x, w) in sums.iter_mut().zip(row) {
                     *x += w;
                 }
             }
-            acc[h * HIDDEN + b..][..BLOCK].copy_from_slice(&sums);
+            acc[h * hidden + b..][..BLOCK].copy_from_slice(&sums);
         }
     }
 }
 
 /// The network's output from the accumulators (× SCALE = centipawns).
 #[inline(always)]
-fn output(net: &FloatNetwork, bucket: usize, acc: &[f32; 2 * HIDDEN]) -> f32 {
-    let w2 = &net.l2_weights[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
+fn output(net: &FloatNetwork, bucket: usize, acc: &[f32]) -> f32 {
+    let width = 2 * net.arch.hidden();
+    let w2 = &net.l2_weights[bucket * width..(bucket + 1) * width];
     let mut lanes = [0.0f32; LANES];
     for (xs, ws) in acc.chunks_exact(LANES).zip(w2.chunks_exact(LANES)) {
         for ((lane, &x), &w) in lanes.iter_mut().zip(xs).zip(ws) {
@@ -388,14 +446,14 @@ fn output(net: &FloatNetwork, bucket: usize, acc: &[f32; 2 * HIDDEN]) -> f32 {
 /// [`FloatNetwork::evaluate`] on the sample's position (the network must have full shapes,
 /// as [`Trainer::new`] makes them).
 pub fn forward(net: &FloatNetwork, s: &Sample) -> f32 {
-    let mut acc = [0.0; 2 * HIDDEN];
+    let mut acc = vec![0.0; 2 * net.arch.hidden()];
     accumulate(net, s, &mut acc);
     output(net, s.bucket as usize, &acc) * SCALE as f32
 }
 
 /// The sample's loss `(p − t)²`.
 #[inline(always)]
-fn sample_loss(net: &FloatNetwork, s: &Sample, scale: f32, acc: &mut [f32; 2 * HIDDEN]) -> f32 {
+fn sample_loss(net: &FloatNetwork, s: &Sample, scale: f32, acc: &mut [f32]) -> f32 {
     accumulate(net, s, acc);
     let p = sigmoid(output(net, s.bucket as usize, acc) * SCALE as f32 / scale);
     (p - s.target) * (p - s.target)
@@ -411,11 +469,11 @@ struct Gradient {
 }
 
 impl Gradient {
-    fn new() -> Gradient {
+    fn new(arch: Architecture) -> Gradient {
         Gradient {
-            net: FloatNetwork::zeros(),
-            touched: vec![false; INPUTS],
-            rows: Vec::with_capacity(INPUTS),
+            net: FloatNetwork::zeros_for(arch),
+            touched: vec![false; arch.inputs()],
+            rows: Vec::with_capacity(arch.inputs()),
             loss: 0.0,
         }
     }
@@ -431,9 +489,10 @@ impl Gradient {
 
     #[inline(always)]
     fn clear(&mut self) {
+        let hidden = self.net.arch.hidden();
         for &f in &self.rows {
             let f = f as usize;
-            self.net.l1_weights[f * HIDDEN..(f + 1) * HIDDEN].fill(0.0);
+            self.net.l1_weights[f * hidden..(f + 1) * hidden].fill(0.0);
             self.touched[f] = false;
         }
         self.rows.clear();
@@ -445,11 +504,12 @@ impl Gradient {
 
     #[inline(always)]
     fn add(&mut self, other: &Gradient) {
+        let hidden = self.net.arch.hidden();
         for &f in &other.rows {
             let f = f as usize;
             self.touch(f);
-            let src = &other.net.l1_weights[f * HIDDEN..(f + 1) * HIDDEN];
-            let dst = &mut self.net.l1_weights[f * HIDDEN..(f + 1) * HIDDEN];
+            let src = &other.net.l1_weights[f * hidden..(f + 1) * hidden];
+            let dst = &mut self.net.l1_weights[f * hidden..(f + 1) * hidden];
             for (d, s) in dst.iter_mut().zip(src) {
                 *d += s;
             }
@@ -464,13 +524,8 @@ impl Gradient {
     #[inline(always)]
     /// `acc` is scratch space (the caller's, so that it is not cleared for every sample): the
     /// first layer's outputs, then in place their gradients.
-    fn backprop(
-        &mut self,
-        net: &FloatNetwork,
-        s: &Sample,
-        scale: f32,
-        acc: &mut [f32; 2 * HIDDEN],
-    ) {
+    fn backprop(&mut self, net: &FloatNetwork, s: &Sample, scale: f32, acc: &mut [f32]) {
+        let hidden = net.arch.hidden();
         accumulate(net, s, acc);
         let b = s.bucket as usize;
         let k = SCALE as f32 / scale;
@@ -480,11 +535,11 @@ impl Gradient {
         // d(p − t)²/d out.
         let g = 2.0 * e * p * (1.0 - p) * k;
         self.net.l2_bias[b] += g;
-        let w2 = &net.l2_weights[b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN];
-        let g2 = &mut self.net.l2_weights[b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN];
+        let w2 = &net.l2_weights[b * 2 * hidden..(b + 1) * 2 * hidden];
+        let g2 = &mut self.net.l2_weights[b * 2 * hidden..(b + 1) * 2 * hidden];
         // The outputs' gradients replace the outputs in `acc`.
         let dacc = acc;
-        for j in 0..2 * HIDDEN {
+        for j in 0..2 * hidden {
             let x = dacc[j];
             let a = x.clamp(0.0, 1.0);
             g2[j] += g * a * a;
@@ -495,19 +550,19 @@ impl Gradient {
                 0.0
             };
         }
-        for i in 0..HIDDEN {
-            self.net.l1_bias[i] += dacc[i] + dacc[HIDDEN + i];
+        for i in 0..hidden {
+            self.net.l1_bias[i] += dacc[i] + dacc[hidden + i];
         }
         for h in 0..2 {
             let features = s.features(h);
             for &f in features {
                 self.touch(f as usize);
             }
-            for b in (0..HIDDEN).step_by(BLOCK) {
+            for b in (0..hidden).step_by(BLOCK) {
                 let mut d = [0.0f32; BLOCK];
-                d.copy_from_slice(&dacc[h * HIDDEN + b..][..BLOCK]);
+                d.copy_from_slice(&dacc[h * hidden + b..][..BLOCK]);
                 for &f in features {
-                    let row = &mut self.net.l1_weights[f as usize * HIDDEN + b..][..BLOCK];
+                    let row = &mut self.net.l1_weights[f as usize * hidden + b..][..BLOCK];
                     for (r, x) in row.iter_mut().zip(&d) {
                         *r += x;
                     }
@@ -540,7 +595,7 @@ impl Kernel for ChunkGradient<'_> {
     #[inline(always)]
     fn run(self) {
         self.g.clear();
-        let mut acc = [0.0; 2 * HIDDEN];
+        let mut acc = vec![0.0; 2 * self.net.arch.hidden()];
         for s in self.samples {
             self.g.backprop(self.net, s, self.scale, &mut acc);
         }
@@ -558,7 +613,7 @@ impl Kernel for ChunkLoss<'_> {
     type Output = f64;
     #[inline(always)]
     fn run(self) -> f64 {
-        let mut acc = [0.0; 2 * HIDDEN];
+        let mut acc = vec![0.0; 2 * self.net.arch.hidden()];
         self.samples
             .iter()
             .map(|s| f64::from(sample_loss(self.net, s, self.scale, &mut acc)))
@@ -633,9 +688,17 @@ impl Trainer {
         weight_decay: f32,
         threads: usize,
     ) -> Result<Trainer, TrainError> {
-        net.l1_weights.resize(INPUTS * HIDDEN, 0.0);
-        net.l1_bias.resize(HIDDEN, 0.0);
-        net.l2_weights.resize(OUTPUT_BUCKETS * 2 * HIDDEN, 0.0);
+        let arch = net.arch;
+        if !trains(arch) {
+            return Err(TrainError::Config(format!(
+                "a first layer of {} neurons; the trainer needs a multiple of {BLOCK}",
+                arch.hidden()
+            )));
+        }
+        net.l1_weights.resize(arch.inputs() * arch.hidden(), 0.0);
+        net.l1_bias.resize(arch.hidden(), 0.0);
+        net.l2_weights
+            .resize(OUTPUT_BUCKETS * 2 * arch.hidden(), 0.0);
         net.l2_bias.resize(OUTPUT_BUCKETS, 0.0);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
@@ -643,11 +706,11 @@ impl Trainer {
             .map_err(|e| TrainError::Threads(e.to_string()))?;
         Ok(Trainer {
             net,
-            m: FloatNetwork::zeros(),
-            v: FloatNetwork::zeros(),
+            m: FloatNetwork::zeros_for(arch),
+            v: FloatNetwork::zeros_for(arch),
             steps: 0,
             chunks: Vec::new(),
-            total: Gradient::new(),
+            total: Gradient::new(arch),
             scale,
             weight_decay,
             pool,
@@ -701,7 +764,7 @@ impl Trainer {
     fn gradient(&mut self, batch: &[Sample]) {
         let n = batch.len().div_ceil(CHUNK);
         while self.chunks.len() < n {
-            self.chunks.push(Gradient::new());
+            self.chunks.push(Gradient::new(self.net.arch));
         }
         let (net, scale, isa) = (&self.net, self.scale, self.isa);
         let chunks = &mut self.chunks[..n];
@@ -733,10 +796,11 @@ impl Trainer {
     /// The samples of `records`, decoded in parallel, in order; `None` for a record that is
     /// not a legal position.
     fn samples(&self, records: &[Record], lambda: f32, scale: f32) -> Vec<Option<Sample>> {
+        let set = self.net.arch.features;
         self.pool.install(|| {
             records
                 .par_iter()
-                .map(|r| Sample::from_record(r, lambda, scale))
+                .map(|r| Sample::from_record(set, r, lambda, scale))
                 .collect()
         })
     }
@@ -750,10 +814,11 @@ impl Trainer {
         scale: f32,
         out: &mut Vec<Sample>,
     ) {
+        let set = self.net.arch.features;
         self.pool.install(|| {
             records
                 .par_iter()
-                .map(|&(r, mirror)| Sample::from_legal_record(&r, mirror, lambda, scale))
+                .map(|&(r, mirror)| Sample::from_legal_record(set, &r, mirror, lambda, scale))
                 .collect_into_vec(out)
         });
     }
@@ -919,6 +984,11 @@ fn fingerprint(cfg: &Config) -> u64 {
         cfg.seed,
         cfg.mirror
     );
+    // The first architecture adds nothing, so fingerprints from before architectures had a
+    // choice stay the same.
+    if cfg.arch != Architecture::V1 {
+        s.push_str(&format!(" arch {}", cfg.arch));
+    }
     for p in &cfg.data {
         let len = std::fs::metadata(p).map_or(0, |m| m.len());
         s.push_str(&format!(" data {} {len}", p.display()));
@@ -938,7 +1008,7 @@ pub fn train(
     let start_net = match (&cfg.resume, &cfg.init) {
         (Some(state), _) => state.net.clone(),
         (None, Some(net)) => net.clone(),
-        (None, None) => FloatNetwork::random(cfg.seed),
+        (None, None) => FloatNetwork::random_for(cfg.arch, cfg.seed),
     };
     let mut trainer = Trainer::new(start_net, cfg.scale, cfg.weight_decay, cfg.threads)?;
     trainer.fingerprint = fingerprint(cfg);
@@ -1088,12 +1158,21 @@ fn check(cfg: &Config) -> Result<(), TrainError> {
     if !(cfg.weight_decay.is_finite() && cfg.weight_decay >= 0.0) {
         return bad("weight decay must be 0 or more");
     }
-    if let Some(init) = &cfg.init {
-        if init.arch != Architecture::V1 {
+    if !trains(cfg.arch) {
+        return Err(TrainError::Config(format!(
+            "a first layer of {} neurons; the trainer needs a multiple of {BLOCK}",
+            cfg.arch.hidden()
+        )));
+    }
+    let starts = [
+        cfg.init.as_ref().map(|n| ("starting network", n.arch)),
+        cfg.resume.as_ref().map(|s| ("state", s.net.arch)),
+    ];
+    for (what, arch) in starts.into_iter().flatten() {
+        if arch != cfg.arch {
             return Err(TrainError::Config(format!(
-                "the starting network is {}; this trainer trains {} networks only",
-                init.arch,
-                Architecture::V1
+                "the {what} is {arch}, the run trains {}",
+                cfg.arch
             )));
         }
     }
@@ -1109,7 +1188,7 @@ fn check(cfg: &Config) -> Result<(), TrainError> {
 }
 
 mod state;
-pub use state::{StateError, TrainState, STATE_LEN};
+pub use state::{state_len, StateError, TrainState, MAX_STATE_LEN, STATE_LEN};
 
 #[cfg(test)]
 mod tests;

@@ -137,7 +137,35 @@ fn trains_and_writes_loadable_networks() {
     assert!(err.contains("mirrored half the time"), "{err}");
     assert_ne!(std::fs::read(&back).unwrap(), bytes);
 
-    for p in [data, net, net2, cut, back] {
+    // --arch kings-64: a version 2 network with king buckets, which --init then continues
+    // without --arch; starting it as another architecture is refused.
+    let kings = temp("kings.jjnn");
+    let (code, out, err) = train(&s(&data), &s(&kings), &["--arch", "kings-64"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        err.contains("network (7560->64)x2->4 with king buckets"),
+        "{err}"
+    );
+    let k = std::fs::read(&kings).unwrap();
+    assert_eq!(k[4..8], 2u32.to_le_bytes());
+    let loaded = Network::from_bytes(&k).expect("a valid network");
+    assert_eq!(loaded.architecture().hidden(), 64);
+    let (code, out, err) = train(
+        &s(&data),
+        &s(&back),
+        &["--init", &s(&kings), "--epochs", "0"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(std::fs::read(&back).unwrap(), k);
+    let (code, _, err) = train(
+        &s(&data),
+        &s(&back),
+        &["--init", &s(&kings), "--arch", "v1"],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("the run trains (1260->256)x2->4"), "{err}");
+
+    for p in [data, net, net2, cut, back, kings] {
         let _ = std::fs::remove_file(p);
     }
     let _ = std::fs::remove_dir_all(dir);
@@ -172,6 +200,11 @@ fn bad_arguments_and_files_exit_2() {
         vec!["train", "--data", &g, "--out", "/no/such/dir/net.jjnn"],
         vec!["train", "--data", &g, "--out", &n, "--bogus"],
         vec!["train", "--data", ",", "--out", &n],
+        vec!["train", "--data", &g, "--out", &n, "--arch", "kings"],
+        vec!["train", "--data", &g, "--out", &n, "--arch", "kings-96"],
+        vec!["train", "--data", &g, "--out", &n, "--arch", "kings-2048"],
+        vec!["train", "--data", &g, "--out", &n, "--arch", "queens-64"],
+        vec!["train", "--data", &g, "--out", &n, "--arch", "plain--64"],
     ];
     for args in cases {
         let (code, out, err) = run(&args);

@@ -91,11 +91,16 @@ impl View {
     /// `perspective`'s view of `pos` under `set`.
     #[inline]
     pub fn of(set: FeatureSet, pos: &Position, perspective: Color) -> View {
+        View::for_king(set, pos.king_square(perspective), perspective)
+    }
+
+    /// `perspective`'s view under `set` with its own general on `king` (the trainer reads
+    /// records without making a [`Position`]).
+    #[inline]
+    pub const fn for_king(set: FeatureSet, king: Square, perspective: Color) -> View {
         match set {
             FeatureSet::Plain => View::PLAIN,
-            FeatureSet::KingBuckets => {
-                View::for_king_point(king_point(pos.king_square(perspective), perspective))
-            }
+            FeatureSet::KingBuckets => View::for_king_point(king_point(king, perspective)),
         }
     }
 

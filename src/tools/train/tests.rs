@@ -61,16 +61,26 @@ fn data_file(name: &str, n: usize, seed: u64) -> PathBuf {
     path
 }
 
-fn sample(p: &Position, lambda: f32) -> Sample {
-    Sample::new(p, material(p) as f32, 0.5, lambda, 400.0).unwrap()
+fn sample_for(set: FeatureSet, p: &Position, lambda: f32) -> Sample {
+    Sample::new(set, p, material(p) as f32, 0.5, lambda, 400.0).unwrap()
+}
+
+/// A king-bucket architecture the trainer runs, narrow enough for quick tests.
+fn kings(hidden: usize) -> Architecture {
+    Architecture::new(FeatureSet::KingBuckets, hidden).unwrap()
 }
 
 #[test]
 fn the_training_forward_pass_is_the_float_evaluation() {
-    for seed in [1, 2] {
-        let net = FloatNetwork::random(seed);
+    for (seed, arch) in [
+        (1, Architecture::V1),
+        (2, Architecture::V1),
+        (3, kings(128)),
+    ] {
+        let net = FloatNetwork::random_for(arch, seed);
         for p in positions(300, seed) {
-            let (a, b) = (forward(&net, &sample(&p, 0.3)), net.evaluate(&p));
+            let s = sample_for(arch.features, &p, 0.3);
+            let (a, b) = (forward(&net, &s), net.evaluate(&p));
             assert!(
                 (a - b).abs() <= 0.01 + 1e-4 * b.abs(),
                 "{a} vs {b}: {}",
@@ -83,13 +93,13 @@ fn the_training_forward_pass_is_the_float_evaluation() {
 #[test]
 fn samples_hold_both_perspectives_and_the_blended_target() {
     let p = Position::startpos();
-    let s = Sample::new(&p, 400.0, 1.0, 0.25, 400.0).unwrap();
+    let s = Sample::new(FeatureSet::Plain, &p, 400.0, 1.0, 0.25, 400.0).unwrap();
     assert_eq!(s.features(0).len(), 32);
     let want = 0.25 + 0.75 * sigmoid(1.0);
     assert!((s.target() - want).abs() < 1e-6);
     let mut black = p.clone();
     black.make_null_move();
-    let t = Sample::new(&black, 0.0, 0.5, 0.0, 400.0).unwrap();
+    let t = Sample::new(FeatureSet::Plain, &black, 0.0, 0.5, 0.0, 400.0).unwrap();
     // The start is symmetric: Black to move sees what Red to move sees.
     let sorted = |x: &[u16]| {
         let mut v = x.to_vec();
@@ -102,7 +112,7 @@ fn samples_hold_both_perspectives_and_the_blended_target() {
 
 /// Loss summed over `samples`, in f64.
 fn total_loss(net: &FloatNetwork, samples: &[Sample], scale: f32) -> f64 {
-    let mut acc = [0.0; 2 * HIDDEN];
+    let mut acc = vec![0.0; 2 * net.arch.hidden()];
     samples
         .iter()
         .map(|s| f64::from(sample_loss(net, s, scale, &mut acc)))
@@ -111,12 +121,21 @@ fn total_loss(net: &FloatNetwork, samples: &[Sample], scale: f32) -> f64 {
 
 #[test]
 fn gradients_match_finite_differences() {
+    gradients_match_finite_differences_for(Architecture::V1);
+    gradients_match_finite_differences_for(kings(128));
+}
+
+fn gradients_match_finite_differences_for(arch: Architecture) {
     let scale = 300.0;
-    let net = FloatNetwork::random(9);
-    let samples: Vec<Sample> = positions(4, 11).iter().map(|p| sample(p, 0.5)).collect();
-    let mut g = Gradient::new();
+    let hidden = arch.hidden();
+    let net = FloatNetwork::random_for(arch, 9);
+    let samples: Vec<Sample> = positions(4, 11)
+        .iter()
+        .map(|p| sample_for(arch.features, p, 0.5))
+        .collect();
+    let mut g = Gradient::new(arch);
     // Scratch left dirty between samples, as the trainer leaves it.
-    let mut acc = [7.0; 2 * HIDDEN];
+    let mut acc = vec![7.0; 2 * hidden];
     for s in &samples {
         g.backprop(&net, s, scale, &mut acc);
     }
@@ -142,8 +161,8 @@ fn gradients_match_finite_differences() {
         1e-2,
     );
     let mut checked = 0;
-    for j in (0..2 * HIDDEN).step_by(37) {
-        let k = b * 2 * HIDDEN + j;
+    for j in (0..2 * hidden).step_by(37) {
+        let k = b * 2 * hidden + j;
         check(
             "output weight",
             g.net.l2_weights[k],
@@ -154,11 +173,11 @@ fn gradients_match_finite_differences() {
     // First layer: only neurons away from SCReLU's kinks in every sample, where the loss is
     // smooth over the step.
     let f = samples[0].features(0)[0] as usize;
-    for i in 0..HIDDEN {
+    for i in 0..hidden {
         let smooth = samples.iter().all(|s| {
-            let mut acc = [0.0; 2 * HIDDEN];
+            let mut acc = vec![0.0; 2 * hidden];
             accumulate(&net, s, &mut acc);
-            [acc[i], acc[HIDDEN + i]]
+            [acc[i], acc[hidden + i]]
                 .iter()
                 .all(|&x| x.abs() > 0.02 && (x - 1.0).abs() > 0.02)
         });
@@ -166,7 +185,7 @@ fn gradients_match_finite_differences() {
             continue;
         }
         let n1 = check("l1 bias", g.net.l1_bias[i], &|n| &mut n.l1_bias[i], 2e-3);
-        let k = f * HIDDEN + i;
+        let k = f * hidden + i;
         let n2 = check(
             "l1 weight",
             g.net.l1_weights[k],
@@ -177,7 +196,10 @@ fn gradients_match_finite_differences() {
             checked += 1;
         }
     }
-    assert!(checked >= 10, "only {checked} first-layer neurons checked");
+    assert!(
+        checked >= 10,
+        "{arch}: only {checked} first-layer neurons checked"
+    );
 }
 
 fn small_config(path: &Path, seed: u64, threads: usize) -> Config {
@@ -268,7 +290,7 @@ fn weights_stay_within_the_quantization_limits() {
     // Targets at the extremes with a huge learning rate push weights against the clip.
     let batch: Vec<Sample> = p
         .iter()
-        .map(|p| Sample::new(p, 30000.0, 1.0, 1.0, 400.0).unwrap())
+        .map(|p| Sample::new(FeatureSet::Plain, p, 30000.0, 1.0, 1.0, 400.0).unwrap())
         .collect();
     let mut t = Trainer::new(FloatNetwork::random(1), 400.0, 0.0, 1).unwrap();
     for _ in 0..50 {
@@ -310,14 +332,20 @@ fn a_mirrored_sample_is_the_sample_of_the_mirrored_position() {
         Position::from_fen(mirrored).unwrap(),
     );
     let r = Record::new(&pos, -87, Wdl::Loss);
-    let m = Sample::from_record_mirrored(&r, 0.4, 400.0).unwrap();
-    assert_eq!(m, Sample::new(&image, -87.0, 0.0, 0.4, 400.0).unwrap());
-    assert_ne!(m, Sample::from_record(&r, 0.4, 400.0).unwrap());
+    let m = Sample::from_record_mirrored(FeatureSet::Plain, &r, 0.4, 400.0).unwrap();
+    assert_eq!(
+        m,
+        Sample::new(FeatureSet::Plain, &image, -87.0, 0.0, 0.4, 400.0).unwrap()
+    );
+    assert_ne!(
+        m,
+        Sample::from_record(FeatureSet::Plain, &r, 0.4, 400.0).unwrap()
+    );
     // The mirror of the mirror is the record itself.
     let back = Record::new(&image, -87, Wdl::Loss);
     assert_eq!(
-        Sample::from_record_mirrored(&back, 0.4, 400.0),
-        Sample::from_record(&r, 0.4, 400.0)
+        Sample::from_record_mirrored(FeatureSet::Plain, &back, 0.4, 400.0),
+        Sample::from_record(FeatureSet::Plain, &r, 0.4, 400.0)
     );
     // A symmetric network evaluates both alike (the trainer's forward pass).
     let net = FloatNetwork::random(3);
@@ -443,21 +471,24 @@ fn schedules_print_in_the_words_of_the_options() {
 
 #[test]
 fn samples_built_from_records_are_the_samples_of_their_positions() {
-    // Random walks give every phase, both sides to move and many rank layouts to mirror.
-    for (i, p) in positions(400, 21).iter().enumerate() {
-        let r = Record::new(p, i as i32 - 200, [Wdl::Loss, Wdl::Draw, Wdl::Win][i % 3]);
-        assert_eq!(
-            Sample::from_legal_record(&r, false, 0.3, 400.0),
-            Sample::from_record(&r, 0.3, 400.0).unwrap(),
-            "{}",
-            p.to_fen()
-        );
-        assert_eq!(
-            Sample::from_legal_record(&r, true, 0.7, 300.0),
-            Sample::from_record_mirrored(&r, 0.7, 300.0).unwrap(),
-            "mirrored {}",
-            p.to_fen()
-        );
+    // Random walks give every phase, both sides to move and many rank layouts to mirror; with
+    // king buckets, generals on many palace points.
+    for set in [FeatureSet::Plain, FeatureSet::KingBuckets] {
+        for (i, p) in positions(400, 21).iter().enumerate() {
+            let r = Record::new(p, i as i32 - 200, [Wdl::Loss, Wdl::Draw, Wdl::Win][i % 3]);
+            assert_eq!(
+                Sample::from_legal_record(set, &r, false, 0.3, 400.0),
+                Sample::from_record(set, &r, 0.3, 400.0).unwrap(),
+                "{}",
+                p.to_fen()
+            );
+            assert_eq!(
+                Sample::from_legal_record(set, &r, true, 0.7, 300.0),
+                Sample::from_record_mirrored(set, &r, 0.7, 300.0).unwrap(),
+                "mirrored {}",
+                p.to_fen()
+            );
+        }
     }
 }
 
@@ -467,9 +498,18 @@ fn every_compiled_copy_of_the_loops_trains_the_same_network() {
         eprintln!("no AVX2 here: only the baseline loops run");
         return;
     };
-    let batch: Vec<Sample> = positions(700, 5).iter().map(|p| sample(p, 0.3)).collect();
+    for arch in [Architecture::V1, kings(128)] {
+        every_compiled_copy_trains_the_same(avx2, arch);
+    }
+}
+
+fn every_compiled_copy_trains_the_same(avx2: Isa, arch: Architecture) {
+    let batch: Vec<Sample> = positions(700, 5)
+        .iter()
+        .map(|p| sample_for(arch.features, p, 0.3))
+        .collect();
     let run = |isa| {
-        let mut t = Trainer::new(FloatNetwork::random(8), 400.0, 0.01, 2).unwrap();
+        let mut t = Trainer::new(FloatNetwork::random_for(arch, 8), 400.0, 0.01, 2).unwrap();
         t.isa = isa;
         let losses: Vec<f64> = (0..4).map(|_| t.step(&batch, 0.01)).collect();
         (losses, t.loss(&batch), t.net)
@@ -496,7 +536,10 @@ fn records_that_are_not_positions_are_counted_and_never_trained() {
     let mut bytes = Record::new(&kings, 0, Wdl::Draw).to_bytes();
     bytes[0] = (bytes[0] & !(1 << 4)) | 1;
     let bad = Record::from_bytes(&bytes).unwrap();
-    assert!(bad.position().is_err() && Sample::from_record(&bad, 0.3, 400.0).is_none());
+    assert!(
+        bad.position().is_err()
+            && Sample::from_record(FeatureSet::Plain, &bad, 0.3, 400.0).is_none()
+    );
     let good: Vec<Record> = positions(300, 13)
         .iter()
         .map(|p| Record::new(p, material(p), Wdl::Draw))
@@ -589,6 +632,64 @@ fn a_resumed_run_ends_with_the_network_of_a_run_that_never_stopped() {
         assert!(
             matches!(train(&other, |_, _| Ok(())), Err(TrainError::Resume(_))),
             "{other:?}"
+        );
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_king_bucket_network_trains_resumes_and_loads_in_the_engine() {
+    let path = data_file("kings", 4000, 3);
+    let cfg = Config {
+        epochs: 3,
+        arch: kings(64),
+        ..small_config(&path, 5, 2)
+    };
+    let mut states = Vec::new();
+    let mut losses = Vec::new();
+    let (net, _) = train(&cfg, |r, t| {
+        states.push(t.state(r.epoch));
+        losses.push((r.val_loss.unwrap(), r.train_loss));
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(net.arch, kings(64));
+    assert!(losses[3].0 < losses[0].0, "{losses:?}");
+    // Its state goes through the file format and resumes bit for bit.
+    let state = TrainState::from_bytes(&states[1].to_bytes()).unwrap();
+    let again = Config {
+        resume: Some(state),
+        threads: 1,
+        ..cfg.clone()
+    };
+    assert_eq!(train(&again, |_, _| Ok(())).unwrap().0, net, "bit for bit");
+    // The quantized network is a version 2 file the engine loads.
+    let file = net.quantize().to_bytes();
+    let loaded = crate::search::nnue::Network::from_bytes(&file).unwrap();
+    assert_eq!(loaded.architecture(), kings(64));
+    let p = Position::startpos();
+    assert!((loaded.evaluate(&p) as f32 - net.evaluate(&p)).abs() < 30.0);
+    // A start of another architecture than the run's is refused before training.
+    for other in [
+        Config {
+            arch: Architecture::V1,
+            ..again.clone()
+        },
+        Config {
+            init: Some(FloatNetwork::random(1)),
+            resume: None,
+            ..cfg.clone()
+        },
+        Config {
+            arch: kings(96),
+            resume: None,
+            ..cfg.clone()
+        },
+    ] {
+        assert!(
+            matches!(train(&other, |_, _| Ok(())), Err(TrainError::Config(_))),
+            "{:?}",
+            other.arch
         );
     }
     let _ = std::fs::remove_file(&path);
