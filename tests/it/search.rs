@@ -167,6 +167,7 @@ fn optional_search_rules_keep_mates_and_rule_rulings() {
         ("null_eval_divisor", 200),
         ("probcut_margin", 150),
         ("lmp_not_improving", 30),
+        ("lmp_not_improving", 100),
     ] {
         let with = |d: i32| {
             let mut l = depth(d);

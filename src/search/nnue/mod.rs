@@ -52,8 +52,7 @@ pub use features::{
 pub use float::FloatNetwork;
 pub use network::{Architecture, Network, NetworkError};
 
-/// Neurons per perspective in the first layer of the v1 architecture (and of the trainer,
-/// which trains v1 networks).
+/// Neurons per perspective in the first layer of the v1 architecture.
 pub const HIDDEN: usize = 256;
 
 /// Network output × `SCALE` = centipawns. The trainer's target is `sigmoid(score / SCALE)`.
