@@ -45,7 +45,7 @@
 //!   [`Config::init`] (a network file dequantized: fine-tuning a network trained on other
 //!   data). With 0 epochs the start is the result.
 //! * **Architecture**: either feature set (king buckets: each sample's features follow each
-//!   side's own general), any width that is a multiple of [`BLOCK`] (64); the same loops run
+//!   side's own general), any width that is a multiple of 64 (the loops' block); the same loops run
 //!   every architecture, with the width read from the network.
 //! * **Mirror augmentation** ([`Config::mirror`]): xiangqi is symmetric under the left-right
 //!   mirror (file `f` → `8 − f`), so a mirrored record is an equally true sample. Each record
@@ -398,8 +398,8 @@ const BLOCK: usize = 64;
 /// copy, so the result does not depend on the instruction set.
 const LANES: usize = 16;
 
-/// Whether the trainer's loops handle `arch`: its width a multiple of [`BLOCK`] (and so of
-/// [`LANES`]).
+/// Whether the trainer's loops handle `arch`: its width a multiple of their block of 64
+/// neurons.
 pub fn trains(arch: Architecture) -> bool {
     arch.hidden().is_multiple_of(BLOCK)
 }

@@ -2,11 +2,16 @@
 //!
 //! A move changes at most three features per perspective (the moving piece leaves `from` and
 //! arrives on `to`; a captured piece leaves `to`), so the new accumulator is the old one plus one
-//! row minus one or two: 256 additions instead of ~32 rows of 256. The [`AccumulatorStack`]
+//! row minus one or two: one row's additions instead of ~32 rows'. The [`AccumulatorStack`]
 //! mirrors the search's make/unmake: [`AccumulatorStack::push_move`] before (or with)
 //! `make_move`, [`AccumulatorStack::pop`] with `unmake_move`. Pushes only record the change;
 //! the rows are applied when an evaluation needs them, so nodes that are cut off before they
 //! evaluate (transposition-table hits, pruned moves) cost nothing here.
+//!
+//! With king buckets (feature set 2) a move of a side's own general changes every feature of
+//! that side's perspective; that perspective is then rebuilt from a per-thread cache of
+//! earlier accumulators, one per palace point (`CachedRefresh`), while the other one is
+//! still updated move by move.
 
 use super::features::{king_point, output_bucket, View};
 use super::network::Network;
