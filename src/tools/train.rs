@@ -1158,12 +1158,8 @@ fn check(cfg: &Config) -> Result<(), TrainError> {
     if !(cfg.weight_decay.is_finite() && cfg.weight_decay >= 0.0) {
         return bad("weight decay must be 0 or more");
     }
-    if !trains(cfg.arch) {
-        return Err(TrainError::Config(format!(
-            "a first layer of {} neurons; the trainer needs a multiple of {BLOCK}",
-            cfg.arch.hidden()
-        )));
-    }
+    // The width itself is checked where the trainer is made (`Trainer::new`), before any data
+    // is read.
     let starts = [
         cfg.init.as_ref().map(|n| ("starting network", n.arch)),
         cfg.resume.as_ref().map(|s| ("state", s.net.arch)),

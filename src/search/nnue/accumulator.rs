@@ -322,11 +322,12 @@ impl AccumulatorStack {
     /// off and put on, and the slot keeps the result for the next time.
     fn refresh_top(&mut self, net: &Network, pos: &Position, p: Color) {
         let isa = self.isa;
-        let view = net.view(pos, p);
-        let point = if net.architecture().features.king_move_refreshes() {
-            king_point(pos.king_square(p), p)
+        // Feature set 1 has one view, so one cache slot per perspective.
+        let (view, point) = if net.architecture().features.king_move_refreshes() {
+            let point = king_point(pos.king_square(p), p);
+            (View::for_king_point(point), point)
         } else {
-            0
+            (View::PLAIN, 0)
         };
         let slot = &mut self.cache[p.index() * KING_POINTS + point];
         let board = slot.board.get_or_insert_with(|| {

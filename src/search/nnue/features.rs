@@ -178,16 +178,6 @@ pub const fn feature_index(perspective: Color, piece: Piece, sq: Square) -> usiz
     (their * 7 + piece.kind().index()) * 90 + oriented(sq, perspective)
 }
 
-/// The active features of `pos` for `perspective`, one per piece (at most 32). The trainer
-/// and the reference forward pass read positions through this.
-#[inline]
-pub fn active_features(pos: &Position, perspective: Color) -> impl Iterator<Item = usize> + '_ {
-    pos.occupied().filter_map(move |sq| {
-        pos.piece_at(sq)
-            .map(|piece| feature_index(perspective, piece, sq))
-    })
-}
-
 /// The output bucket of a position: the number of rooks, horses and cannons left on the board
 /// (0..=12, the same phase measure as the hand-written evaluation) in four bands of about three
 /// pieces — 0-3, 4-6, 7-9, 10-12. Pawns, advisors and elephants change the character of the
@@ -272,7 +262,7 @@ mod tests {
     fn one_active_feature_per_piece() {
         let pos = Position::startpos();
         for p in Color::ALL {
-            let mut f: Vec<usize> = active_features(&pos, p).collect();
+            let mut f: Vec<usize> = View::PLAIN.active(&pos, p).collect();
             assert_eq!(f.len(), 32);
             f.sort_unstable();
             f.dedup();
@@ -280,8 +270,8 @@ mod tests {
             // Both sides see the same army at the start: 16 own pieces, 16 of theirs.
             assert_eq!(f.iter().filter(|&&i| i < 7 * 90).count(), 16);
         }
-        let mut red: Vec<usize> = active_features(&pos, Color::Red).collect();
-        let mut black: Vec<usize> = active_features(&pos, Color::Black).collect();
+        let mut red: Vec<usize> = View::PLAIN.active(&pos, Color::Red).collect();
+        let mut black: Vec<usize> = View::PLAIN.active(&pos, Color::Black).collect();
         red.sort_unstable();
         black.sort_unstable();
         assert_eq!(red, black, "the start position is symmetric");

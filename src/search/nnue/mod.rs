@@ -46,8 +46,8 @@ mod tests;
 pub use accumulator::{Accumulator, AccumulatorStack};
 pub use embedded::{built_in, BUILT_IN_NAME, DEFAULT_ON};
 pub use features::{
-    active_features, bucket_of, counts_for_bucket, feature_index, king_point, output_bucket,
-    FeatureSet, View, INPUTS, KING_BUCKETS, OUTPUT_BUCKETS,
+    bucket_of, counts_for_bucket, feature_index, king_point, output_bucket, FeatureSet, View,
+    INPUTS, KING_BUCKETS, OUTPUT_BUCKETS,
 };
 pub use float::FloatNetwork;
 pub use network::{Architecture, Network, NetworkError};
