@@ -69,7 +69,10 @@ pub struct TrainArgs {
     /// last epoch done (`state.jjst`, for `--resume`).
     #[arg(long, value_name = "D")]
     pub checkpoint_dir: Option<String>,
-    /// Start from this network file (dequantized) instead of random weights.
+    /// Start from this network file (dequantized) instead of random weights. A network smaller
+    /// than --arch (narrower, or plain where --arch has king buckets) is widened first, keeping
+    /// its evaluations: every king bucket starts from its rows, new neurons from random input
+    /// weights (--seed) and zero output weights.
     #[arg(long, value_name = "NET", conflicts_with = "resume")]
     pub init: Option<std::path::PathBuf>,
     /// Go on from a state a stopped run with the same settings and data saved
@@ -163,6 +166,15 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
     let start_arch = cfg.resume.as_ref().map(|s| s.net.arch);
     let start_arch = start_arch.or(cfg.init.as_ref().map(|n| n.arch));
     cfg.arch = args.arch.or(start_arch).unwrap_or(Architecture::V1);
+    // A network of a smaller architecture starts a larger one, widened (its evaluations kept).
+    let mut widened = None;
+    if let Some(init) = cfg.init.as_mut().filter(|n| n.arch != cfg.arch) {
+        let from = init.arch;
+        *init = init
+            .widen(cfg.arch, cfg.seed)
+            .with_context(|| format!("--init is {from}, which cannot grow into {}", cfg.arch))?;
+        widened = Some(from);
+    }
     anyhow::ensure!(!cfg.data.is_empty(), "--data names no file");
     anyhow::ensure!(
         cfg.val_every != 1,
@@ -180,7 +192,10 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
         cfg.lambda, cfg.scale, cfg.val_every, cfg.seed, cfg.threads,
         match (&args.resume, &args.init) {
             (Some(p), _) => format!("the state in {}", p.display()),
-            (None, Some(p)) => p.display().to_string(),
+            (None, Some(p)) => match widened {
+                Some(from) => format!("{} ({from}, widened)", p.display()),
+                None => p.display().to_string(),
+            },
             (None, None) => "random".to_string(),
         },
         if cfg.mirror { ", mirrored half the time" } else { "" }

@@ -138,7 +138,7 @@ fn trains_and_writes_loadable_networks() {
     assert_ne!(std::fs::read(&back).unwrap(), bytes);
 
     // --arch kings-64: a version 2 network with king buckets, which --init then continues
-    // without --arch; starting it as another architecture is refused.
+    // without --arch; it cannot shrink into v1.
     let kings = temp("kings.jjnn");
     let (code, out, err) = train(&s(&data), &s(&kings), &["--arch", "kings-64"]);
     assert_eq!(code, 0, "{out}{err}");
@@ -163,7 +163,28 @@ fn trains_and_writes_loadable_networks() {
         &["--init", &s(&kings), "--arch", "v1"],
     );
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("the run trains (1260->256)x2->4"), "{err}");
+    assert!(
+        err.contains(
+            "--init is (7560->64)x2->4 with king buckets, which cannot grow into (1260->256)x2->4"
+        ),
+        "{err}"
+    );
+    // The v1 network grows into kings-320 and, with 0 epochs, still evaluates as before where
+    // no general stands on the right-hand file of its palace (the start position).
+    let grown = temp("grown.jjnn");
+    let (code, out, err) = train(
+        &s(&data),
+        &s(&grown),
+        &["--init", &s(&net), "--arch", "kings-320", "--epochs", "0"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains("(1260->256)x2->4, widened)"), "{err}");
+    let grown_net = Network::from_bytes(&std::fs::read(&grown).unwrap()).unwrap();
+    assert_eq!(grown_net.architecture().hidden(), 320);
+    let v1 = Network::from_bytes(&bytes).unwrap();
+    let start = jiangjun::board::Position::startpos();
+    assert_eq!(grown_net.evaluate(&start), v1.evaluate(&start));
+    let _ = std::fs::remove_file(grown);
 
     for p in [data, net, net2, cut, back, kings] {
         let _ = std::fs::remove_file(p);

@@ -69,6 +69,50 @@ impl FloatNetwork {
         }
     }
 
+    /// This network as the larger `arch`, evaluating as before, so that a trainer can start a
+    /// new architecture from a trained network instead of from nothing. Every king bucket
+    /// starts with the plain network's rows (a general on the right-hand file then sees the
+    /// mirrored board, which a network trained with mirrored data scores almost alike); the
+    /// neurons beyond the old width get random first-layer weights from `seed` and zero output
+    /// weights, so they change no evaluation until training gives them a use. `None` where
+    /// `arch` is narrower, or plain while this network has king buckets.
+    pub fn widen(&self, arch: Architecture, seed: u64) -> Option<FloatNetwork> {
+        let (old, new) = (self.arch.hidden(), arch.hidden());
+        let buckets = arch.features.king_buckets();
+        if new < old || self.arch.features.king_buckets() > buckets {
+            return None;
+        }
+        let fresh = FloatNetwork::random_for(arch, seed);
+        let mut net = FloatNetwork::zeros_for(arch);
+        for f in 0..arch.inputs() {
+            // The same piece and point in this network's bucket (its only one if plain).
+            let from = f % self.arch.inputs();
+            for i in 0..new {
+                net.l1_weights[f * new + i] = if i < old {
+                    self.l1(Some(from), i)
+                } else {
+                    fresh.l1_weights[f * new + i]
+                };
+            }
+        }
+        for i in 0..new {
+            net.l1_bias[i] = if i < old {
+                self.l1(None, i)
+            } else {
+                fresh.l1_bias[i]
+            };
+        }
+        for half in 0..OUTPUT_BUCKETS * 2 {
+            for i in 0..old {
+                net.l2_weights[half * new + i] = get(&self.l2_weights, half * old + i);
+            }
+        }
+        for (b, w) in net.l2_bias.iter_mut().enumerate() {
+            *w = get(&self.l2_bias, b);
+        }
+        Some(net)
+    }
+
     /// The first layer's output for `perspective`: bias plus the active features' rows.
     pub fn accumulate(&self, pos: &Position, perspective: Color) -> Vec<f32> {
         let h = self.arch.hidden();

@@ -378,6 +378,73 @@ fn mirror_symmetric_weights_give_mirror_symmetric_evaluations() {
 }
 
 #[test]
+fn a_widened_network_evaluates_as_the_one_it_grew_from() {
+    // The new neurons start with zero output weights and every king bucket with the plain
+    // rows: the quantized evaluation is the same wherever no general reads a mirrored board.
+    let plain = on_the_grid(Architecture::V1, 21);
+    let before = plain.quantize();
+    let wider = plain
+        .widen(Architecture::new(FeatureSet::Plain, 320).unwrap(), 1)
+        .unwrap();
+    let kings = plain.widen(v2(512), 1).unwrap();
+    let (wider, kings) = (wider.quantize(), kings.quantize());
+    let (mut compared, mut mirrored) = (0, 0);
+    for p in sample_positions(600) {
+        assert_eq!(before.evaluate(&p), wider.evaluate(&p), "{}", p.to_fen());
+        let reads_mirrored = Color::ALL
+            .iter()
+            .any(|&c| features::king_point(p.king_square(c), c) % 3 == 2);
+        if reads_mirrored {
+            mirrored += 1;
+        } else {
+            assert_eq!(before.evaluate(&p), kings.evaluate(&p), "{}", p.to_fen());
+            compared += 1;
+        }
+    }
+    assert!(compared > 500 && mirrored > 100, "{compared} {mirrored}");
+    // A mirror-symmetric network sees the mirrored board alike: the same everywhere.
+    let symmetric = mirror_symmetric(6);
+    let kings = symmetric.widen(v2(256), 2).unwrap().quantize();
+    for p in sample_positions(200) {
+        assert_eq!(
+            symmetric.quantize().evaluate(&p),
+            kings.evaluate(&p),
+            "{}",
+            p.to_fen()
+        );
+    }
+}
+
+#[test]
+fn widening_gives_new_neurons_to_train_and_refuses_to_shrink() {
+    let plain = FloatNetwork::random(3);
+    let kings = plain.widen(v2(512), 4).unwrap();
+    assert_eq!(kings.arch, v2(512));
+    // Neurons 256.. have first-layer weights (from the seed) and no output weights yet.
+    let row = &kings.l1_weights[7000 * 512..7001 * 512];
+    assert!(row[256..].iter().any(|&w| w != 0.0));
+    assert!(kings
+        .l2_weights
+        .chunks(512)
+        .all(|half| half[256..].iter().all(|&w| w == 0.0)));
+    assert_eq!(kings, plain.widen(v2(512), 4).unwrap(), "seeded");
+    assert_ne!(kings, plain.widen(v2(512), 5).unwrap());
+    // Growing from kings to kings keeps the buckets apart.
+    let again = kings.widen(v2(576), 6).unwrap();
+    assert_eq!(
+        again.l1_weights[7000 * 576 + 3],
+        kings.l1_weights[7000 * 512 + 3]
+    );
+    assert!(plain
+        .widen(Architecture::new(FeatureSet::Plain, 192).unwrap(), 1)
+        .is_none());
+    assert!(kings.widen(Architecture::V1, 1).is_none());
+    assert!(kings
+        .widen(Architecture::new(FeatureSet::Plain, 1024).unwrap(), 1)
+        .is_none());
+}
+
+#[test]
 #[cfg_attr(
     not(target_arch = "x86_64"),
     ignore = "AVX2 exists only on x86-64: here only the portable loops run"
