@@ -82,29 +82,25 @@ impl FloatNetwork {
         if new < old || self.arch.features.king_buckets() > buckets {
             return None;
         }
-        let fresh = FloatNetwork::random_for(arch, seed);
-        let mut net = FloatNetwork::zeros_for(arch);
+        // The new neurons keep the random start's first layer; everything else is replaced.
+        let mut net = FloatNetwork::random_for(arch, seed);
         for f in 0..arch.inputs() {
             // The same piece and point in this network's bucket (its only one if plain).
             let from = f % self.arch.inputs();
-            for i in 0..new {
-                net.l1_weights[f * new + i] = if i < old {
-                    self.l1(Some(from), i)
-                } else {
-                    fresh.l1_weights[f * new + i]
-                };
+            for i in 0..old {
+                net.l1_weights[f * new + i] = self.l1(Some(from), i);
             }
         }
-        for i in 0..new {
-            net.l1_bias[i] = if i < old {
-                self.l1(None, i)
-            } else {
-                fresh.l1_bias[i]
-            };
+        for i in 0..old {
+            net.l1_bias[i] = self.l1(None, i);
         }
         for half in 0..OUTPUT_BUCKETS * 2 {
-            for i in 0..old {
-                net.l2_weights[half * new + i] = get(&self.l2_weights, half * old + i);
+            for i in 0..new {
+                net.l2_weights[half * new + i] = if i < old {
+                    get(&self.l2_weights, half * old + i)
+                } else {
+                    0.0
+                };
             }
         }
         for (b, w) in net.l2_bias.iter_mut().enumerate() {
