@@ -91,7 +91,10 @@ pub enum Command {
     /// An engine SPEC is cmd=PATH[,name=NAME][,proto=auto|ucci|uci][,ranks=0|1][,dir=DIR]
     /// [,arg=ARG][,tc=TC][,ponder=on|off][,option.NAME=VALUE ...]; a bare PATH works too and
     /// '\,' escapes a comma. tc= gives that engine its own time control instead of --tc;
-    /// ponder=on lets it think on the opponent's time, as a GUI's pondering does.
+    /// ponder=on lets it think on the opponent's time, as a GUI's pondering does. An engine
+    /// given by a path runs in that path's folder unless dir= names another, so a relative
+    /// file name in its options is read from there; what the engine says (info string) while
+    /// its options are set, such as a file it could not read, is shown under its line.
     ///
     /// A time control TC is 10+0.1 (base + increment in seconds, 2011 rules 6.1), 300 (sudden
     /// death, 6.3), 40/60[:20/30][+inc] (moves in seconds, periods, 6.2), movetime=MS, depth=N

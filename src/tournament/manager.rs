@@ -11,7 +11,8 @@ use super::pairing::multi_round_robin;
 use super::ranking::{standings, GameResult, ScoredGame, Scoring, System};
 use super::repetition_referee::{Referee, RulesReferee};
 use super::report::{
-    self, describe, engine_time_lines, pgn_for, terminations, MatchReport, TournamentReport,
+    self, describe, engine_time_lines, pgn_for, terminations, write_notes, MatchReport,
+    TournamentReport,
 };
 use super::runner::{match_schedule, probe_engines, round_robin_schedule, run_games, RunSettings};
 use super::stats::{Sprt, SprtDecision, Wdl};
@@ -108,6 +109,7 @@ pub fn run_match(opts: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<Mat
     );
     for (e, info) in c.engines.iter().zip(&infos) {
         let _ = writeln!(out, "  {}: {}", e.name, describe(info));
+        write_notes(out, info);
     }
     let mut pgn_file = open_pgn(c)?;
     let date = report::today();
@@ -224,6 +226,7 @@ pub fn run_tournament(
     );
     for (i, (e, info)) in c.engines.iter().zip(&infos).enumerate() {
         let _ = writeln!(out, "  {}. {}: {}", i + 1, e.name, describe(info));
+        write_notes(out, info);
     }
     // The Appendix 1 table by draw number (Red first), with each round's bye.
     if let Ok(table) = multi_round_robin(n as u32, opts.cycles) {

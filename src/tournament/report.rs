@@ -52,6 +52,14 @@ pub(super) fn describe(info: &EngineInfo) -> String {
     }
 }
 
+/// What an engine said while its options were set, under its line in the header: a match
+/// organiser sees there an option the engine refused (and played without).
+pub(super) fn write_notes(out: &mut dyn Write, info: &EngineInfo) {
+    for n in &info.notes {
+        let _ = writeln!(out, "     says: {n}");
+    }
+}
+
 /// One finished game as PGN, written by [`write_pgn`] with moves in the match's
 /// `--pgn-notation`: the seven-tag roster first, then the start, the time control and how
 /// the game ended, and a blank line after it so that games append.

@@ -107,6 +107,9 @@ pub struct EngineInfo {
     pub protocol: super::engine_process::Protocol,
     pub notation: crate::board::RankOrigin,
     pub id_name: Option<String>,
+    /// Its `info string` lines while its options were set (see
+    /// [`EngineProcess::setup_notes`]).
+    pub notes: Vec<String>,
 }
 
 /// Starts each engine once and stops it, so that a wrong path or protocol is reported
@@ -123,6 +126,7 @@ pub fn probe_engines(
             protocol: e.protocol(),
             notation: e.notation(),
             id_name: e.id_name().map(String::from),
+            notes: e.setup_notes().to_vec(),
         });
         e.quit();
     }

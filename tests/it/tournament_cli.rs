@@ -233,3 +233,45 @@ fn chinese_notation_pgn_reads_back_to_the_same_moves() {
     };
     assert_eq!(moves(0), moves(1));
 }
+
+/// An option the engine refuses (here a network file that is not there) is said by the engine
+/// in an `info string` and the engine plays on with its default: the match header repeats
+/// what each engine said while its options were set, so the organiser sees it before the
+/// games count.
+#[test]
+fn refused_options_are_shown_in_the_header() {
+    let me = env!("CARGO_BIN_EXE_jiangjun");
+    for proto in ["", ",proto=uci"] {
+        let (code, out, err) = run(&[
+            "match",
+            "--engine",
+            &format!("cmd={me},name=a{proto},option.evalfile=no-such-network.jjnn"),
+            "--engine",
+            &format!("cmd={me},name=b{proto}"),
+            "--games",
+            "2",
+            "--tc",
+            "nodes=300",
+            "--max-plies",
+            "20",
+        ]);
+        assert_eq!(code, 0, "{out}\n{err}");
+        let header: Vec<&str> = out.lines().take_while(|l| !l.starts_with('[')).collect();
+        let a = header
+            .iter()
+            .position(|l| l.starts_with("  a: "))
+            .expect("a's line");
+        assert!(
+            header[a + 1].starts_with("     says: evalfile: no-such-network.jjnn: "),
+            "{header:?}"
+        );
+        let b = header
+            .iter()
+            .position(|l| l.starts_with("  b: "))
+            .expect("b's line");
+        assert!(
+            header.get(b + 1).is_none_or(|l| !l.contains("says:")),
+            "{header:?}"
+        );
+    }
+}

@@ -190,7 +190,17 @@ pub struct EngineProcess {
     timeouts: Timeouts,
     /// The predicted move of the `go ponder` search running now, if one is.
     pondering: Option<Move>,
+    /// What the engine said (`info string`) while its options were set, kept while
+    /// `collecting`: a rejected option (a network file not found, a value out of range)
+    /// shows only there, and the engine plays on with its default.
+    setup_notes: Vec<String>,
+    collecting: bool,
 }
+
+/// At most this many setup notes are kept, each cut to [`SETUP_NOTE_CHARS`] characters: a
+/// chatty engine cannot flood the match report.
+pub const SETUP_NOTES_MAX: usize = 8;
+pub const SETUP_NOTE_CHARS: usize = 200;
 
 /// Converts an engine's move text to ICCS; `None` if it is not a move in `notation`.
 pub fn move_from_engine(text: &str, notation: RankOrigin) -> Option<String> {
@@ -423,6 +433,8 @@ impl EngineProcess {
             tag: tag.to_string(),
             timeouts,
             pondering: None,
+            setup_notes: Vec::new(),
+            collecting: false,
         };
         let (hello, ok, wait) = match protocol {
             Protocol::Ucci => (
@@ -527,7 +539,10 @@ impl EngineProcess {
                 }
             }
         }
-        match e.sync() {
+        e.collecting = true;
+        let synced = e.sync();
+        e.collecting = false;
+        match synced {
             Ok(()) => Ok(e),
             Err(EngineError::NotReady) if protocol == Protocol::Ucci => {
                 // isready is optional in UCCI practice (XQWizard never sends it).
@@ -544,6 +559,12 @@ impl EngineProcess {
     /// Display name from the spec.
     pub fn name(&self) -> &str {
         &self.spec.name
+    }
+
+    /// What the engine said with `info string` while its options were set, before its first
+    /// `readyok` (at most [`SETUP_NOTES_MAX`] lines).
+    pub fn setup_notes(&self) -> &[String] {
+        &self.setup_notes
     }
 
     /// The engine's own `id name`, if it sent one.
@@ -605,6 +626,7 @@ impl EngineProcess {
                 if let Some(log) = &self.log {
                     log.write(&self.tag, "<", l);
                 }
+                self.note(l);
             }
             Event::Eof(_) => {
                 self.eof = true;
@@ -616,6 +638,17 @@ impl EngineProcess {
         Some(ev)
     }
 
+    /// Keeps an `info string` line said while the options are set.
+    fn note(&mut self, line: &str) {
+        if !self.collecting || self.setup_notes.len() >= SETUP_NOTES_MAX {
+            return;
+        }
+        if let Some(text) = line.trim().strip_prefix("info string ") {
+            self.setup_notes
+                .push(text.trim().chars().take(SETUP_NOTE_CHARS).collect());
+        }
+    }
+
     /// Throws away lines left over from earlier (late `info`, a `bestmove` after `stop`).
     fn drain(&mut self) {
         loop {
@@ -624,6 +657,7 @@ impl EngineProcess {
                     if let Some(log) = &self.log {
                         log.write(&self.tag, "<", &l);
                     }
+                    self.note(&l);
                 }
                 Ok(Event::Eof(_)) | Err(TryRecvError::Disconnected) => {
                     self.eof = true;
