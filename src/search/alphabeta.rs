@@ -437,6 +437,9 @@ impl Worker {
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
             }
+            // Lines of this iteration searched to the end: when the limit stops the first
+            // iteration, the others are unscored or cut short and are neither shown nor chosen.
+            let mut done = 0;
             // MultiPV: the best line, then the best of the rest, and so on (Stockfish's scheme).
             for pv_index in 0..lines {
                 self.pv_index = pv_index;
@@ -452,6 +455,7 @@ impl Worker {
                 if self.stopped {
                     break;
                 }
+                done = pv_index + 1;
                 // Search instability can put a later line above an earlier one.
                 self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             }
@@ -477,9 +481,16 @@ impl Worker {
             }
             best = self.root_moves[0].clone();
             best_depth = depth;
+            // Only a stopped first iteration gets here with `done < lines`; its first line is
+            // still the move played.
+            let complete = if self.stopped { done.max(1) } else { lines };
             if self.limits.strength.is_some() {
                 ranked.clear();
-                ranked.extend(self.root_moves[..lines].iter().map(|rm| (rm.mv, rm.score)));
+                ranked.extend(
+                    self.root_moves[..complete]
+                        .iter()
+                        .map(|rm| (rm.mv, rm.score)),
+                );
             }
             let drop = last_score - score;
             last_score = score;
@@ -488,7 +499,7 @@ impl Worker {
                 if self.limits.multipv <= 1 {
                     on_info(&self.info(depth, score, &best.pv));
                 } else {
-                    for (rank, rm) in self.root_moves[..shown].iter().enumerate() {
+                    for (rank, rm) in self.root_moves[..shown.min(complete)].iter().enumerate() {
                         let mut info = self.info(depth, rm.score, &rm.pv);
                         info.multipv = Some(rank + 1);
                         on_info(&info);
@@ -835,9 +846,14 @@ impl Worker {
         self.flushed = self.nodes;
     }
 
-    /// Counts a node and checks the limits now and then.
+    /// Counts a node and checks the limits now and then. A stopped search only unwinds: the
+    /// calls it still makes search nothing and are not counted, so a node limit is never
+    /// overshot.
     #[inline]
     fn tick(&mut self) {
+        if self.stopped {
+            return;
+        }
         self.nodes += 1;
         #[cfg(test)]
         self.check_network();

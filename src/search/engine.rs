@@ -784,6 +784,28 @@ mod tests {
         assert!(a.iter().all(|(m, _)| best.contains(m)), "{a:?} {best:?}");
     }
 
+    /// A node limit that ends the first iteration of a several-line search leaves the later
+    /// lines unscored or cut short: only the lines searched to the end are shown (never an
+    /// unscored line's placeholder, which read as a mate).
+    #[test]
+    fn a_first_iteration_cut_by_the_limit_shows_only_finished_lines() {
+        let mut e = Engine::new();
+        let limits = Limits {
+            nodes: Some(100),
+            multipv: 4,
+            ..Limits::default()
+        };
+        let mut lines = Vec::new();
+        e.search_blocking(limits, |i| lines.push((i.depth, i.score, i.pv[0])));
+        assert!(!lines.is_empty() && lines.len() < 4, "{lines:?}");
+        assert!(
+            lines
+                .iter()
+                .all(|&(d, s, _)| d == 1 && !crate::search::score::is_decisive(s)),
+            "{lines:?}"
+        );
+    }
+
     #[test]
     fn a_book_seed_reproduces_the_choices() {
         let a = choices(&mut engine_with_book(7));
