@@ -6,7 +6,7 @@ use super::evaluation::EvalArgs;
 use super::value::{number, number_in};
 use crate::board::{Move, Position};
 use crate::tools::budget::Budget;
-use crate::tools::datagen::{self, games, Config, RecordWriter, Shard};
+use crate::tools::datagen::{self, games, Config, RecordWriter, Shard, DEFAULT_NODES};
 use anyhow::Context;
 use std::time::Instant;
 
@@ -19,7 +19,7 @@ pub struct DatagenArgs {
     /// Games in the whole run (all shards together).
     #[arg(long, value_name = "N", default_value_t = 100, value_parser = number_in(1..=u32::MAX))]
     pub games: u32,
-    /// Nodes per move (default 5000).
+    /// Nodes per move (default 2500).
     #[arg(long, value_name = "N", conflicts_with = "depth", value_parser = number_in(1u64..=1 << 40))]
     pub nodes: Option<u64>,
     /// Depth per move instead of a node budget.
@@ -68,7 +68,7 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<i32> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let cfg = Config {
         games: args.games,
-        budget: budget(&args, 5000),
+        budget: budget(&args, DEFAULT_NODES),
         seed: args.seed.unwrap_or(d.seed),
         random_plies: args.random_plies.unwrap_or(d.random_plies),
         shard: args.shard.unwrap_or(Shard::ALL),
