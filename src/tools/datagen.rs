@@ -70,13 +70,13 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// Searches that must agree on a big advantage before the game is adjudicated.
-pub const WIN_PLIES: usize = 4;
-
 /// Nodes a move when no budget is given. At equal CPU time, 2,500-node games gave twice the
 /// positions of 5,000-node ones, and the network fine-tuned on them beat the one fine-tuned on
 /// the 5,000-node data (docs/training.md, round 5): more positions paid more than deeper labels.
 pub const DEFAULT_NODES: u64 = 2500;
+
+/// Searches that must agree on a big advantage before the game is adjudicated.
+pub const WIN_PLIES: usize = 4;
 /// The advantage (centipawns) those searches must agree on.
 pub const WIN_SCORE: i32 = 1500;
 /// Attempts at a balanced start before the last one is taken anyway.
