@@ -23,11 +23,14 @@
 //!   (which also finds a bad file before any time is spent) and kept in memory; training
 //!   skips any record equal to one of them (so a position shared with a held-out game, such
 //!   as an opening position, is not trained on either). Records whose placement is not a
-//!   legal position are skipped and counted.
+//!   legal position are skipped and counted. A thread of its own reads, filters and cuts the
+//!   stream into batches (two kept ready) while the pool trains, so reading costs no
+//!   worker time.
 //! * **Gradients.** A mini-batch is cut into chunks of [`CHUNK`] positions; rayon computes
 //!   each chunk's gradient into its own buffer and the buffers are summed in chunk order.
 //!   The first layer's gradient is sparse: a chunk touches only the rows of the features it
-//!   saw, and only those are cleared and summed. Because the chunking does not depend on the
+//!   saw, and only those are cleared and summed (the rows shared out between the threads,
+//!   each row summed in chunk order). Because the chunking does not depend on the
 //!   thread count, **the same data, config and seed give the same network bit for bit with
 //!   any number of threads**. The loops are compiled twice (for the build's baseline and for
 //!   AVX2, picked at run time: [`simd::run`]); they are element by element, and the output's
@@ -71,6 +74,7 @@ use rayon::prelude::*;
 use std::collections::HashSet;
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::mpsc;
 use std::time::Instant;
 
 /// Positions per gradient chunk: the unit of parallel work, fixed so that the result does not
@@ -502,24 +506,6 @@ impl Gradient {
         self.loss = 0.0;
     }
 
-    #[inline(always)]
-    fn add(&mut self, other: &Gradient) {
-        let hidden = self.net.arch.hidden();
-        for &f in &other.rows {
-            let f = f as usize;
-            self.touch(f);
-            let src = &other.net.l1_weights[f * hidden..(f + 1) * hidden];
-            let dst = &mut self.net.l1_weights[f * hidden..(f + 1) * hidden];
-            for (d, s) in dst.iter_mut().zip(src) {
-                *d += s;
-            }
-        }
-        add_to(&mut self.net.l1_bias, &other.net.l1_bias);
-        add_to(&mut self.net.l2_weights, &other.net.l2_weights);
-        add_to(&mut self.net.l2_bias, &other.net.l2_bias);
-        self.loss += other.loss;
-    }
-
     /// Adds the gradient of one sample's loss.
     #[inline(always)]
     /// `acc` is scratch space (the caller's, so that it is not cleared for every sample): the
@@ -621,22 +607,35 @@ impl Kernel for ChunkLoss<'_> {
     }
 }
 
-/// The chunks' gradients summed in chunk order.
-struct SumChunks<'a> {
-    total: &'a mut Gradient,
+/// Some consecutive rows of the first layer's weights summed over the chunks' gradients, in
+/// chunk order (each element `0 + g₁ + g₂ + …` over the chunks that touched its row, whatever
+/// thread sums it); the rows are cut between threads, since summing them one thread at a time
+/// left the others idle for a tenth of each step.
+struct SumRows<'a> {
+    rows: &'a mut [f32],
+    first: usize,
     parts: &'a [Gradient],
 }
 
-impl Kernel for SumChunks<'_> {
+impl Kernel for SumRows<'_> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
-        self.total.clear();
-        for g in self.parts {
-            self.total.add(g);
+        let Some(hidden) = self.parts.first().map(|g| g.net.arch.hidden()) else {
+            return;
+        };
+        for (k, row) in self.rows.chunks_exact_mut(hidden).enumerate() {
+            let f = self.first + k;
+            row.fill(0.0);
+            for g in self.parts.iter().filter(|g| g.touched[f]) {
+                add_to(row, &g.net.l1_weights[f * hidden..(f + 1) * hidden]);
+            }
         }
     }
 }
+
+/// Rows of the first layer per parallel piece of [`SumRows`].
+const SUM_ROWS: usize = 32;
 
 /// AdamW on a slice of parameters.
 struct AdamSlice<'a> {
@@ -784,13 +783,31 @@ impl Trainer {
                     )
                 });
         });
-        simd::run(
-            isa,
-            SumChunks {
-                total: &mut self.total,
-                parts: &self.chunks[..n],
-            },
-        );
+        let (total, parts) = (&mut self.total, &self.chunks[..n]);
+        let width = SUM_ROWS * total.net.arch.hidden();
+        self.pool.install(|| {
+            total
+                .net
+                .l1_weights
+                .par_chunks_mut(width)
+                .enumerate()
+                .for_each(|(i, rows)| {
+                    let first = i * SUM_ROWS;
+                    simd::run(isa, SumRows { rows, first, parts })
+                });
+        });
+        // The rest is small: summed here, in chunk order.
+        let t = &mut total.net;
+        t.l1_bias.fill(0.0);
+        t.l2_weights.fill(0.0);
+        t.l2_bias.fill(0.0);
+        total.loss = 0.0;
+        for g in parts {
+            add_to(&mut t.l1_bias, &g.net.l1_bias);
+            add_to(&mut t.l2_weights, &g.net.l2_weights);
+            add_to(&mut t.l2_bias, &g.net.l2_bias);
+            total.loss += g.loss;
+        }
     }
 
     /// The samples of `records`, decoded in parallel, in order; `None` for a record that is
@@ -1083,36 +1100,56 @@ pub fn train(
     };
     let initial_val_loss = report.val_loss;
     on_epoch(&report, &trainer).map_err(TrainError::Io)?;
-    let (mut batch, mut pending) = (Vec::with_capacity(cfg.batch), Vec::with_capacity(cfg.batch));
+    let mut batch = Vec::with_capacity(cfg.batch);
     for epoch in done + 1..=cfg.epochs {
         let t0 = Instant::now();
         let lr = cfg.schedule.rate(cfg.lr, epoch - 1, cfg.epochs);
         let seed = cfg.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(epoch);
         let (mut loss, mut positions) = (0.0, 0u64);
-        // Drawn on this thread in stream order, so mirroring does not depend on threads.
-        let mut coin = ChaCha8Rng::seed_from_u64(seed ^ 0x6d69_7272_6f72);
-        pending.clear();
-        for r in ShuffledReader::open(&cfg.data, cfg.buffer, seed) {
-            let r = r?;
-            if val_records.contains(&r) {
-                continue;
-            }
-            let mirror = cfg.mirror && coin.random_bool(0.5);
-            if invalid_records.contains(&r) {
-                continue;
-            }
-            pending.push((r, mirror));
-            if pending.len() == cfg.batch {
+        // The records are read, filtered and given their mirror coins on a thread of their
+        // own, in stream order, while the pool trains on the batch before: read on the pool's
+        // thread, they left every other worker idle for a tenth of the time.
+        let (to_train, batches) = mpsc::sync_channel(2);
+        let (val_records, invalid_records) = (&val_records, &invalid_records);
+        std::thread::scope(|scope| -> Result<(), TrainError> {
+            scope.spawn(move || {
+                let mut coin = ChaCha8Rng::seed_from_u64(seed ^ 0x6d69_7272_6f72);
+                let mut pending = Vec::with_capacity(cfg.batch);
+                for r in ShuffledReader::open(&cfg.data, cfg.buffer, seed) {
+                    let r = match r {
+                        Ok(r) => r,
+                        Err(e) => {
+                            let _ = to_train.send(Err(e));
+                            return;
+                        }
+                    };
+                    if val_records.contains(&r) {
+                        continue;
+                    }
+                    let mirror = cfg.mirror && coin.random_bool(0.5);
+                    if invalid_records.contains(&r) {
+                        continue;
+                    }
+                    pending.push((r, mirror));
+                    if pending.len() == cfg.batch {
+                        let full = std::mem::replace(&mut pending, Vec::with_capacity(cfg.batch));
+                        if to_train.send(Ok(full)).is_err() {
+                            return;
+                        }
+                    }
+                }
+                if !pending.is_empty() {
+                    let _ = to_train.send(Ok(pending));
+                }
+            });
+            for pending in batches {
                 // Decoded on every thread at once, in stream order.
-                trainer.legal_samples(&pending, cfg.lambda, cfg.scale, &mut batch);
+                trainer.legal_samples(&pending?, cfg.lambda, cfg.scale, &mut batch);
                 loss += trainer.step(&batch, lr);
                 positions += batch.len() as u64;
-                pending.clear();
             }
-        }
-        trainer.legal_samples(&pending, cfg.lambda, cfg.scale, &mut batch);
-        loss += trainer.step(&batch, lr);
-        positions += batch.len() as u64;
+            Ok(())
+        })?;
         report = EpochReport {
             epoch,
             epochs: cfg.epochs,
