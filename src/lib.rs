@@ -24,8 +24,9 @@
 //!    engine processes) depends on the board, the rules and the records only.
 //! 7. [`cli`]: the command line, above everything.
 //!
-//! The crate denies `unsafe` code; the one exception is the SIMD dispatch of the network
-//! ([`search::nnue::simd`]), where calling an AVX2 function needs it.
+//! The crate denies `unsafe` code; the exceptions are the SIMD dispatch of the network
+//! ([`search::nnue::simd`]), where calling an AVX2 function needs it, and the table's cache
+//! prefetch ([`search::tt::TranspositionTable::prefetch`]).
 #![deny(unsafe_code)]
 pub mod board;
 pub mod book;

@@ -255,6 +255,25 @@ impl Position {
         self.key
     }
 
+    /// The key and halfmove clock the pseudo-legal move `m` would lead to, without making it
+    /// (the search asks for the table's entry before it makes the move).
+    #[inline]
+    pub fn key_after(&self, m: Move) -> (u64, u32) {
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = self.board[from.index()] else {
+            return (self.key, self.halfmove);
+        };
+        let mut key = self.key ^ zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
+        let clock = match self.board[to.index()] {
+            Some(c) => {
+                key ^= zobrist::piece_key(c, to);
+                0
+            }
+            None => self.halfmove.saturating_add(1),
+        };
+        (key ^ zobrist::SIDE, clock)
+    }
+
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         self.board[sq.index()]
@@ -719,6 +738,29 @@ mod tests {
         assert!(
             skipped * 2 > moves,
             "the quick test decides half: {skipped} of {moves}"
+        );
+    }
+
+    /// `key_after` foretells the key and clock of every legal move, captures included.
+    #[test]
+    fn key_after_is_the_key_the_move_makes() {
+        let (mut moves, mut captures) = (0, 0);
+        for (i, start) in arbitrary::starts().iter().enumerate() {
+            let choices: Vec<u16> = (0..120u16).map(|j| j.wrapping_mul(31) ^ i as u16).collect();
+            arbitrary::walk_visiting(start, &choices, |pos| {
+                for m in pos.legal_moves() {
+                    let after = pos.key_after(m);
+                    captures += usize::from(pos.piece_at(m.to()).is_some());
+                    pos.make_move(m);
+                    assert_eq!(after, (pos.key(), pos.halfmove_clock()), "{m}");
+                    pos.unmake_move();
+                    moves += 1;
+                }
+            });
+        }
+        assert!(
+            moves > 10_000 && captures > 500,
+            "{moves} moves, {captures} captures"
         );
     }
 

@@ -662,7 +662,7 @@ impl Worker {
             let m = self.root_moves[i].mv;
             let gives = self.pos.gives_check_quick(m);
             self.note_move(m, 0);
-            self.make(m, gives);
+            self.make_searched(m, gives);
             let new_depth = depth - 1;
             let mut score;
             if i == first {
@@ -817,6 +817,17 @@ impl Worker {
             n.acc.push_null();
         }
         self.pos.make_null_move();
+        self.shared.tt.prefetch(self.table_key());
+    }
+
+    /// [`make`](Self::make) for a move whose position the main search will probe the table
+    /// for: its bucket is fetched into the cache while the move is made and the child starts.
+    #[inline]
+    fn make_searched(&mut self, m: Move, gives_check: bool) {
+        let (key, clock) = self.pos.key_after(m);
+        let left = self.limit_plies.saturating_sub(clock);
+        self.shared.tt.prefetch(tt::table_key(key, left));
+        self.make(m, gives_check);
     }
 
     /// Takes back the last [`make`](Self::make) or [`make_null`](Self::make_null).
@@ -969,7 +980,7 @@ impl Worker {
             }
             let gives = self.pos.gives_check_quick(m);
             self.note_move(m, ply);
-            self.make(m, gives);
+            self.make_searched(m, gives);
             let mut score = -self.qsearch(-raised, -raised + 1, ply + 1);
             if score >= raised {
                 score = -self.search(-raised, -raised + 1, node.depth - 4, ply + 1, !node.cut);
@@ -1265,7 +1276,7 @@ impl Worker {
                 0
             };
             self.note_move(m, ply);
-            self.make(m, gives);
+            self.make_searched(m, gives);
             count += 1;
             let new_depth = depth - 1 + extension;
             let mut score;
