@@ -19,6 +19,7 @@
 //! One [`Worker`] runs per thread; they share the table and the stop flag (lazy SMP). With
 //! one thread and a node limit the search is deterministic.
 
+use super::correction;
 use super::eval;
 use super::history::{self, Histories, HistoryView};
 use super::levels::{Level, Selectivity, Style};
@@ -262,8 +263,10 @@ struct Node {
     pv: bool,
     cut: bool,
     in_check: bool,
-    /// `-INFINITE` in check.
+    /// `-INFINITE` in check; corrected by the correction history where it is on.
     static_eval: i32,
+    /// The evaluation as the table stores it: before the correction (0 in check).
+    raw_eval: i32,
     /// Better than two plies ago, for the same side.
     improving: bool,
     /// The table's move is a capture.
@@ -996,7 +999,7 @@ impl Worker {
                     ply,
                     Some(m),
                     score,
-                    node.static_eval,
+                    node.raw_eval,
                     node.depth - 3,
                     Bound::Lower,
                 );
@@ -1201,10 +1204,11 @@ impl Worker {
             }
         }
 
+        let raw_eval = if in_check { 0 } else { self.static_eval(tt) };
         let static_eval = if in_check {
             -INFINITE
         } else {
-            self.static_eval(tt)
+            self.corrected(raw_eval)
         };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
@@ -1216,6 +1220,7 @@ impl Worker {
             cut,
             in_check,
             static_eval,
+            raw_eval,
             improving,
             tt_capture: tt_move.is_some_and(|m| self.pos.piece_at(m.to()).is_some()),
         };
@@ -1330,12 +1335,51 @@ impl Worker {
         }
         if !is_rule(best) {
             let bound = result_bound(best, orig_alpha, beta, best_move.is_some());
-            let e = if in_check { 0 } else { static_eval };
+            if !in_check && !is_decisive(best) {
+                self.learn_correction(best, best_move, bound, &node);
+            }
             self.shared
                 .tt
-                .store(key, ply, best_move, best, e, depth, bound);
+                .store(key, ply, best_move, best, raw_eval, depth, bound);
         }
         best
+    }
+
+    /// Whether the correction history is on (either weight not 0).
+    #[inline]
+    fn corrections_on(&self) -> bool {
+        self.p.corr_pawn != 0 || self.p.corr_material != 0
+    }
+
+    /// The static evaluation `raw` corrected by what this game's searches learned about its
+    /// error here (unchanged where the correction history is off).
+    #[inline]
+    fn corrected(&self, raw: i32) -> i32 {
+        if !self.corrections_on() {
+            return raw;
+        }
+        let c = self
+            .hist
+            .correction
+            .correction(&self.pos, self.p.corr_pawn, self.p.corr_material);
+        correction::corrected(raw, c)
+    }
+
+    /// Learns the evaluation's error from a node's result, where the result says something
+    /// about it: not after a capture (its score is the capture's), not from a fail high
+    /// below the evaluation or a fail low above it (bounds on the wrong side).
+    #[inline]
+    fn learn_correction(&mut self, best: i32, best_move: Option<Move>, bound: Bound, node: &Node) {
+        if !self.corrections_on()
+            || best_move.is_some_and(|m| self.pos.piece_at(m.to()).is_some())
+            || (bound == Bound::Lower && best <= node.static_eval)
+            || (bound == Bound::Upper && best >= node.static_eval)
+        {
+            return;
+        }
+        self.hist
+            .correction
+            .update(&self.pos, node.depth, best, node.static_eval);
     }
 
     /// Learns from a cutoff by `m`: the move is rewarded in its statistics, and the moves
@@ -1420,16 +1464,18 @@ impl Worker {
         let orig_alpha = alpha;
         let mut best;
         let stand;
+        let mut raw = 0;
         if in_check {
             best = -INFINITE;
             stand = -INFINITE;
         } else {
-            stand = self.static_eval(tt);
+            raw = self.static_eval(tt);
+            stand = self.corrected(raw);
             if stand >= beta {
                 if let Some(key) = key.filter(|_| tt.is_none()) {
                     self.shared
                         .tt
-                        .store(key, ply, None, stand, stand, QS_DEPTH, Bound::Lower);
+                        .store(key, ply, None, stand, raw, QS_DEPTH, Bound::Lower);
                 }
                 return stand;
             }
@@ -1482,10 +1528,9 @@ impl Worker {
         // A deeper result for this position is worth more than this one: kept.
         if let Some(key) = key.filter(|_| tt.is_none_or(|e| e.depth <= QS_DEPTH)) {
             let bound = result_bound(best, orig_alpha, beta, best_move.is_some());
-            let e = if in_check { 0 } else { stand };
             self.shared
                 .tt
-                .store(key, ply, best_move, best, e, QS_DEPTH, bound);
+                .store(key, ply, best_move, best, raw, QS_DEPTH, bound);
         }
         best
     }
@@ -1738,5 +1783,47 @@ mod stall_tests {
         assert_eq!(stall_margin(40, 192), 40);
         assert_eq!(stall_margin(150, 192), 96, "at most half of the hard limit");
         assert_eq!(stall_margin(u64::MAX, u64::MAX - 1), u64::MAX / 2);
+    }
+}
+
+#[cfg(test)]
+mod correction_tests {
+    use super::*;
+
+    /// Off (the default), the correction history is neither read nor written; on, a search
+    /// fills it, finds a legal move and searches another tree.
+    #[test]
+    fn the_correction_history_learns_only_when_on() {
+        let fen = crate::search::BENCH_POSITIONS[1];
+        let pos = Position::from_fen(fen).unwrap();
+        let limits = |weight| {
+            let mut params = Parameters::DEFAULT;
+            params.corr_pawn = weight;
+            params.corr_material = weight;
+            Limits {
+                depth: Some(9),
+                params,
+                ..Limits::default()
+            }
+        };
+        let learned = |w: &Worker| {
+            let mut q = w.pos.clone();
+            let moves = q.legal_moves();
+            let mut any = w.hist.correction.correction(&q, 100, 100) != 0;
+            for m in moves {
+                q.make_move(m);
+                any |= w.hist.correction.correction(&q, 100, 100) != 0;
+                q.unmake_move();
+            }
+            any
+        };
+        let mut off = test_worker(pos.clone(), &limits(0));
+        let a = off.run(|_| {});
+        assert!(!learned(&off));
+        let mut on = test_worker(pos.clone(), &limits(100));
+        let b = on.run(|_| {});
+        assert!(learned(&on));
+        assert!(pos.legal_moves().contains(&b.best.unwrap()));
+        assert_ne!(off.nodes(), on.nodes(), "{a:?} {b:?}");
     }
 }

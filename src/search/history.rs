@@ -13,6 +13,7 @@
 //! Every entry moves toward a bonus or malus with "gravity" (`h += b - h·|b| / MAX`), which
 //! keeps it within ±[`HISTORY_MAX`] without clamping and lets old knowledge fade.
 
+use super::correction::Corrections;
 use super::eval;
 use crate::board::{Move, Position};
 
@@ -31,6 +32,8 @@ pub struct Histories {
     pub continuation: Box<PieceTo<PieceTo<i16>>>,
     /// The refutation of each (piece, square) move, as [`Move::to_u16`] (0 = none).
     counter: Box<PieceTo<u16>>,
+    /// The static evaluation's errors, by pawn structure and material.
+    pub correction: Corrections,
 }
 
 impl Default for Histories {
@@ -47,6 +50,7 @@ impl Histories {
             capture: bytemuck::zeroed_box(),
             continuation: bytemuck::zeroed_box(),
             counter: bytemuck::zeroed_box(),
+            correction: Corrections::new(),
         }
     }
 

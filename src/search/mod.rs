@@ -1,6 +1,7 @@
 //! Playing strength: search, evaluation, transposition table, time management, and the engine
 //! façade the protocol talks to.
 pub mod alphabeta;
+pub mod correction;
 pub mod engine;
 pub mod eval;
 pub mod history;

@@ -147,6 +147,11 @@ parameters! {
     qs_table = 0 in 0..=1 step 1;
     /// Quiescence delta pruning: what a capture may gain beyond its victim's value.
     qs_delta = 200 in 50..=600 step 20;
+    /// Correction history: how much of what searches learned about the evaluation's error
+    /// by pawn structure, and by material, moves the static evaluation, in percent (0: off,
+    /// as measured; see `search::correction`).
+    corr_pawn = 0 in 0..=200 step 10;
+    corr_material = 0 in 0..=200 step 10;
     /// A cutoff's history bonus: `scale * min(depth * depth, cap)`.
     history_bonus_scale = 32 in 8..=96 step 4;
     history_bonus_cap = 400 in 64..=1200 step 40;
