@@ -786,7 +786,13 @@ impl Worker {
     /// Plies left before the natural limit of the rules in force (0 once it is reached).
     #[inline]
     fn plies_to_limit(&self) -> u32 {
-        self.limit_plies.saturating_sub(self.pos.halfmove_clock())
+        self.plies_left(self.pos.halfmove_clock())
+    }
+
+    /// Plies left before the natural limit with the halfmove clock at `clock`.
+    #[inline]
+    fn plies_left(&self, clock: u32) -> u32 {
+        self.limit_plies.saturating_sub(clock)
     }
 
     /// May a stored score cut the search off here? Not in the last plies before the natural
@@ -828,8 +834,9 @@ impl Worker {
     #[inline]
     fn make_searched(&mut self, m: Move, gives_check: bool) {
         let (key, clock) = self.pos.key_after(m);
-        let left = self.limit_plies.saturating_sub(clock);
-        self.shared.tt.prefetch(tt::table_key(key, left));
+        self.shared
+            .tt
+            .prefetch(tt::table_key(key, self.plies_left(clock)));
         self.make(m, gives_check);
     }
 
@@ -1335,9 +1342,7 @@ impl Worker {
         }
         if !is_rule(best) {
             let bound = result_bound(best, orig_alpha, beta, best_move.is_some());
-            if !in_check && !is_decisive(best) {
-                self.learn_correction(best, best_move, bound, &node);
-            }
+            self.learn_correction(best, best_move, bound, &node);
             self.shared
                 .tt
                 .store(key, ply, best_move, best, raw_eval, depth, bound);
@@ -1366,11 +1371,14 @@ impl Worker {
     }
 
     /// Learns the evaluation's error from a node's result, where the result says something
-    /// about it: not after a capture (its score is the capture's), not from a fail high
-    /// below the evaluation or a fail low above it (bounds on the wrong side).
+    /// about it: not in check (no evaluation), not from a mate (no evaluation's business), not
+    /// after a capture (its score is the capture's), not from a fail high below the evaluation
+    /// or a fail low above it (bounds on the wrong side).
     #[inline]
     fn learn_correction(&mut self, best: i32, best_move: Option<Move>, bound: Bound, node: &Node) {
         if !self.corrections_on()
+            || node.in_check
+            || is_decisive(best)
             || best_move.is_some_and(|m| self.pos.piece_at(m.to()).is_some())
             || (bound == Bound::Lower && best <= node.static_eval)
             || (bound == Bound::Upper && best >= node.static_eval)

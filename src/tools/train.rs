@@ -24,13 +24,13 @@
 //!   skips any record equal to one of them (so a position shared with a held-out game, such
 //!   as an opening position, is not trained on either). Records whose placement is not a
 //!   legal position are skipped and counted. A thread of its own reads, filters and cuts the
-//!   stream into batches (two kept ready) while the pool trains, so reading costs no
-//!   worker time.
+//!   stream into batches (two kept ready) while the pool trains, so the workers do not wait
+//!   for the reading.
 //! * **Gradients.** A mini-batch is cut into chunks of [`CHUNK`] positions; rayon computes
 //!   each chunk's gradient into its own buffer and the buffers are summed in chunk order.
 //!   The first layer's gradient is sparse: a chunk touches only the rows of the features it
-//!   saw, and only those are cleared and summed (the rows shared out between the threads,
-//!   each row summed in chunk order). Because the chunking does not depend on the
+//!   saw, and only those are cleared and added to the batch's sum (whose rows are shared
+//!   out between the threads, each row summed in chunk order). Because the chunking does not depend on the
 //!   thread count, **the same data, config and seed give the same network bit for bit with
 //!   any number of threads**. The loops are compiled twice (for the build's baseline and for
 //!   AVX2, picked at run time: [`simd::run`]); they are element by element, and the output's
@@ -609,8 +609,8 @@ impl Kernel for ChunkLoss<'_> {
 
 /// Some consecutive rows of the first layer's weights summed over the chunks' gradients, in
 /// chunk order (each element `0 + g₁ + g₂ + …` over the chunks that touched its row, whatever
-/// thread sums it); the rows are cut between threads, since summing them one thread at a time
-/// left the others idle for a tenth of each step.
+/// thread sums it); the rows are cut between threads, since summed on one thread they left
+/// the others idle.
 struct SumRows<'a> {
     rows: &'a mut [f32],
     first: usize,
@@ -668,7 +668,9 @@ pub struct Trainer {
     v: FloatNetwork,
     steps: i32,
     chunks: Vec<Gradient>,
-    total: Gradient,
+    /// The batch's summed gradient (the chunks' added up) and summed loss.
+    total: FloatNetwork,
+    total_loss: f64,
     scale: f32,
     weight_decay: f32,
     pool: rayon::ThreadPool,
@@ -709,7 +711,8 @@ impl Trainer {
             v: FloatNetwork::zeros_for(arch),
             steps: 0,
             chunks: Vec::new(),
-            total: Gradient::new(arch),
+            total: FloatNetwork::zeros_for(arch),
+            total_loss: 0.0,
             scale,
             weight_decay,
             pool,
@@ -783,12 +786,10 @@ impl Trainer {
                     )
                 });
         });
-        let (total, parts) = (&mut self.total, &self.chunks[..n]);
-        let width = SUM_ROWS * total.net.arch.hidden();
+        let (t, parts) = (&mut self.total, &self.chunks[..n]);
+        let width = SUM_ROWS * t.arch.hidden();
         self.pool.install(|| {
-            total
-                .net
-                .l1_weights
+            t.l1_weights
                 .par_chunks_mut(width)
                 .enumerate()
                 .for_each(|(i, rows)| {
@@ -797,16 +798,15 @@ impl Trainer {
                 });
         });
         // The rest is small: summed here, in chunk order.
-        let t = &mut total.net;
         t.l1_bias.fill(0.0);
         t.l2_weights.fill(0.0);
         t.l2_bias.fill(0.0);
-        total.loss = 0.0;
+        self.total_loss = 0.0;
         for g in parts {
             add_to(&mut t.l1_bias, &g.net.l1_bias);
             add_to(&mut t.l2_weights, &g.net.l2_weights);
             add_to(&mut t.l2_bias, &g.net.l2_bias);
-            total.loss += g.loss;
+            self.total_loss += g.loss;
         }
     }
 
@@ -857,7 +857,7 @@ impl Trainer {
         };
         let l1 = f32::from(L1_LIMIT) / QA as f32;
         let l2 = f32::from(L2_LIMIT) / QB as f32;
-        let (n, g, m, v) = (&mut self.net, &self.total.net, &mut self.m, &mut self.v);
+        let (n, g, m, v) = (&mut self.net, &self.total, &mut self.m, &mut self.v);
         let isa = self.isa;
         let tensors = [
             (
@@ -915,7 +915,7 @@ impl Trainer {
                     });
             }
         });
-        self.total.loss
+        self.total_loss
     }
 }
 
@@ -1108,7 +1108,7 @@ pub fn train(
         let (mut loss, mut positions) = (0.0, 0u64);
         // The records are read, filtered and given their mirror coins on a thread of their
         // own, in stream order, while the pool trains on the batch before: read on the pool's
-        // thread, they left every other worker idle for a tenth of the time.
+        // thread, they left every other worker idle while they were read.
         let (to_train, batches) = mpsc::sync_channel(2);
         let (val_records, invalid_records) = (&val_records, &invalid_records);
         std::thread::scope(|scope| -> Result<(), TrainError> {
