@@ -879,8 +879,10 @@ impl Worker {
         #[cfg(test)]
         self.check_network();
         if let Some(limit) = self.limits.nodes {
-            // Exact per-thread check keeps single-threaded node-limited runs deterministic.
-            if self.nodes >= limit {
+            // Exact per-thread check keeps single-threaded node-limited runs deterministic. A
+            // limited strength always finishes its first iteration: a player of any level
+            // looks at a few candidate moves once, and its choice needs them all scored.
+            if self.nodes >= limit && !(self.root_depth == 1 && self.limits.strength.is_some()) {
                 self.stopped = true;
                 self.shared.stop.store(true, Ordering::Relaxed);
             }

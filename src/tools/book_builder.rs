@@ -261,7 +261,7 @@ mod tests {
             depth: 2,
             quick_depth: 1,
             deep_candidates: 2,
-            margin: 10,
+            margin: 40,
             max_moves: 2,
             plies: 4,
             side_cost: 2,

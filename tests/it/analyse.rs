@@ -250,7 +250,9 @@ fn bad_input_exits_2() {
 /// An only move (Black's e8d9, out of check) is searched to the budget like any other: a
 /// one-iteration search scored it about 450 cp too low for Black and put a false dip in the
 /// graph. Its score must agree with a search of the position after it at about that depth
-/// (depths 7 to 9: the successor's own score moves by up to 90 cp from one depth to the next).
+/// (depths 7 to 9), within 150 cp: the successor's own score moves by up to 90 cp from one
+/// depth to the next, and the only move's at depth 8 by up to 120 cp from its neighbours'
+/// (with the round-6 network: 465, 358 and 454 cp at depths 7, 8 and 9).
 #[test]
 fn an_only_move_is_searched_to_the_depth() {
     const FEN: &str = "2R1k1b2/4a4/5a3/1n7/p3c4/9/P5r2/2N1B4/4A4/2C1K4 b - - 0 1";
@@ -283,7 +285,7 @@ fn an_only_move_is_searched_to_the_depth() {
         })
         .collect();
     assert!(
-        successor.iter().any(|s| (after - s).abs() <= 100),
+        successor.iter().any(|s| (after - s).abs() <= 150),
         "only move scored {after}, the position after it {successor:?} at depths 7-9: {stdout}"
     );
 }

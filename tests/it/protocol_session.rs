@@ -429,7 +429,19 @@ fn a_limited_strength_plays_a_legal_move_within_its_budget() {
         "go wtime 60000 btime 60000",
     ]);
     let got = texts(&e.until_answer());
-    let budget = Strength::from_elo(MIN_ELO).nodes;
+    // The budget holds, except that a limited strength always finishes its first iteration
+    // (its candidate lines at depth 1).
+    let mut full = jiangjun::search::engine::Engine::new();
+    full.set_position(None, &["h2e2".to_string(), "h9g7".to_string()])
+        .unwrap();
+    let mut first = 0;
+    let limits = jiangjun::search::alphabeta::Limits {
+        depth: Some(1),
+        multipv: jiangjun::search::strength::LINES,
+        ..Default::default()
+    };
+    full.search_blocking(limits, |i| first = i.nodes);
+    let budget = Strength::from_elo(MIN_ELO).nodes.max(first);
     for line in got.iter().filter(|l| l.starts_with("info depth")) {
         assert!(!line.contains(" multipv "), "{line}");
         let nodes: u64 = line
