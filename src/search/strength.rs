@@ -19,7 +19,8 @@ use rand::Rng;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StrengthLevel {
     pub elo: u32,
-    /// Nodes per move (the search stops there).
+    /// Nodes per move: the search stops there, once its first iteration (every candidate
+    /// line at depth 1) is finished.
     pub nodes: u64,
     /// Softmax temperature of the move choice, in centipawns.
     pub temperature_cp: u32,
