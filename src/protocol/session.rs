@@ -804,6 +804,12 @@ impl<W: Write> Session<W> {
             multipv: self.settings.multipv,
             // Accepting or declining needs the real score, even of an only move.
             score_only_move: search.draw_offered,
+            fixed_time: self.dialect.is_some_and(|d| {
+                search
+                    .go
+                    .limits(d, self.settings.usemillisec, red_to_move)
+                    .is_fixed_time()
+            }),
             // The engine applies its own rule set (the `repetition` option).
             ..Limits::default()
         };

@@ -73,6 +73,10 @@ pub struct Limits {
     /// Search a root with a single legal move to the limits like any other, for its score (a
     /// draw offer, an analysis); by default that move is played after one iteration.
     pub score_only_move: bool,
+    /// The time is a fixed time for this move (`movetime`): time not spent is lost, so neither
+    /// an only move nor a proven mate ends the search before it (issue 29.7, as Stockfish-family
+    /// engines do). An only move's search fills the table for the next move.
+    pub fixed_time: bool,
     /// The search's numeric parameters ([`Parameters::DEFAULT`] but in tuning runs).
     pub params: Parameters,
     /// A playing strength for people (`UCI_LimitStrength`): the move is chosen among the
@@ -514,7 +518,7 @@ impl Worker {
             }
             if is_mate(score) && depth > 10 && decisive_plies(score).is_some_and(|p| p < depth) {
                 // A proven mate shorter than the depth: deeper iterations will not change it.
-                if self.limits.depth.is_none() && !self.limits.infinite {
+                if self.limits.depth.is_none() && !self.limits.infinite && !self.limits.fixed_time {
                     break;
                 }
             }
@@ -606,7 +610,11 @@ impl Worker {
         if self.limits.infinite || self.shared.pondering.load(Ordering::Relaxed) {
             return false;
         }
-        if n_root == 1 && self.root_depth >= 1 && !self.limits.score_only_move {
+        if n_root == 1
+            && self.root_depth >= 1
+            && !self.limits.score_only_move
+            && !self.limits.fixed_time
+        {
             return true; // only move: play it at once
         }
         let soft = self.shared.soft_ms.load(Ordering::Relaxed);

@@ -20,6 +20,9 @@
 //! | 6.3 限时包干制 | whole game in T, no increment | `time T` | `T / H` with a horizon `H` of 40 → 30 moves as the game goes on |
 //! | (UCI, TCHESS) | fixed time per move | `movetime M` | soft = hard = `M − min(overhead, max(3, M/25))` |
 //!
+//! A fixed time per move without a clock is spent in full ([`TimeLimits::is_fixed_time`]): an
+//! only move and a proven mate, which end a search on a clock early, do not end it.
+//!
 //! 6.4 (rapid games) and 6.5 (time odds) are special cases of the above. The opponent's clock
 //! (`opptime`) only nudges the soft limit by at most ±10 %.
 //!
@@ -106,6 +109,14 @@ pub struct TimeLimits {
     /// `setoption ponder true`: we expect ponder hits, so we can afford 25 % more per move
     /// (ElephantEye's policy, ucci.md §6).
     pub ponder_expected: bool,
+}
+
+impl TimeLimits {
+    /// A fixed time for this move and no clock: what is not spent now is lost, not saved for
+    /// later moves (issue 29.7).
+    pub fn is_fixed_time(&self) -> bool {
+        self.movetime_ms.is_some() && self.remaining_ms.is_none()
+    }
 }
 
 /// How long to think about the current move, in milliseconds from the moment the clock started
@@ -509,6 +520,27 @@ mod tests {
             ..clock(60_000)
         });
         assert_eq!(zero, budget(clock(60_000)));
+    }
+
+    #[test]
+    fn only_a_movetime_without_a_clock_is_a_fixed_time() {
+        let fixed = TimeLimits {
+            movetime_ms: Some(100),
+            ..TimeLimits::default()
+        };
+        assert!(fixed.is_fixed_time());
+        let clock = TimeLimits {
+            remaining_ms: Some(100),
+            moves_to_go: Some(1),
+            ..TimeLimits::default()
+        };
+        assert!(!clock.is_fixed_time(), "a period's last move: a clock");
+        let both = TimeLimits {
+            remaining_ms: Some(60_000),
+            ..fixed
+        };
+        assert!(!both.is_fixed_time(), "a clock beside the movetime");
+        assert!(!TimeLimits::default().is_fixed_time());
     }
 
     #[test]

@@ -928,6 +928,33 @@ fn case_44_draw_offer_with_an_only_move() {
     e.finish();
 }
 
+/// Beside case 44: a fixed time per move (`movetime`, no clock) is the engine's to use, so an
+/// only move is searched on like any other (issue 29.7) instead of being played after one
+/// iteration, which is kept for clocks, where the time saved is used later.
+#[test]
+fn an_only_move_uses_a_fixed_move_time() {
+    for (go, searched_on) in [
+        ("go movetime 300", true),
+        ("go time 300000 increment 0", false),
+    ] {
+        let mut e = Engine::ucci();
+        e.send("position fen 3k5/9/9/9/9/9/9/4r4/9/5K3 w - - 0 1");
+        e.send(go);
+        let got = texts(&e.until_answer());
+        assert_eq!(
+            parse_bestmove(got.last().unwrap()).0,
+            "f0f1",
+            "{go}: {got:?}"
+        );
+        assert_eq!(
+            got.iter().any(|l| l.starts_with("info depth 2 ")),
+            searched_on,
+            "{go}: {got:?}"
+        );
+        e.finish();
+    }
+}
+
 /// `e` after the first line of case `n` (`ucci` or `uci`) and its answer; the case's lines.
 fn handshake(mut e: Engine, n: u32) -> (Engine, Vec<String>) {
     let inputs = transcript_inputs(n);
