@@ -16,7 +16,9 @@
 //!    that already chases. A side is done with at its first idle move (its cycle is allowed,
 //!    24.14); both sides idle is a draw at once.
 //!
-//! What the search does with the result (score band, TT hygiene) is up to the search.
+//! What the search does with the result (score band, TT hygiene) is up to the search. A cycle
+//! that closes on the root move or the answer to it is judged by [`judge_cycle_exact`] instead,
+//! with the referee's classification: those rulings are the game's.
 //!
 //! Cost (`cargo bench --bench repetition`; callgrind instruction counts of a 200k-node
 //! search): nothing in make/unmake, so perft is unchanged; `repetition::score` without a hit
@@ -131,7 +133,7 @@ pub fn judge_cycle(pos: &Position, len: usize, rules: RuleSet) -> Option<GameRes
         return hit;
     }
     // 3. Classify, rolling a scratch copy back to the start of the cycle.
-    let outcome = classify_cycle(pos, len, rules, mover);
+    let outcome = classify_cycle(pos, len, rules, mover, options(rules), true);
     CACHE.with(|c| {
         if let Some(e) = c.borrow_mut().get_mut(slot) {
             *e = (sig, outcome);
@@ -156,19 +158,67 @@ pub fn judge_cycle_uncached(pos: &Position, len: usize, rules: RuleSet) -> Optio
             stm.flip()
         }
     };
-    classify_cycle(pos, len, rules, mover)
+    classify_cycle(pos, len, rules, mover, options(rules), true)
 }
 
-/// Step 3 of [`judge_cycle`].
+/// A cycle judged as the game referee judges it: every move classified with the referee's
+/// options ([`Options::referee`]: mate threats up to three checks deep, chases behind checks,
+/// wins by a series of checks or through exchanges), and no move taken as idle from the
+/// fast path's cache. For the first plies of a search, where a cycle closes on the move the
+/// engine is about to play or on the answer to it: there the ruling is the game's, and the
+/// fast path's "杀 is mate in one" once read a 一将一杀 (24.13) as a check and an idle move,
+/// so the engine played into a forbidden repetition and lost. Cached apart from the fast
+/// path's rulings, since the same few cycles are met at every iteration.
+pub fn judge_cycle_exact(pos: &Position, len: usize, rules: RuleSet) -> Option<GameResult> {
+    let hist = pos.history();
+    let n = hist.len();
+    if len < 2 || len > n || hist[n - len..].iter().any(|st| st.mv.is_none()) {
+        return None;
+    }
+    let stm = pos.side_to_move();
+    let mover = |j: usize| {
+        if (n - j).is_multiple_of(2) {
+            stm
+        } else {
+            stm.flip()
+        }
+    };
+    // A distinct signature keeps exact rulings apart from the fast path's in one cache.
+    let sig = signature(pos, len, rules) ^ EXACT_SALT | 1;
+    let slot = (sig as usize) & (CACHE_SIZE - 1);
+    if let Some(hit) = CACHE.with(|c| {
+        c.borrow()
+            .get(slot)
+            .filter(|(s, _)| *s == sig)
+            .map(|(_, o)| *o)
+    }) {
+        return hit;
+    }
+    let outcome = classify_cycle(pos, len, rules, mover, Options::referee(rules), false);
+    CACHE.with(|c| {
+        if let Some(e) = c.borrow_mut().get_mut(slot) {
+            *e = (sig, outcome);
+        }
+    });
+    outcome
+}
+
+/// Mixed into the signature of a cycle judged by [`judge_cycle_exact`].
+const EXACT_SALT: u64 = 0x5851_f42d_4c95_7f2d;
+
+/// Step 3 of [`judge_cycle`] (and the whole of [`judge_cycle_exact`]), with the classifier
+/// options `opts`; `idle_cache`: read and fill the cache of moves found idle (fast path only,
+/// since a move idle to the fast path may be a mate threat to the referee).
 fn classify_cycle(
     pos: &Position,
     len: usize,
     rules: RuleSet,
     mover: impl Fn(usize) -> Color,
+    opts: Options,
+    idle_cache: bool,
 ) -> Option<GameResult> {
     let n = pos.history().len();
     let start = n - len;
-    let opts = options(rules);
     let mut scratch = pos.clone_with_tail(len);
     for _ in 0..len {
         scratch.unmake_move();
@@ -188,7 +238,8 @@ fn classify_cycle(
             let check = st.gave_check;
             let msig = move_signature(scratch.key(), m, rules);
             let slot = (msig as usize) & (IDLE_SIZE - 1);
-            let known_idle = !check && IDLE.with(|c| c.borrow().get(slot) == Some(&msig));
+            let known_idle =
+                idle_cache && !check && IDLE.with(|c| c.borrow().get(slot) == Some(&msig));
             let natures = if known_idle {
                 MoveNatures::idle(IdleKind::Plain)
             } else if check && !opts.chase_on_check {
@@ -198,7 +249,7 @@ fn classify_cycle(
                 classify_move(&mut scratch, m, &ids, &opts).natures
             };
             let idle = natures.heaviest() == NatureClass::Idle;
-            if idle && !known_idle {
+            if idle && !known_idle && idle_cache {
                 IDLE.with(|c| {
                     if let Some(e) = c.borrow_mut().get_mut(slot) {
                         *e = msig;

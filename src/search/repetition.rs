@@ -9,10 +9,13 @@
 //! a hit is the cycle judged: its check flags first (which the search keeps anyway for its
 //! check extension); chases and mate-in-one threats are computed on a scratch copy of the
 //! cycle only when no side checked on every move, and the result is cached per thread.
+//! Cycles that close on the root move or the answer to it are judged with the referee's full
+//! classification instead ([`EXACT_PLIES`]), so the move played never loses by a rule the fast
+//! path cannot see.
 
 use super::score::{rule_loss_in, rule_win_in};
 use crate::board::{GameResult, Position};
-use crate::rules::fast::judge_cycle;
+use crate::rules::fast::{judge_cycle, judge_cycle_exact};
 use crate::rules::RuleSet;
 
 /// Plies without a capture that draw the game under `rules` (2011 rules 4.2.4: 60 moves per
@@ -48,11 +51,21 @@ pub fn score_with(pos: &Position, ply: usize, rules: RuleSet) -> Option<i32> {
     None
 }
 
+/// Cycles that close within this many plies of the root are judged as the referee judges
+/// them ([`judge_cycle_exact`]): the move played and the answer to it decide the game's
+/// ruling, deeper cycles only steer the search.
+pub const EXACT_PLIES: usize = 2;
+
 /// Scores the cycle of the last `len` moves: a rule loss or win `ply` plies from the root
 /// ([`rule_loss_in`], [`rule_win_in`]), anything else a draw.
 fn judge(pos: &Position, len: usize, ply: usize, rules: RuleSet) -> i32 {
     let us = pos.side_to_move();
-    match judge_cycle(pos, len, rules).and_then(GameResult::loser) {
+    let outcome = if ply <= EXACT_PLIES {
+        judge_cycle_exact(pos, len, rules)
+    } else {
+        judge_cycle(pos, len, rules)
+    };
+    match outcome.and_then(GameResult::loser) {
         Some(loser) if loser == us => rule_loss_in(ply),
         Some(_) => rule_win_in(ply),
         None => 0,
@@ -95,5 +108,30 @@ mod tests {
         // One ply later the chaser is to move: it is the one losing.
         let pos = play(fen, "a6a7 c7c6 a7a6 c6c7 a6a7 c7c6");
         assert_eq!(score(&pos, 6), Some(rule_loss_in(6)));
+    }
+
+    /// A game Jiangjun lost by rule (two threads against one, 200 ms a move): Black's rook
+    /// checks (f4d4) and goes back (d4f4) with a mate threat that takes a series of checks to
+    /// carry out, 一将一杀 (24.13, forbidden: 25.3). The fast path, which knows 杀 as mate in one
+    /// only, reads the cycle as a check and an idle move, a draw; the first plies now judge
+    /// it as the referee does (`jiangjun judge` on these moves: black_loses 25.3).
+    #[test]
+    fn a_check_and_a_mate_threat_by_checks_lose_at_the_root() {
+        let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+        let game = "b2e2 h9g7 b0c2 b9c7 g3g4 c6c5 h0g2 h7h3 e3e4 a9b9 e4e5 g9e7 e5f5 b7b3 h2h1 \
+                    b9b4 c3c4 b4c4 a0b0 c4c3 f5f6 f9e8 h1c1 c3g3 g2e3 h3e3 c2e3 g3e3 c1c7 g7f9 \
+                    i0h0 c5c4 e2e1 e3i3 f6e6 c4b4 c7c2 i3c3 c2i2 c3i3 h0h5 g6g5 e1i1 i3e3 c0e2 \
+                    i9g9 e6e7 f9e7 i2i4 g5g4 b0c0 e3f3 c0c9 b3e3 d0e1 g4g3 h5e5 g9f9 i1i0 g3g2 \
+                    e5e7 f9f4 i4i2 e9f9 e0d0 f4d4 d0e0 d4f4";
+        let pos = play(start, game);
+        // Red to move; Black, who closed the cycle, loses.
+        for ply in 1..=EXACT_PLIES {
+            assert_eq!(score(&pos, ply), Some(rule_win_in(ply)), "ply {ply}");
+        }
+        assert_eq!(
+            score(&pos, EXACT_PLIES + 1),
+            Some(0),
+            "deeper, the fast path's reading (a draw) stands"
+        );
     }
 }
