@@ -780,7 +780,8 @@ impl<W: Write> Session<W> {
             bans_before,
             go: params,
         };
-        let budget = self.budget(&search);
+        let time_limits = self.time_limits(&search);
+        let budget = time_limits.as_ref().and_then(allocate);
         let depth = search
             .go
             .depth
@@ -804,12 +805,7 @@ impl<W: Write> Session<W> {
             multipv: self.settings.multipv,
             // Accepting or declining needs the real score, even of an only move.
             score_only_move: search.draw_offered,
-            fixed_time: self.dialect.is_some_and(|d| {
-                search
-                    .go
-                    .limits(d, self.settings.usemillisec, red_to_move)
-                    .is_fixed_time()
-            }),
+            fixed_time: time_limits.is_some_and(|t| t.is_fixed_time()),
             // The engine applies its own rule set (the `repetition` option).
             ..Limits::default()
         };
@@ -845,8 +841,13 @@ impl<W: Write> Session<W> {
 
     /// The time budget of a search, counted from `go` (or from `ponderhit`).
     fn budget(&self, s: &Search) -> Option<TimeBudget> {
+        allocate(&self.time_limits(s)?)
+    }
+
+    /// The clock and move time of `s`'s `go`, with this session's overhead and pondering.
+    fn time_limits(&self, s: &Search) -> Option<TimeLimits> {
         let dialect = self.dialect?;
-        allocate(&TimeLimits {
+        Some(TimeLimits {
             move_overhead_ms: self.settings.move_overhead_ms,
             ply: s.ply,
             ponder_expected: self.settings.ponder,

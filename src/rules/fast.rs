@@ -91,24 +91,10 @@ fn signature(pos: &Position, len: usize, rules: RuleSet) -> u64 {
 /// equals the one `len` plies back. Returns who loses, or [`Some(GameResult::Draw)`];
 /// [`None`] only for input that is not a cycle (too short, a null move in it).
 pub fn judge_cycle(pos: &Position, len: usize, rules: RuleSet) -> Option<GameResult> {
+    let mover = cycle_mover(pos, len)?;
     let hist = pos.history();
     let n = hist.len();
-    if len < 2 || len > n {
-        return None;
-    }
     let start = n - len;
-    if hist[start..].iter().any(|st| st.mv.is_none()) {
-        return None;
-    }
-    // The side to move made moves n-2, n-4, ...; the other side n-1, n-3, ...
-    let stm = pos.side_to_move();
-    let mover = |j: usize| {
-        if (n - j).is_multiple_of(2) {
-            stm
-        } else {
-            stm.flip()
-        }
-    };
     // 1. 25.1: perpetual check, from the flags alone.
     let all_check = |side: Color| {
         (start..n)
@@ -121,8 +107,34 @@ pub fn judge_cycle(pos: &Position, len: usize, rules: RuleSet) -> Option<GameRes
         (true, true) => return Some(GameResult::Draw),
         (false, false) => {}
     }
-    // 2. Seen this cycle lately?
-    let sig = signature(pos, len, rules);
+    // 2. Seen this cycle lately? 3. If not, classify, rolling a scratch copy back to the
+    // start of the cycle.
+    cached(signature(pos, len, rules), || {
+        classify_cycle(pos, len, rules, mover, options(rules), true)
+    })
+}
+
+/// Who made move `j` of the history, when the last `len` moves of `pos` form a cycle the
+/// judges can read (at least two moves, all within the history, no null move): the side to
+/// move made moves n-2, n-4, ..., the other side n-1, n-3, ...
+fn cycle_mover(pos: &Position, len: usize) -> Option<impl Fn(usize) -> Color> {
+    let hist = pos.history();
+    let n = hist.len();
+    if len < 2 || len > n || hist[n - len..].iter().any(|st| st.mv.is_none()) {
+        return None;
+    }
+    let stm = pos.side_to_move();
+    Some(move |j: usize| {
+        if (n - j).is_multiple_of(2) {
+            stm
+        } else {
+            stm.flip()
+        }
+    })
+}
+
+/// The per-thread cycle cache: the outcome recorded under `sig`, else `classify`'s, recorded.
+fn cached(sig: u64, classify: impl FnOnce() -> Option<GameResult>) -> Option<GameResult> {
     let slot = (sig as usize) & (CACHE_SIZE - 1);
     if let Some(hit) = CACHE.with(|c| {
         c.borrow()
@@ -132,8 +144,7 @@ pub fn judge_cycle(pos: &Position, len: usize, rules: RuleSet) -> Option<GameRes
     }) {
         return hit;
     }
-    // 3. Classify, rolling a scratch copy back to the start of the cycle.
-    let outcome = classify_cycle(pos, len, rules, mover, options(rules), true);
+    let outcome = classify();
     CACHE.with(|c| {
         if let Some(e) = c.borrow_mut().get_mut(slot) {
             *e = (sig, outcome);
@@ -145,19 +156,7 @@ pub fn judge_cycle(pos: &Position, len: usize, rules: RuleSet) -> Option<GameRes
 /// [`judge_cycle`] without the per-thread cache: what a cycle met for the first time costs
 /// (benchmarks and tests).
 pub fn judge_cycle_uncached(pos: &Position, len: usize, rules: RuleSet) -> Option<GameResult> {
-    let hist = pos.history();
-    let n = hist.len();
-    if len < 2 || len > n || hist[n - len..].iter().any(|st| st.mv.is_none()) {
-        return None;
-    }
-    let stm = pos.side_to_move();
-    let mover = |j: usize| {
-        if (n - j).is_multiple_of(2) {
-            stm
-        } else {
-            stm.flip()
-        }
-    };
+    let mover = cycle_mover(pos, len)?;
     classify_cycle(pos, len, rules, mover, options(rules), true)
 }
 
@@ -170,37 +169,11 @@ pub fn judge_cycle_uncached(pos: &Position, len: usize, rules: RuleSet) -> Optio
 /// so the engine played into a forbidden repetition and lost. Cached apart from the fast
 /// path's rulings, since the same few cycles are met at every iteration.
 pub fn judge_cycle_exact(pos: &Position, len: usize, rules: RuleSet) -> Option<GameResult> {
-    let hist = pos.history();
-    let n = hist.len();
-    if len < 2 || len > n || hist[n - len..].iter().any(|st| st.mv.is_none()) {
-        return None;
-    }
-    let stm = pos.side_to_move();
-    let mover = |j: usize| {
-        if (n - j).is_multiple_of(2) {
-            stm
-        } else {
-            stm.flip()
-        }
-    };
+    let mover = cycle_mover(pos, len)?;
     // A distinct signature keeps exact rulings apart from the fast path's in one cache.
-    let sig = signature(pos, len, rules) ^ EXACT_SALT | 1;
-    let slot = (sig as usize) & (CACHE_SIZE - 1);
-    if let Some(hit) = CACHE.with(|c| {
-        c.borrow()
-            .get(slot)
-            .filter(|(s, _)| *s == sig)
-            .map(|(_, o)| *o)
-    }) {
-        return hit;
-    }
-    let outcome = classify_cycle(pos, len, rules, mover, Options::referee(rules), false);
-    CACHE.with(|c| {
-        if let Some(e) = c.borrow_mut().get_mut(slot) {
-            *e = (sig, outcome);
-        }
-    });
-    outcome
+    cached(signature(pos, len, rules) ^ EXACT_SALT | 1, || {
+        classify_cycle(pos, len, rules, mover, Options::referee(rules), false)
+    })
 }
 
 /// Mixed into the signature of a cycle judged by [`judge_cycle_exact`].

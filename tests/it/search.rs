@@ -119,13 +119,6 @@ fn perpetual_check_is_avoided_in_search() {
     assert!(tested >= 2, "only {tested} perpetual-check cases tested");
 }
 
-/// `go infinite` and `go ponder` report their result only after `stop` / `ponderhit`, even
-/// when the search itself is finished (here: a depth limit).
-/// Issue 16.4: a loss by the perpetual rules is ranked with mates by distance. Red has checked
-/// perpetually (a1a9, a9a8 with the king stepping back and forth); checking again on a9 repeats
-/// the position, a one-sided perpetual check that loses at once (2011 rules 25.1). Every other
-/// move is mated in three (the rooks on e1 and i6). The longer resistance is the right choice:
-/// the old bands, with rule verdicts above all mates, forfeited with a8a9.
 /// From a game lost by rule (200 ms a move): Black's rook checks (f4d4) and goes back (d4f4)
 /// with a mate threat that needs a series of checks, 一将一杀 (24.13), forbidden (25.3);
 /// `jiangjun judge` on the game rules black_loses 25.3 when d4f4 repeats the position. The
@@ -154,6 +147,13 @@ fn a_forbidden_check_and_mate_threat_is_not_played() {
     }
 }
 
+/// `go infinite` and `go ponder` report their result only after `stop` / `ponderhit`, even
+/// when the search itself is finished (here: a depth limit).
+/// Issue 16.4: a loss by the perpetual rules is ranked with mates by distance. Red has checked
+/// perpetually (a1a9, a9a8 with the king stepping back and forth); checking again on a9 repeats
+/// the position, a one-sided perpetual check that loses at once (2011 rules 25.1). Every other
+/// move is mated in three (the rooks on e1 and i6). The longer resistance is the right choice:
+/// the old bands, with rule verdicts above all mates, forfeited with a8a9.
 #[test]
 fn a_distant_mate_is_preferred_to_forfeiting_by_rule_now() {
     let fen = "4k4/9/9/8r/9/9/9/9/R3r4/3K4p w - - 0 1";
