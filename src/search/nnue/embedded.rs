@@ -41,19 +41,22 @@ mod tests {
     use super::*;
     use crate::board::Position;
     use crate::checksum::fnv1a64;
-    use crate::search::nnue::network::{FILE_LEN, MAGIC, VERSION_1};
+    use crate::search::nnue::network::MAGIC;
 
     #[test]
     fn the_built_in_network_parses_with_a_valid_header_and_checksum() {
-        assert_eq!(BYTES.len(), FILE_LEN);
+        let net = built_in().expect("the built-in network parses");
+        let arch = net.architecture();
+        // Its header names its architecture's format version, and its length is that
+        // architecture's.
+        assert_eq!(BYTES.len(), arch.file_len());
         assert_eq!(BYTES[..4], MAGIC);
         assert_eq!(
             u32::from_le_bytes(BYTES[4..8].try_into().unwrap()),
-            VERSION_1
+            arch.version()
         );
-        let (body, sum) = BYTES.split_at(FILE_LEN - 8);
+        let (body, sum) = BYTES.split_at(BYTES.len() - 8);
         assert_eq!(fnv1a64(body), u64::from_le_bytes(sum.try_into().unwrap()));
-        let net = built_in().expect("the built-in network parses");
         // Written back, it is the same file.
         assert!(net.to_bytes() == BYTES);
         // Parsed once and shared, not copied per caller.
