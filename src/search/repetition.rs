@@ -118,12 +118,10 @@ mod tests {
     #[test]
     fn a_check_and_a_mate_threat_by_checks_lose_at_the_root() {
         let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
-        let game = "b2e2 h9g7 b0c2 b9c7 g3g4 c6c5 h0g2 h7h3 e3e4 a9b9 e4e5 g9e7 e5f5 b7b3 h2h1 \
-                    b9b4 c3c4 b4c4 a0b0 c4c3 f5f6 f9e8 h1c1 c3g3 g2e3 h3e3 c2e3 g3e3 c1c7 g7f9 \
-                    i0h0 c5c4 e2e1 e3i3 f6e6 c4b4 c7c2 i3c3 c2i2 c3i3 h0h5 g6g5 e1i1 i3e3 c0e2 \
-                    i9g9 e6e7 f9e7 i2i4 g5g4 b0c0 e3f3 c0c9 b3e3 d0e1 g4g3 h5e5 g9f9 i1i0 g3g2 \
-                    e5e7 f9f4 i4i2 e9f9 e0d0 f4d4 d0e0 d4f4";
-        let pos = play(start, game);
+        // The game up to Red's d0e0 (`tests/data/check_and_mate_threat_game.txt`), then d4f4.
+        let game = include_str!("../../tests/data/check_and_mate_threat_game.txt");
+        let game = format!("{game} d4f4");
+        let pos = play(start, &game);
         // Red to move; Black, who closed the cycle, loses.
         for ply in 1..=EXACT_PLIES {
             assert_eq!(score(&pos, ply), Some(rule_win_in(ply)), "ply {ply}");
