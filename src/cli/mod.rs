@@ -99,6 +99,10 @@ pub enum Command {
     /// A time control TC is 10+0.1 (base + increment in seconds, 2011 rules 6.1), 300 (sudden
     /// death, 6.3), 40/60[:20/30][+inc] (moves in seconds, periods, 6.2), movetime=MS, depth=N
     /// or nodes=N.
+    ///
+    /// Each game prints a line; every 50 games a line gives each engine's time a move so far
+    /// (a match stopped early still says it); the end prints the score, the SPRT's state,
+    /// the terminations and each engine's time use.
     #[command(verbatim_doc_comment)]
     Match(tournament::MatchArgs),
     /// A round robin between two or more engines.

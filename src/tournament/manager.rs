@@ -11,8 +11,7 @@ use super::pairing::multi_round_robin;
 use super::ranking::{standings, GameResult, ScoredGame, Scoring, System};
 use super::repetition_referee::{Referee, RulesReferee};
 use super::report::{
-    self, describe, engine_time_lines, pgn_for, terminations, write_notes, MatchReport,
-    TournamentReport,
+    self, describe, pgn_for, terminations, write_notes, MatchReport, TimeUse, TournamentReport,
 };
 use super::runner::{match_schedule, probe_engines, round_robin_schedule, run_games, RunSettings};
 use super::stats::{Sprt, SprtDecision, Wdl};
@@ -119,6 +118,7 @@ pub fn run_match(opts: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<Mat
     let total = opts.games;
     let schedule = match_schedule(opts.games, c.openings.len());
     let mut finished = 0u32;
+    let mut time_use = TimeUse::new(c.engines.len());
     let games = run_games(
         &c.engines,
         &c.openings,
@@ -158,6 +158,10 @@ pub fn run_match(opts: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<Mat
                 }
             }
             let _ = writeln!(out, "{line}");
+            time_use.add(g);
+            if let Some(l) = time_use.progress_line(c) {
+                let _ = writeln!(out, "{l}");
+            }
             if let Some(f) = pgn_file.as_mut() {
                 let _ = f.write_all(pgn_for(c, g, &date).as_bytes());
                 let _ = f.flush();
@@ -244,6 +248,7 @@ pub fn run_tournament(
     let date = report::today();
     let start = Instant::now();
     let mut finished = 0usize;
+    let mut time_use = TimeUse::new(n);
     let games = run_games(
         &c.engines,
         &c.openings,
@@ -263,6 +268,10 @@ pub fn run_tournament(
                 g.record.reason,
                 g.record.moves.len()
             );
+            time_use.add(g);
+            if let Some(l) = time_use.progress_line(c) {
+                let _ = writeln!(out, "{l}");
+            }
             if let Some(f) = pgn_file.as_mut() {
                 let _ = f.write_all(pgn_for(c, g, &date).as_bytes());
                 let _ = f.flush();
@@ -297,7 +306,7 @@ pub fn run_tournament(
         crosstable::render(&names, &table, &crosstable, system)
     );
     let _ = writeln!(out, "Terminations: {}", terminations(&games));
-    for l in engine_time_lines(c, &games) {
+    for l in TimeUse::of(n, &games).lines(c) {
         let _ = writeln!(out, "{l}");
     }
     if let Some(p) = &c.pgn {

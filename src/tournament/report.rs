@@ -124,26 +124,65 @@ pub(super) fn today() -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
-pub(super) fn engine_time_lines(c: &CommonOptions, games: &[FinishedGame]) -> Vec<String> {
-    let n = c.engines.len();
-    let mut moves = vec![0u64; n];
-    let mut time = vec![Duration::ZERO; n];
-    let mut max = vec![Duration::ZERO; n];
-    let mut late = vec![0u64; n];
-    let mut ponders = vec![(0u64, 0u64); n];
-    let mut faults = vec![0u32; n];
-    for g in games {
+/// Each engine's time use and faults, added up game by game: the closing summary prints it,
+/// and a match prints it now and then on the way, so that a run stopped early (killed, out
+/// of time) still says how long each engine took.
+#[derive(Debug, Clone, Default)]
+pub(super) struct TimeUse {
+    games: usize,
+    engines: Vec<EngineTime>,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct EngineTime {
+    moves: u64,
+    time: Duration,
+    max: Duration,
+    late: u64,
+    ponders: u64,
+    ponder_hits: u64,
+    faults: u32,
+}
+
+impl EngineTime {
+    fn avg_ms(&self) -> u64 {
+        (self.time.as_millis() as u64)
+            .checked_div(self.moves)
+            .unwrap_or(0)
+    }
+}
+
+impl TimeUse {
+    /// After this many games a match prints the tally so far.
+    pub(super) const EVERY: usize = 50;
+
+    pub(super) fn new(engines: usize) -> Self {
+        TimeUse {
+            games: 0,
+            engines: vec![EngineTime::default(); engines],
+        }
+    }
+
+    pub(super) fn of(engines: usize, games: &[FinishedGame]) -> Self {
+        let mut t = TimeUse::new(engines);
+        games.iter().for_each(|g| t.add(g));
+        t
+    }
+
+    pub(super) fn add(&mut self, g: &FinishedGame) {
+        self.games += 1;
+        let n = self.engines.len();
         for (side, idx) in [(0usize, g.game.red), (1, g.game.black)] {
-            if idx >= n {
+            let Some(e) = self.engines.get_mut(idx) else {
                 continue;
-            }
+            };
             let s = g.record.stats[side];
-            moves[idx] += u64::from(s.moves);
-            time[idx] += s.time;
-            max[idx] = max[idx].max(s.max_time);
-            late[idx] += u64::from(s.late);
-            ponders[idx].0 += u64::from(s.ponders);
-            ponders[idx].1 += u64::from(s.ponder_hits);
+            e.moves += u64::from(s.moves);
+            e.time += s.time;
+            e.max = e.max.max(s.max_time);
+            e.late += u64::from(s.late);
+            e.ponders += u64::from(s.ponders);
+            e.ponder_hits += u64::from(s.ponder_hits);
         }
         if matches!(
             g.record.termination,
@@ -159,37 +198,66 @@ pub(super) fn engine_time_lines(c: &CommonOptions, games: &[FinishedGame]) -> Ve
                 GameResult::Draw => None,
             };
             if let Some(l) = loser.filter(|&l| l < n) {
-                faults[l] += 1;
+                self.engines[l].faults += 1;
             }
         }
     }
-    (0..n)
-        .map(|i| {
-            let avg = (time[i].as_millis() as u64)
-                .checked_div(moves[i])
-                .unwrap_or(0);
-            // Under a fixed move time, how many answers came after it (within the margin).
-            let tc = c.engines[i].tc.as_ref().unwrap_or(&c.settings.game.tc);
-            let over = match *tc {
-                TimeControl::MoveTime(ms) => format!(", {} over {ms} ms", late[i]),
-                _ => String::new(),
-            };
-            let (pondered, hits) = ponders[i];
-            let ponder = if pondered > 0 {
-                format!(", ponder hits {hits} of {pondered}")
-            } else {
-                String::new()
-            };
-            format!(
-                "  {}: {} moves, avg {} ms, max {} ms{over}{ponder}, losses by crash/hang/illegal/time {}",
-                c.engines[i].name,
-                moves[i],
-                avg,
-                max[i].as_millis(),
-                faults[i]
-            )
-        })
-        .collect()
+
+    /// Every [`TimeUse::EVERY`] games: one line, shaped unlike the closing lines (scripts add
+    /// those up).
+    pub(super) fn progress_line(&self, c: &CommonOptions) -> Option<String> {
+        if self.games == 0 || !self.games.is_multiple_of(Self::EVERY) {
+            return None;
+        }
+        let parts: Vec<String> = self
+            .engines
+            .iter()
+            .zip(&c.engines)
+            .map(|(e, spec)| {
+                format!(
+                    "{} avg {} ms, max {} ms, faults {}",
+                    spec.name,
+                    e.avg_ms(),
+                    e.max.as_millis(),
+                    e.faults
+                )
+            })
+            .collect();
+        Some(format!(
+            "  time a move after {} games: {}",
+            self.games,
+            parts.join("; ")
+        ))
+    }
+
+    /// The closing summary's lines, one per engine.
+    pub(super) fn lines(&self, c: &CommonOptions) -> Vec<String> {
+        self.engines
+            .iter()
+            .zip(&c.engines)
+            .map(|(e, spec)| {
+                // Under a fixed move time, how many answers came after it (within the margin).
+                let tc = spec.tc.as_ref().unwrap_or(&c.settings.game.tc);
+                let over = match *tc {
+                    TimeControl::MoveTime(ms) => format!(", {} over {ms} ms", e.late),
+                    _ => String::new(),
+                };
+                let ponder = if e.ponders > 0 {
+                    format!(", ponder hits {} of {}", e.ponder_hits, e.ponders)
+                } else {
+                    String::new()
+                };
+                format!(
+                    "  {}: {} moves, avg {} ms, max {} ms{over}{ponder}, losses by crash/hang/illegal/time {}",
+                    spec.name,
+                    e.moves,
+                    e.avg_ms(),
+                    e.max.as_millis(),
+                    e.faults
+                )
+            })
+            .collect()
+    }
 }
 
 pub(super) fn terminations(games: &[FinishedGame]) -> String {
@@ -284,7 +352,90 @@ pub fn write_match_summary(
     }
     let _ = writeln!(out, "Red wins {rw}, draws {d}, Black wins {bw}");
     let _ = writeln!(out, "Terminations: {}", terminations(games));
-    for l in engine_time_lines(c, games) {
+    for l in TimeUse::of(c.engines.len(), games).lines(c) {
         let _ = writeln!(out, "{l}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::engine_process::EngineSpec;
+    use crate::tournament::game::{GameRecord, SideStats};
+    use crate::tournament::openings::Opening;
+    use crate::tournament::runner::ScheduledGame;
+
+    fn game(
+        number: u32,
+        red: usize,
+        outcome: GameResult,
+        termination: Termination,
+    ) -> FinishedGame {
+        let side = |ms: u64| SideStats {
+            moves: 10,
+            time: Duration::from_millis(10 * ms),
+            max_time: Duration::from_millis(ms + 5),
+            late: 1,
+            ..SideStats::default()
+        };
+        FinishedGame {
+            game: ScheduledGame {
+                number,
+                round: number,
+                red,
+                black: 1 - red,
+                opening: 0,
+            },
+            record: GameRecord {
+                opening: Opening::startpos(),
+                moves: Vec::new(),
+                outcome,
+                termination,
+                reason: String::new(),
+                // Red's engine took 100 ms a move, Black's 200 ms.
+                stats: [side(100), side(200)],
+            },
+        }
+    }
+
+    #[test]
+    fn time_use_is_printed_every_fifty_games_and_at_the_end() {
+        let engines = ["cmd=a,name=one", "cmd=b,name=two"]
+            .map(|s| EngineSpec::parse(s).unwrap())
+            .to_vec();
+        let c = CommonOptions::new(engines, TimeControl::MoveTime(200));
+        let mut t = TimeUse::new(2);
+        let mut printed = Vec::new();
+        for i in 0..TimeUse::EVERY as u32 * 2 {
+            // Game 7 is lost on time by Red, who is `one` in the odd-numbered games.
+            let g = if i == 6 {
+                game(i + 1, 0, GameResult::BlackWins, Termination::TimeForfeit)
+            } else {
+                game(
+                    i + 1,
+                    (i % 2) as usize,
+                    GameResult::Draw,
+                    Termination::NaturalLimit,
+                )
+            };
+            t.add(&g);
+            printed.extend(t.progress_line(&c));
+        }
+        // Each engine played Red in half the games: 150 ms a move on average.
+        assert_eq!(
+            printed,
+            [50, 100].map(|n| format!(
+                "  time a move after {n} games: one avg 150 ms, max 205 ms, faults 1; two avg 150 ms, max 205 ms, faults 0"
+            ))
+        );
+        // Not the closing lines' shape, which scripts add up.
+        assert!(printed.iter().all(|l| !l.contains("losses by")));
+        assert_eq!(
+            t.lines(&c),
+            [
+                "  one: 1000 moves, avg 150 ms, max 205 ms, 100 over 200 ms, losses by crash/hang/illegal/time 1",
+                "  two: 1000 moves, avg 150 ms, max 205 ms, 100 over 200 ms, losses by crash/hang/illegal/time 0",
+            ]
+        );
     }
 }
