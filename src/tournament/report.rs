@@ -125,8 +125,8 @@ pub(super) fn today() -> String {
 }
 
 /// Each engine's time use and faults, added up game by game: the closing summary prints it,
-/// and a match prints it now and then on the way, so that a run stopped early (killed, out
-/// of time) still says how long each engine took.
+/// and a match or a round robin prints it every [`TimeUse::EVERY`] games on the way, so that
+/// a run stopped early (killed, out of time) still says how long each engine took.
 #[derive(Debug, Clone, Default)]
 pub(super) struct TimeUse {
     games: usize,
