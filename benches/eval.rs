@@ -78,10 +78,12 @@ fn game_line(plies: usize) -> Vec<(Position, Option<Move>)> {
 
 fn line(c: &mut Criterion) {
     let line = game_line(64);
-    let v2 = Architecture::new(FeatureSet::KingBuckets, 512).unwrap();
+    // v2_256 is the built-in network's shape since round 8; v2_512 the widest trained so far.
+    let kings = |hidden| Architecture::new(FeatureSet::KingBuckets, hidden).unwrap();
     let nets = [
         ("v1", FloatNetwork::random(1).quantize()),
-        ("v2_512", FloatNetwork::random_for(v2, 1).quantize()),
+        ("v2_256", FloatNetwork::random_for(kings(256), 1).quantize()),
+        ("v2_512", FloatNetwork::random_for(kings(512), 1).quantize()),
     ];
     let mut group = c.benchmark_group("line");
     group.throughput(Throughput::Elements(line.len() as u64));

@@ -82,10 +82,10 @@ pub struct TrainArgs {
     /// Mirror each record left-right with probability 1/2, drawn afresh every epoch.
     #[arg(long)]
     pub mirror: bool,
-    /// The architecture of a new network: `v1` (pieces by point, 256 neurons: the default, and
-    /// the built-in network's), `plain-N` (the same with N neurons) or `kings-N` (pieces by
-    /// point per king bucket, N neurons; file format version 2). N is a multiple of 64 up to
-    /// 1024. With --init or --resume the default is the start's architecture.
+    /// The architecture of a new network: `v1` (pieces by point, 256 neurons: the default),
+    /// `plain-N` (the same with N neurons) or `kings-N` (pieces by point per king bucket, N
+    /// neurons; file format version 2; the built-in network is `kings-256`). N is a multiple of
+    /// 64 up to 1024. With --init or --resume the default is the start's architecture.
     #[arg(long, value_name = "ARCH", value_parser = architecture)]
     pub arch: Option<Architecture>,
 }

@@ -21,7 +21,7 @@
 //! nine palace points mirrored to six buckets: 7560 inputs), and the **first layer** may have
 //! any multiple of 32 neurons up to [`network::MAX_HIDDEN`]. A move of a general rebuilds that
 //! side's accumulator from a cache of earlier ones ([`accumulator`]). Version 1 files are the
-//! v1 architecture and still load; the built-in network is v1.
+//! v1 architecture and still load; the built-in network is v2 (king buckets, 256 neurons).
 //!
 //! The float network ([`FloatNetwork`]) is the reference: a trainer fills it, calls
 //! [`FloatNetwork::quantize`] and [`Network::to_bytes`]. The search uses the quantized
