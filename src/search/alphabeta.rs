@@ -919,9 +919,9 @@ impl Worker {
         }
     }
 
-    /// Pruning of a whole node before its moves (not at PV nodes nor in check): reverse
-    /// futility when the static evaluation is far above beta, and the null move. `Some`: the
-    /// node's score.
+    /// Pruning of a whole node before its moves (not at PV nodes nor in check): razoring
+    /// when the static evaluation is far below alpha, reverse futility when it is far above
+    /// beta, and the null move. `Some`: the node's score.
     #[inline(always)]
     fn prune_node(&mut self, node: &Node, beta: i32) -> Option<i32> {
         let Node {
@@ -932,6 +932,22 @@ impl Worker {
             improving,
             ..
         } = *node;
+        // Razoring: so far below alpha at so shallow a depth that only captures (and the
+        // checks the quiescence search follows) could help; where they do not, the node
+        // fails low with their score. A null window: this is never a PV node.
+        let alpha = beta - 1;
+        if depth <= self.p.razor_depth
+            && static_eval + self.p.razor_base + self.p.razor_margin * depth * depth < alpha
+            && !is_decisive(alpha)
+        {
+            let score = self.qsearch(alpha, beta, ply);
+            if self.stopped {
+                return Some(0);
+            }
+            if score <= alpha {
+                return Some(score);
+            }
+        }
         // Reverse futility pruning.
         if depth <= self.p.rfp_depth
             && static_eval - self.p.rfp_margin * depth
@@ -1726,6 +1742,7 @@ mod network_tests {
             ("qs_table", 1),
             ("lmr_cut", 2),
             ("lmr_tt_capture", 1),
+            ("razor_depth", 3),
         ] {
             let mut l = limits.clone();
             l.params.set(name, value).unwrap();

@@ -178,8 +178,9 @@ fn a_distant_mate_is_preferred_to_forfeiting_by_rule_now() {
 }
 
 /// The search's optional rules — singular extensions, the check extension only at depth, the
-/// quiescence search through the table, deeper null-move reductions, ProbCut, more late-move pruning — keep the mates and rule rulings of the default
-/// search: the mate in one, and the distant mate preferred to a perpetual-check forfeit.
+/// quiescence search through the table, deeper null-move reductions, ProbCut, razoring, more
+/// late-move pruning — keep the mates and rule rulings of the default search: the mate in one,
+/// and the distant mate preferred to a perpetual-check forfeit.
 #[test]
 fn optional_search_rules_keep_mates_and_rule_rulings() {
     for (name, value) in [
@@ -191,6 +192,7 @@ fn optional_search_rules_keep_mates_and_rule_rulings() {
         ("null_divisor", 6),
         ("null_eval_divisor", 200),
         ("probcut_margin", 150),
+        ("razor_depth", 3),
         ("lmp_not_improving", 30),
         ("lmp_not_improving", 100),
     ] {
