@@ -102,7 +102,10 @@ pub enum Command {
     ///
     /// Each game prints a line; every 50 games a line gives each engine's time a move so far
     /// (a match stopped early still says it); the end prints the score, the SPRT's state,
-    /// the terminations and each engine's time use.
+    /// the terminations and each engine's time use. Games 1 and 2, 3 and 4, ... play one
+    /// opening with colours exchanged: the end also counts these pairs by the first engine's
+    /// points (0, ½, 1, 1½, 2, the pentanomial) with their Elo, and the SPRT is taken on
+    /// the pairs, whose spread leaves out what an opening gives one colour.
     #[command(verbatim_doc_comment)]
     Match(tournament::MatchArgs),
     /// A round robin between two or more engines.

@@ -94,7 +94,8 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N", default_value_t = 2,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub games: u32,
-    /// Stop early when the test decides: ELO0,ELO1[,ALPHA,BETA] (logistic Elo).
+    /// Stop early when the test, taken on game pairs, decides: ELO0,ELO1[,ALPHA,BETA]
+    /// (logistic Elo).
     #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", allow_hyphen_values = true,
           value_parser = sprt)]
     pub sprt: Option<Sprt>,

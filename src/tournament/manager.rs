@@ -14,9 +14,10 @@ use super::report::{
     self, describe, pgn_for, terminations, write_notes, MatchReport, TimeUse, TournamentReport,
 };
 use super::runner::{match_schedule, probe_engines, round_robin_schedule, run_games, RunSettings};
-use super::stats::{Sprt, SprtDecision, Wdl};
+use super::stats::{GameScore, Pentanomial, Sprt, SprtDecision, Wdl};
 use crate::records::pgn::MoveFormat;
 use anyhow::Context;
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -114,6 +115,10 @@ pub fn run_match(opts: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<Mat
     let date = report::today();
     let start = Instant::now();
     let mut wdl = Wdl::default();
+    // Games 2k + 1 and 2k + 2 play one opening with colours exchanged
+    // (`match_schedule`): the first of a pair to finish waits here.
+    let mut pairs = Pentanomial::default();
+    let mut unpaired: HashMap<u32, GameScore> = HashMap::new();
     let mut stop: Option<SprtDecision> = None;
     let total = opts.games;
     let schedule = match_schedule(opts.games, c.openings.len());
@@ -128,10 +133,21 @@ pub fn run_match(opts: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<Mat
         |g| {
             finished += 1;
             let first_red = g.game.red == 0;
-            match (g.record.outcome, first_red) {
-                (GameResult::Draw, _) => wdl.draws += 1,
-                (GameResult::RedWins, true) | (GameResult::BlackWins, false) => wdl.wins += 1,
-                _ => wdl.losses += 1,
+            let first_scored = match (g.record.outcome, first_red) {
+                (GameResult::Draw, _) => GameScore::Draw,
+                (GameResult::RedWins, true) | (GameResult::BlackWins, false) => GameScore::Win,
+                _ => GameScore::Loss,
+            };
+            match first_scored {
+                GameScore::Draw => wdl.draws += 1,
+                GameScore::Win => wdl.wins += 1,
+                GameScore::Loss => wdl.losses += 1,
+            }
+            let pair = (g.game.number - 1) / 2;
+            if let Some(other) = unpaired.remove(&pair) {
+                pairs.add(other, first_scored);
+            } else {
+                unpaired.insert(pair, first_scored);
             }
             let score = wdl.score().unwrap_or(0.5) * 100.0;
             let mut line = format!(
@@ -147,7 +163,7 @@ pub fn run_match(opts: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<Mat
                 wdl.losses
             );
             let mut go_on = true;
-            if let Some(t) = opts.sprt.as_ref().and_then(|s| s.test(&wdl)) {
+            if let Some(t) = opts.sprt.as_ref().and_then(|s| s.test_pairs(&pairs)) {
                 line.push_str(&format!(
                     " LLR {:.2} [{:.2},{:.2}]",
                     t.llr, t.lower, t.upper
@@ -173,9 +189,10 @@ pub fn run_match(opts: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<Mat
             go_on
         },
     );
-    let sprt = opts.sprt.as_ref().and_then(|s| s.test(&wdl));
+    let sprt = opts.sprt.as_ref().and_then(|s| s.test_pairs(&pairs));
     let elapsed = start.elapsed();
-    report::write_match_summary(out, opts, &games, wdl, sprt, stop, elapsed);
+    let counts = report::MatchCounts { wdl, pairs };
+    report::write_match_summary(out, opts, &games, counts, sprt, stop, elapsed);
     if let Some(p) = &c.pgn {
         let _ = writeln!(out, "PGN appended to {}", p.display());
     }
@@ -183,6 +200,7 @@ pub fn run_match(opts: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<Mat
     Ok(MatchReport {
         games,
         wdl,
+        pairs,
         sprt,
         sprt_stop: stop,
     })

@@ -72,6 +72,6 @@ pub use ranking::{
     standings, Criterion, GameResult, RankingError, ScoredGame, Scoring, Standing, System,
 };
 pub use stats::{
-    elo_estimate, elo_from_score, los, normalized_elo, score_from_elo, EloEstimate, EloModel, Sprt,
-    SprtDecision, SprtError, SprtResult, Wdl,
+    elo_estimate, elo_estimate_pairs, elo_from_score, los, normalized_elo, score_from_elo,
+    EloEstimate, EloModel, GameScore, Pentanomial, Sprt, SprtDecision, SprtError, SprtResult, Wdl,
 };

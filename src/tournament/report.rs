@@ -8,7 +8,9 @@ use super::game::Termination;
 use super::manager::{CommonOptions, MatchOptions};
 use super::ranking::{GameResult, ScoredGame, Standing, System};
 use super::runner::{EngineInfo, FinishedGame};
-use super::stats::{elo_estimate, los, SprtDecision, SprtResult, Wdl};
+use super::stats::{
+    elo_estimate, elo_estimate_pairs, los, EloEstimate, Pentanomial, SprtDecision, SprtResult, Wdl,
+};
 use crate::board::Position;
 use crate::board::RankOrigin;
 use crate::records::pgn::{write_pgn, Game};
@@ -22,6 +24,9 @@ pub struct MatchReport {
     pub games: Vec<FinishedGame>,
     /// From the first engine's point of view.
     pub wdl: Wdl,
+    /// Both colours of one opening, from the first engine's point of view: what the SPRT
+    /// counts.
+    pub pairs: Pentanomial,
     pub sprt: Option<SprtResult>,
     /// The decision that stopped the match early, if any.
     pub sprt_stop: Option<SprtDecision>,
@@ -280,18 +285,44 @@ fn fmt_elo(x: f64) -> String {
     }
 }
 
-/// The closing lines of a match: result, score with Elo and LOS, the SPRT's state, colours,
-/// terminations and each engine's time use.
+/// A match's results from the first engine's point of view: game by game and by pairs.
+#[derive(Debug, Clone, Copy)]
+pub struct MatchCounts {
+    pub wdl: Wdl,
+    pub pairs: Pentanomial,
+}
+
+/// "Elo +12.3 ± 4.5 (95%: ...)" for an estimate.
+fn elo_text(e: Option<EloEstimate>) -> String {
+    match e {
+        Some(e) => format!(
+            "Elo {} ± {} (95%: {} .. {})",
+            fmt_elo(e.elo),
+            if e.margin().is_finite() {
+                format!("{:.1}", e.margin())
+            } else {
+                "inf".into()
+            },
+            fmt_elo(e.lower),
+            fmt_elo(e.upper)
+        ),
+        None => "Elo not defined (all games won or lost, or none)".into(),
+    }
+}
+
+/// The closing lines of a match: result, score with Elo and LOS, the pairs and their Elo, the
+/// SPRT's state (on the pairs), colours, terminations and each engine's time use.
 pub fn write_match_summary(
     out: &mut dyn Write,
     opts: &MatchOptions,
     games: &[FinishedGame],
-    wdl: Wdl,
+    counts: MatchCounts,
     sprt: Option<SprtResult>,
     stop: Option<SprtDecision>,
     elapsed: Duration,
 ) {
     let c = &opts.common;
+    let MatchCounts { wdl, pairs } = counts;
     let (a, b) = (&c.engines[0].name, &c.engines[1].name);
     let _ = writeln!(out, "{}", "-".repeat(72));
     let _ = writeln!(
@@ -307,26 +338,21 @@ pub fn write_match_summary(
         .score()
         .map_or("-".into(), |s| format!("{:.1}%", s * 100.0));
     let points = wdl.wins as f64 + wdl.draws as f64 / 2.0;
-    let elo = match elo_estimate(&wdl) {
-        Some(e) => format!(
-            "Elo {} ± {} (95%: {} .. {})",
-            fmt_elo(e.elo),
-            if e.margin().is_finite() {
-                format!("{:.1}", e.margin())
-            } else {
-                "inf".into()
-            },
-            fmt_elo(e.lower),
-            fmt_elo(e.upper)
-        ),
-        None => "Elo not defined (all games won or lost, or none)".into(),
-    };
+    let elo = elo_text(elo_estimate(&wdl));
     let los_text = los(&wdl).map_or("-".into(), |l| format!("{:.1}%", l * 100.0));
     let _ = writeln!(
         out,
         "Score {points}/{} = {score}   {elo}   LOS {los_text}",
         wdl.games()
     );
+    if pairs.pairs() > 0 {
+        let [p0, p1, p2, p3, p4] = pairs.counts;
+        let _ = writeln!(
+            out,
+            "Pairs (both colours of an opening, {a}'s points 0, ½, 1, 1½, 2): {p0} {p1} {p2} {p3} {p4}   {}",
+            elo_text(elo_estimate_pairs(&pairs))
+        );
+    }
     if let Some(s) = &opts.sprt {
         let (lo, hi) = s.bounds();
         let verdict = match stop.or(sprt.map(|t| t.decision)) {
@@ -337,9 +363,10 @@ pub fn write_match_summary(
         let llr = sprt.map_or("undefined".into(), |t| format!("{:.2}", t.llr));
         let _ = writeln!(
             out,
-            "SPRT elo0 {} elo1 {}: LLR {llr} [{lo:.2}, {hi:.2}], {verdict}",
+            "SPRT elo0 {} elo1 {} on {} pairs: LLR {llr} [{lo:.2}, {hi:.2}], {verdict}",
             s.elo0(),
-            s.elo1()
+            s.elo1(),
+            pairs.pairs()
         );
     }
     let (mut rw, mut d, mut bw) = (0, 0, 0);

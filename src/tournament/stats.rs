@@ -1,11 +1,15 @@
 //! Match statistics for engine-versus-engine testing.
 //!
-//! Everything works from one side's win / draw / loss counts, treating games
-//! as independent trinomial trials (win 1, draw 1/2, loss 0) and using the
-//! normal approximation for the mean score. That is enough for the usual
-//! match report: score, logistic Elo with a 95% interval, likelihood of
-//! superiority and a sequential probability ratio test (SPRT). No
-//! Bayesian draw model is involved, so results depend only on W/D/L.
+//! Two samples, both with the normal approximation for the mean score: one
+//! side's win / draw / loss counts, games as independent trinomial trials
+//! (win 1, draw 1/2, loss 0), and the [`Pentanomial`] counts of game pairs
+//! (both colours of one opening), where a pair's two games are not assumed
+//! independent. Pairs cancel what an opening and the first move give one
+//! side, so their variance is smaller and an SPRT on them decides in fewer
+//! games. That is enough for the usual match report: score, logistic Elo
+//! with a 95% interval, likelihood of superiority and a sequential
+//! probability ratio test (SPRT). No Bayesian draw model is involved, so
+//! results depend only on the counts.
 //!
 //! These are testing statistics, independent of the competition rules'
 //! points (2011 rules 13.1 scores a win 2, which only rescales the score).
@@ -75,6 +79,76 @@ impl Wdl {
     }
 }
 
+/// Game pairs by what one side scored over both colours of one opening:
+/// `counts[k]` pairs brought it `k` half-points (0 = two losses, 4 = two
+/// wins).
+///
+/// A pair is one sample whose score is the mean of its two games, so the
+/// spread between openings (one favouring Red, one Black) and the
+/// correlation of two games from one start drop out of the variance, as in
+/// Fishtest's and fastchess's pentanomial statistics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Pentanomial {
+    /// Pairs by half-points scored, 0 to 4.
+    pub counts: [u64; 5],
+}
+
+impl Pentanomial {
+    /// Adds a pair whose two games scored `first` and `second` for the side.
+    pub fn add(&mut self, first: GameScore, second: GameScore) {
+        let k = first.half_points() + second.half_points();
+        self.counts[k] = self.counts[k].saturating_add(1);
+    }
+
+    /// Pairs counted, saturating rather than overflowing.
+    pub fn pairs(&self) -> u64 {
+        self.counts.iter().fold(0u64, |a, &c| a.saturating_add(c))
+    }
+
+    /// Pairs as f64, summed in floating point so huge counts cannot wrap.
+    fn total(&self) -> f64 {
+        self.counts.iter().map(|&c| c as f64).sum()
+    }
+
+    /// Mean score per game in `[0, 1]`; `None` without pairs.
+    pub fn score(&self) -> Option<f64> {
+        let n = self.total();
+        if n <= 0.0 {
+            return None;
+        }
+        let points: f64 = (0..5).map(|k| self.counts[k] as f64 * k as f64 / 4.0).sum();
+        Some(points / n)
+    }
+
+    /// Variance of one pair's mean score; `None` without pairs.
+    pub fn variance(&self) -> Option<f64> {
+        let n = self.total();
+        let s = self.score()?;
+        let v: f64 = (0..5)
+            .map(|k| self.counts[k] as f64 / n * (k as f64 / 4.0 - s).powi(2))
+            .sum();
+        Some(v.max(0.0))
+    }
+}
+
+/// One game's result for one side, as a pair's member.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameScore {
+    Loss,
+    Draw,
+    Win,
+}
+
+impl GameScore {
+    fn half_points(self) -> usize {
+        match self {
+            GameScore::Loss => 0,
+            GameScore::Draw => 1,
+            GameScore::Win => 2,
+        }
+    }
+}
+
 /// Logistic Elo difference giving expected score `score`.
 ///
 /// `None` outside the open interval (0, 1), where the difference is
@@ -119,9 +193,17 @@ impl EloEstimate {
 ///
 /// `None` without games or when the score is 0 or 1 (an infinite Elo).
 pub fn elo_estimate(wdl: &Wdl) -> Option<EloEstimate> {
-    let score = wdl.score()?;
+    estimate(wdl.score()?, (wdl.variance()? / wdl.total()).sqrt())
+}
+
+/// [`elo_estimate`] from game pairs: the standard error is that of the mean
+/// of the pairs' scores. `None` without pairs or at a score of 0 or 1.
+pub fn elo_estimate_pairs(pairs: &Pentanomial) -> Option<EloEstimate> {
+    estimate(pairs.score()?, (pairs.variance()? / pairs.total()).sqrt())
+}
+
+fn estimate(score: f64, standard_error: f64) -> Option<EloEstimate> {
     let elo = elo_from_score(score)?;
-    let standard_error = (wdl.variance()? / wdl.total()).sqrt();
     let low = score - Z_95 * standard_error;
     let high = score + Z_95 * standard_error;
     let lower = elo_from_score(low).unwrap_or(f64::NEG_INFINITY);
@@ -321,9 +403,19 @@ impl Sprt {
     /// had the same result (zero variance leaves the approximation
     /// undefined).
     pub fn llr(&self, wdl: &Wdl) -> Option<f64> {
-        let n = wdl.total();
-        let score = wdl.score()?;
-        let variance = wdl.variance()?;
+        self.llr_of(wdl.total(), wdl.score()?, wdl.variance()?)
+    }
+
+    /// The log-likelihood ratio from game pairs: the same test with the
+    /// pairs as samples, which is the formula above with N = 2 × pairs and
+    /// a per-game variance of 2 × the pair variance. `None` without pairs
+    /// or when every pair scored the same.
+    pub fn llr_pairs(&self, pairs: &Pentanomial) -> Option<f64> {
+        self.llr_of(2.0 * pairs.total(), pairs.score()?, 2.0 * pairs.variance()?)
+    }
+
+    /// The ratio for `n` games of mean `score` and per-game `variance`.
+    fn llr_of(&self, n: f64, score: f64, variance: f64) -> Option<f64> {
         if variance <= 0.0 {
             return None;
         }
@@ -349,7 +441,16 @@ impl Sprt {
     /// LLR, bounds and decision for the counts so far; `None` when
     /// [`Sprt::llr`] is.
     pub fn test(&self, wdl: &Wdl) -> Option<SprtResult> {
-        let llr = self.llr(wdl)?;
+        self.decide(self.llr(wdl)?)
+    }
+
+    /// LLR, bounds and decision for game pairs; `None` when
+    /// [`Sprt::llr_pairs`] is.
+    pub fn test_pairs(&self, pairs: &Pentanomial) -> Option<SprtResult> {
+        self.decide(self.llr_pairs(pairs)?)
+    }
+
+    fn decide(&self, llr: f64) -> Option<SprtResult> {
         let (lower, upper) = self.bounds();
         let decision = if llr >= upper {
             SprtDecision::AcceptH1
@@ -536,6 +637,86 @@ mod tests {
         let r = sprt.test(&Wdl::new(2700, 4000, 3000)).unwrap();
         assert!(close(r.llr, -6.641_086, 1e-5));
         assert_eq!(r.decision, SprtDecision::AcceptH0);
+    }
+
+    fn pairs(counts: [u64; 5]) -> Pentanomial {
+        Pentanomial { counts }
+    }
+
+    #[test]
+    fn pentanomial_counts_score_and_variance() {
+        use GameScore::*;
+        let mut p = Pentanomial::default();
+        p.add(Win, Loss);
+        p.add(Draw, Win);
+        p.add(Loss, Loss);
+        p.add(Win, Win);
+        assert_eq!(p.counts, [1, 0, 1, 1, 1]);
+        assert_eq!(p.pairs(), 4);
+        // 10-20-40-20-10: mean 1/2, variance (2·10·¼² ·4 + 2·20·⅛²·4)/100
+        // = (2.5 + 1.25 + 1.25 + 2.5) / 100.
+        let p = pairs([10, 20, 40, 20, 10]);
+        assert_eq!(p.score(), Some(0.5));
+        assert!(close(p.variance().unwrap(), 0.075, 1e-15));
+        assert_eq!(Pentanomial::default().score(), None);
+        assert_eq!(Pentanomial::default().variance(), None);
+    }
+
+    #[test]
+    fn pair_elo_interval_matches_hand_computation() {
+        // 5-20-40-25-10: mean 0.5375, variance 0.06421875, standard error
+        // sqrt(0.06421875 / 100) -> [−8.457, +61.196] around +26.107 Elo.
+        let e = elo_estimate_pairs(&pairs([5, 20, 40, 25, 10])).unwrap();
+        assert!(close(e.elo, 26.106_693, 1e-5));
+        assert!(close(e.lower, -8.457_048, 1e-5));
+        assert!(close(e.upper, 61.195_802, 1e-5));
+        let e = elo_estimate_pairs(&pairs([10, 20, 40, 20, 10])).unwrap();
+        assert!(close(e.margin(), 37.442_060, 1e-5));
+        assert_eq!(elo_estimate_pairs(&pairs([0, 0, 0, 0, 3])), None);
+    }
+
+    #[test]
+    fn sprt_on_pairs() {
+        let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05, EloModel::Logistic).unwrap();
+        // 5-20-40-25-10: 2·100 · 0.007195 · (2·0.5375 − 1.007195)
+        // / (2 · 2 · 0.06421875) = 0.37984.
+        let r = sprt.test_pairs(&pairs([5, 20, 40, 25, 10])).unwrap();
+        assert!(close(r.llr, 0.379_844, 1e-5));
+        assert_eq!(r.decision, SprtDecision::Continue);
+        let r = sprt.test_pairs(&pairs([50, 300, 800, 450, 100])).unwrap();
+        assert!(close(r.llr, 8.402_710, 1e-5));
+        assert_eq!(r.decision, SprtDecision::AcceptH1);
+        let r = sprt.test_pairs(&pairs([100, 450, 800, 300, 50])).unwrap();
+        assert!(close(r.llr, -10.225_542, 1e-5));
+        assert_eq!(r.decision, SprtDecision::AcceptH0);
+        // Openings that favour one colour: most pairs split a win and a
+        // loss. The pairs see through that spread; the games one by one do
+        // not, and are less sure of the same results.
+        let (mut p, mut games) = (Pentanomial::default(), Wdl::default());
+        let mut play = |a: GameScore, b: GameScore, times: u32| {
+            for _ in 0..times {
+                p.add(a, b);
+                for g in [a, b] {
+                    match g {
+                        GameScore::Win => games.wins += 1,
+                        GameScore::Draw => games.draws += 1,
+                        GameScore::Loss => games.losses += 1,
+                    }
+                }
+            }
+        };
+        play(GameScore::Win, GameScore::Loss, 300);
+        play(GameScore::Win, GameScore::Draw, 60);
+        play(GameScore::Draw, GameScore::Loss, 30);
+        play(GameScore::Draw, GameScore::Draw, 40);
+        let (by_pairs, by_games) = (sprt.llr_pairs(&p).unwrap(), sprt.llr(&games).unwrap());
+        assert!(
+            by_pairs > by_games && by_games > 0.0,
+            "{by_pairs} {by_games}"
+        );
+        // Every pair split one win, one loss: no spread, no test.
+        assert_eq!(sprt.test_pairs(&pairs([0, 0, 9, 0, 0])), None);
+        assert_eq!(sprt.test_pairs(&Pentanomial::default()), None);
     }
 
     #[test]

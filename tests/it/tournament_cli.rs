@@ -56,7 +56,19 @@ fn match_prints_progress_summary_and_pgn() {
     );
     assert!(out.contains("Result alpha vs beta: W"), "{out}");
     assert!(out.contains("LOS"), "{out}");
-    assert!(out.contains("SPRT elo0 -10 elo1 10"), "{out}");
+    assert!(out.contains("SPRT elo0 -10 elo1 10 on 2 pairs"), "{out}");
+    // Four games are two openings with colours exchanged: two pairs, counted by what
+    // alpha scored over each.
+    let pairs = out.lines().find(|l| l.starts_with("Pairs (")).expect(&out);
+    let counts: u32 = pairs
+        .split("): ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .take(5)
+        .map(|n| n.parse::<u32>().unwrap())
+        .sum();
+    assert_eq!(counts, 2, "{out}");
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("[Event \"jiangjun match\"]").count(), 4);
     assert_eq!(text.matches("[TimeControl \"40/5\"]").count(), 4);
