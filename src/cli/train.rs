@@ -82,6 +82,11 @@ pub struct TrainArgs {
     /// Mirror each record left-right with probability 1/2, drawn afresh every epoch.
     #[arg(long)]
     pub mirror: bool,
+    /// Train one output layer for every position instead of one per output bucket: the
+    /// network written holds it in all four buckets, so it evaluates as a network without
+    /// output buckets (to measure what they are worth).
+    #[arg(long)]
+    pub one_output: bool,
     /// The architecture of a new network: `v1` (pieces by point, 256 neurons: the default),
     /// `plain-N` (the same with N neurons) or `kings-N` (pieces by point per king bucket, N
     /// neurons; file format version 2; the built-in network is `kings-256`). N is a multiple of
@@ -150,6 +155,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
             None => None,
         },
         mirror: args.mirror,
+        one_output: args.one_output,
         arch: Architecture::V1,
         resume: match &args.resume {
             Some(p) => {
@@ -187,7 +193,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {dir}"))?;
     }
     eprintln!(
-        "train: network {}, {} file(s), {} epochs, batch {}, lr {} ({}), weight decay {}, lambda {}, scale {}, 1 in {} held out, seed {}, {} threads, start {}{}",
+        "train: network {}, {} file(s), {} epochs, batch {}, lr {} ({}), weight decay {}, lambda {}, scale {}, 1 in {} held out, seed {}, {} threads, start {}{}{}",
         cfg.arch, cfg.data.len(), cfg.epochs, cfg.batch, cfg.lr, cfg.schedule, cfg.weight_decay,
         cfg.lambda, cfg.scale, cfg.val_every, cfg.seed, cfg.threads,
         match (&args.resume, &args.init) {
@@ -198,7 +204,8 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
             },
             (None, None) => "random".to_string(),
         },
-        if cfg.mirror { ", mirrored half the time" } else { "" }
+        if cfg.mirror { ", mirrored half the time" } else { "" },
+        if cfg.one_output { ", one output layer" } else { "" }
     );
     let fmt_loss = |l: Option<f64>| l.map_or("-".to_string(), |l| format!("{l:.6}"));
     let mut written = false;

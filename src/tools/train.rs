@@ -162,6 +162,11 @@ pub struct Config {
     /// epoch (`init` is then not used): the result is the network the earlier run would have
     /// ended with.
     pub resume: Option<TrainState>,
+    /// One output layer for every position: each sample reads the first output bucket's
+    /// weights and the network holds them in all four buckets (the file format keeps four),
+    /// so it evaluates as a network without output buckets would. For measuring what the
+    /// buckets are worth.
+    pub one_output: bool,
 }
 
 impl Default for Config {
@@ -183,6 +188,7 @@ impl Default for Config {
             init: None,
             mirror: false,
             resume: None,
+            one_output: false,
         }
     }
 }
@@ -678,6 +684,8 @@ pub struct Trainer {
     isa: Isa,
     /// The run's settings and data, hashed ([`fingerprint`]), for the states it saves.
     fingerprint: u64,
+    /// [`Config::one_output`].
+    one_output: bool,
 }
 
 impl Trainer {
@@ -718,7 +726,26 @@ impl Trainer {
             pool,
             isa: Isa::detect(),
             fingerprint: 0,
+            one_output: false,
         })
+    }
+
+    /// Trains one output layer for every position from now on ([`Config::one_output`]): the
+    /// first bucket's, copied to the others now and after every step.
+    pub fn set_one_output(&mut self) {
+        self.one_output = true;
+        self.tie_outputs();
+    }
+
+    fn tie_outputs(&mut self) {
+        let n = &mut self.net;
+        let width = 2 * n.arch.hidden();
+        let (first, rest) = n.l2_weights.split_at_mut(width);
+        for bucket in rest.chunks_exact_mut(width) {
+            bucket.copy_from_slice(first);
+        }
+        let bias = n.l2_bias[0];
+        n.l2_bias.fill(bias);
     }
 
     pub fn network(&self) -> &FloatNetwork {
@@ -814,10 +841,17 @@ impl Trainer {
     /// not a legal position.
     fn samples(&self, records: &[Record], lambda: f32, scale: f32) -> Vec<Option<Sample>> {
         let set = self.net.arch.features;
+        let one_output = self.one_output;
         self.pool.install(|| {
             records
                 .par_iter()
-                .map(|r| Sample::from_record(set, r, lambda, scale))
+                .map(|r| {
+                    let mut s = Sample::from_record(set, r, lambda, scale)?;
+                    if one_output {
+                        s.bucket = 0;
+                    }
+                    Some(s)
+                })
                 .collect()
         })
     }
@@ -838,6 +872,9 @@ impl Trainer {
                 .map(|&(r, mirror)| Sample::from_legal_record(set, &r, mirror, lambda, scale))
                 .collect_into_vec(out)
         });
+        if self.one_output {
+            out.iter_mut().for_each(|s| s.bucket = 0);
+        }
     }
 
     /// One AdamW step on the batch's mean loss at learning rate `lr`; returns the batch's
@@ -915,6 +952,9 @@ impl Trainer {
                     });
             }
         });
+        if self.one_output {
+            self.tie_outputs();
+        }
         self.total_loss
     }
 }
@@ -1006,6 +1046,9 @@ fn fingerprint(cfg: &Config) -> u64 {
     if cfg.arch != Architecture::V1 {
         s.push_str(&format!(" arch {}", cfg.arch));
     }
+    if cfg.one_output {
+        s.push_str(" one output");
+    }
     for p in &cfg.data {
         let len = std::fs::metadata(p).map_or(0, |m| m.len());
         s.push_str(&format!(" data {} {len}", p.display()));
@@ -1029,6 +1072,9 @@ pub fn train(
     };
     let mut trainer = Trainer::new(start_net, cfg.scale, cfg.weight_decay, cfg.threads)?;
     trainer.fingerprint = fingerprint(cfg);
+    if cfg.one_output {
+        trainer.set_one_output();
+    }
     let mut done = 0;
     if let Some(state) = &cfg.resume {
         if state.fingerprint != trainer.fingerprint {

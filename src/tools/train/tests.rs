@@ -381,6 +381,44 @@ fn zero_epochs_from_a_network_give_that_network_back() {
 }
 
 #[test]
+fn one_output_layer_serves_every_bucket_and_still_learns() {
+    let path = data_file("one_output", 3000, 12);
+    let run = |one_output| {
+        let cfg = Config {
+            one_output,
+            // A start whose buckets differ, as a bucketed network's do.
+            init: Some(FloatNetwork::random(5)),
+            ..small_config(&path, 3, 2)
+        };
+        train(&cfg, |_, _| Ok(())).unwrap()
+    };
+    let (net, summary) = run(true);
+    let width = 2 * net.arch.hidden();
+    let first = &net.l2_weights[..width];
+    for bucket in net.l2_weights.chunks_exact(width) {
+        assert_eq!(bucket, first);
+    }
+    assert!(net.l2_bias.iter().all(|&b| b == net.l2_bias[0]));
+    assert!(
+        summary.last.val_loss.unwrap() < 0.9 * summary.initial_val_loss.unwrap(),
+        "{summary:?}"
+    );
+    // The quantized network keeps one layer in every bucket too.
+    let back = FloatNetwork::dequantize(&net.quantize());
+    assert!(back
+        .l2_weights
+        .chunks_exact(width)
+        .all(|b| b == &back.l2_weights[..width]));
+    // Buckets trained apart end apart.
+    let (apart, _) = run(false);
+    assert_ne!(
+        apart.l2_weights[..width],
+        apart.l2_weights[width..2 * width]
+    );
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
 fn mirroring_is_seeded_and_changes_the_training() {
     let path = data_file("mirror", 1500, 4);
     let run = |mirror, threads| {
