@@ -730,10 +730,22 @@ impl Trainer {
         })
     }
 
-    /// Trains one output layer for every position from now on ([`Config::one_output`]): the
-    /// first bucket's, copied to the others now and after every step.
+    /// Trains one output layer for every position from now on ([`Config::one_output`]): it
+    /// starts as the mean of the buckets' layers (a bucketed start gives each its share) and
+    /// is the first bucket's, copied to the others after every step.
     pub fn set_one_output(&mut self) {
         self.one_output = true;
+        let n = &mut self.net;
+        let width = 2 * n.arch.hidden();
+        let buckets = n.l2_bias.len() as f32;
+        let mut mean = vec![0.0f32; width];
+        for bucket in n.l2_weights.chunks_exact(width) {
+            for (m, w) in mean.iter_mut().zip(bucket) {
+                *m += w / buckets;
+            }
+        }
+        n.l2_weights[..width].copy_from_slice(&mean);
+        n.l2_bias[0] = n.l2_bias.iter().sum::<f32>() / buckets;
         self.tie_outputs();
     }
 
