@@ -162,10 +162,10 @@ pub struct Config {
     /// epoch (`init` is then not used): the result is the network the earlier run would have
     /// ended with.
     pub resume: Option<TrainState>,
-    /// One output layer for every position: each sample reads the first output bucket's
-    /// weights and the network holds them in all four buckets (the file format keeps four),
-    /// so it evaluates as a network without output buckets would. For measuring what the
-    /// buckets are worth.
+    /// One output layer for every position: it starts as the mean of the start's four, each
+    /// sample reads it as the first output bucket and the network holds it in all four (the
+    /// file format keeps four), so it evaluates as a network without output buckets would.
+    /// For measuring what the buckets are worth.
     pub one_output: bool,
 }
 
@@ -737,6 +737,15 @@ impl Trainer {
         self.one_output = true;
         let n = &mut self.net;
         let width = 2 * n.arch.hidden();
+        let tied = n
+            .l2_weights
+            .chunks_exact(width)
+            .all(|b| b == &n.l2_weights[..width])
+            && n.l2_bias.iter().all(|&b| b == n.l2_bias[0]);
+        if tied {
+            // A resumed one-layer state: averaging equal values could round them.
+            return;
+        }
         let buckets = n.l2_bias.len() as f32;
         let mut mean = vec![0.0f32; width];
         for bucket in n.l2_weights.chunks_exact(width) {

@@ -423,6 +423,27 @@ fn one_output_layer_serves_every_bucket_and_still_learns() {
     assert!((0..4).all(|b| (at(&mean, b) - expected).abs() < 1e-6));
     let bias = start.l2_bias.iter().sum::<f32>() / 4.0;
     assert!(mean.l2_bias.iter().all(|&b| (b - bias).abs() < 1e-6));
+    // Resumed after epoch 2, it ends with the network of the run that never stopped.
+    let cfg = Config {
+        one_output: true,
+        init: Some(FloatNetwork::random(5)),
+        ..small_config(&path, 3, 2)
+    };
+    let mut states = Vec::new();
+    let (straight, _) = train(&cfg, |r, t| {
+        states.push(t.state(r.epoch));
+        Ok(())
+    })
+    .unwrap();
+    let again = Config {
+        resume: Some(states[2].clone()),
+        ..cfg.clone()
+    };
+    assert_eq!(
+        train(&again, |_, _| Ok(())).unwrap().0,
+        straight,
+        "bit for bit"
+    );
     // Buckets trained apart end apart.
     let (apart, _) = run(false);
     assert_ne!(
