@@ -100,8 +100,9 @@ parameters! {
     /// Razoring: at this depth or shallower, a node whose static evaluation stands more than
     /// `razor_base + razor_margin * depth * depth` below alpha takes the quiescence search's
     /// verdict where that fails low too (Stockfish: at every depth, with a margin that grows
-    /// with the depth squared). 0: off. Depth 3 scored +21 Elo at 25,000 nodes a move and
-    /// −3 (−18 .. +13) over 1,047 games at 20 ms a move (docs/strength.md).
+    /// with the depth squared). 0: off. Depth 3 scored +21 Elo at 25,000 nodes a move on
+    /// one opening set, −30 on another and −3 (−18 .. +13) at 20 ms a move
+    /// (docs/strength.md).
     razor_depth = 0 in 0..=5 step 1;
     razor_base = 250 in 0..=800 step 25;
     razor_margin = 150 in 0..=600 step 25;
