@@ -730,22 +730,18 @@ impl Trainer {
         })
     }
 
-    /// Trains one output layer for every position from now on ([`Config::one_output`]): it
-    /// starts as the mean of the buckets' layers (a bucketed start gives each its share) and
-    /// is the first bucket's, copied to the others after every step.
+    /// Trains one output layer for every position from now on ([`Config::one_output`]): the
+    /// first bucket's, copied to the others now and after every step.
     pub fn set_one_output(&mut self) {
         self.one_output = true;
+        self.tie_outputs();
+    }
+
+    /// Puts the mean of the output buckets' layers in the first bucket: where a one-layer run
+    /// starts from a bucketed network, each bucket gives its share.
+    fn average_outputs_into_first(&mut self) {
         let n = &mut self.net;
         let width = 2 * n.arch.hidden();
-        let tied = n
-            .l2_weights
-            .chunks_exact(width)
-            .all(|b| b == &n.l2_weights[..width])
-            && n.l2_bias.iter().all(|&b| b == n.l2_bias[0]);
-        if tied {
-            // A resumed one-layer state: averaging equal values could round them.
-            return;
-        }
         let buckets = n.l2_bias.len() as f32;
         let mut mean = vec![0.0f32; width];
         for bucket in n.l2_weights.chunks_exact(width) {
@@ -755,7 +751,6 @@ impl Trainer {
         }
         n.l2_weights[..width].copy_from_slice(&mean);
         n.l2_bias[0] = n.l2_bias.iter().sum::<f32>() / buckets;
-        self.tie_outputs();
     }
 
     fn tie_outputs(&mut self) {
@@ -1094,6 +1089,10 @@ pub fn train(
     let mut trainer = Trainer::new(start_net, cfg.scale, cfg.weight_decay, cfg.threads)?;
     trainer.fingerprint = fingerprint(cfg);
     if cfg.one_output {
+        // A resumed state is already one layer: only a start is averaged.
+        if cfg.resume.is_none() {
+            trainer.average_outputs_into_first();
+        }
         trainer.set_one_output();
     }
     let mut done = 0;

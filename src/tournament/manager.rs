@@ -138,11 +138,7 @@ pub fn run_match(opts: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<Mat
                 (GameResult::RedWins, true) | (GameResult::BlackWins, false) => GameScore::Win,
                 _ => GameScore::Loss,
             };
-            match first_scored {
-                GameScore::Draw => wdl.draws += 1,
-                GameScore::Win => wdl.wins += 1,
-                GameScore::Loss => wdl.losses += 1,
-            }
+            wdl.add(first_scored);
             let pair = (g.game.number - 1) / 2;
             if let Some(other) = unpaired.remove(&pair) {
                 pairs.add(other, first_scored);

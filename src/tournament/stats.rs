@@ -41,6 +41,16 @@ impl Wdl {
         }
     }
 
+    /// Counts one more game.
+    pub fn add(&mut self, game: GameScore) {
+        let count = match game {
+            GameScore::Win => &mut self.wins,
+            GameScore::Draw => &mut self.draws,
+            GameScore::Loss => &mut self.losses,
+        };
+        *count = count.saturating_add(1);
+    }
+
     /// Total games, saturating rather than overflowing.
     pub fn games(&self) -> u64 {
         self.wins
@@ -508,6 +518,16 @@ mod tests {
         assert_eq!(drawn.variance(), Some(0.0));
         assert_eq!(Wdl::default().score(), None);
         assert_eq!(Wdl::new(3, 2, 1).flipped(), Wdl::new(1, 2, 3));
+        let mut counted = Wdl::default();
+        for g in [
+            GameScore::Win,
+            GameScore::Loss,
+            GameScore::Draw,
+            GameScore::Win,
+        ] {
+            counted.add(g);
+        }
+        assert_eq!(counted, Wdl::new(2, 1, 1));
         assert_eq!(Wdl::new(u64::MAX, u64::MAX, 1).games(), u64::MAX);
     }
 
@@ -696,13 +716,8 @@ mod tests {
         let mut play = |a: GameScore, b: GameScore, times: u32| {
             for _ in 0..times {
                 p.add(a, b);
-                for g in [a, b] {
-                    match g {
-                        GameScore::Win => games.wins += 1,
-                        GameScore::Draw => games.draws += 1,
-                        GameScore::Loss => games.losses += 1,
-                    }
-                }
+                games.add(a);
+                games.add(b);
             }
         };
         play(GameScore::Win, GameScore::Loss, 300);

@@ -202,6 +202,17 @@ fn gradients_match_finite_differences_for(arch: Architecture) {
     );
 }
 
+/// The network of a run, and the state it could resume from after each epoch (0: the start).
+fn train_keeping_states(cfg: &Config) -> (FloatNetwork, Vec<TrainState>) {
+    let mut states = Vec::new();
+    let (net, _) = train(cfg, |r, t| {
+        states.push(t.state(r.epoch));
+        Ok(())
+    })
+    .unwrap();
+    (net, states)
+}
+
 fn small_config(path: &Path, seed: u64, threads: usize) -> Config {
     Config {
         data: vec![path.to_path_buf()],
@@ -429,12 +440,7 @@ fn one_output_layer_serves_every_bucket_and_still_learns() {
         init: Some(FloatNetwork::random(5)),
         ..small_config(&path, 3, 2)
     };
-    let mut states = Vec::new();
-    let (straight, _) = train(&cfg, |r, t| {
-        states.push(t.state(r.epoch));
-        Ok(())
-    })
-    .unwrap();
+    let (straight, states) = train_keeping_states(&cfg);
     let again = Config {
         resume: Some(states[2].clone()),
         ..cfg.clone()
@@ -653,12 +659,7 @@ fn a_resumed_run_ends_with_the_network_of_a_run_that_never_stopped() {
         mirror: true,
         ..small_config(&path, 6, 2)
     };
-    let mut states = Vec::new();
-    let (straight, _) = train(&cfg, |r, t| {
-        states.push(t.state(r.epoch));
-        Ok(())
-    })
-    .unwrap();
+    let (straight, states) = train_keeping_states(&cfg);
     // Stopped after epoch 2, resumed on another thread count.
     let after_two = states[2].clone();
     assert_eq!(after_two.epochs_done, 2);
