@@ -8,8 +8,9 @@ score difference. The parameters, their defaults, ranges and steps come from
 `jiangjun params`; the engines get them as the hidden options `tune_<name>`.
 
 Usage: python3 scripts/spsa.py [--bin target/release/jiangjun] [--iterations 2000]
-           [--pairs 2] [--tc 2+0.02] [--openings FILE] [--params a,b,...] [--seed 1]
+           [--pairs 2] [--tc 2+0.02] [--rate 0.02] [--openings FILE] [--params a,b,...] [--seed 1]
            [--concurrency 2] [--state target/spsa/state.json]
+           [--match-args "--resign-adjudication 3,1000 --draw-adjudication 40,8,15"]
 Not in CI: it plays thousands of games. The state file is rewritten after every iteration, so
 a stopped run resumes where it was. The last lines printed are the tuned values as
 `option.tune_<name>=<value>` (for `jiangjun match --engine`); measure them with an SPRT
@@ -17,13 +18,21 @@ against the defaults before changing the defaults in src/search/parameters.rs.
 
 Gains follow the usual SPSA schedule (Spall): c_k = c / k^0.101 with c the parameter's
 step, a_k = a / (A + k)^0.602 with A a tenth of the iterations, and a chosen so that the
-first steps move a parameter by about its step after a decisive pair.
+first iteration moves a parameter by --rate of its step when the plus side won every pair by
+one game more than the minus side. A pair's result is mostly noise (its standard deviation is
+about 0.8 game against a few hundredths for a parameter a step off its best), so the rate must
+be small. Simulated with 27% wins and 27% losses a game: with the default 0.02, a thousand
+iterations of two pairs walk a parameter of no effect by 0.35 of a step (standard deviation),
+while one whose value is worth 5 Elo a step drifts 0.46 of a step the right way; the ratio of
+drift to walk grows only as the square root of the games, whatever the rate. A rate near 1
+walks the parameters at random by many steps.
 """
 import argparse
 import json
 import os
 import random
 import re
+import shlex
 import subprocess
 import sys
 
@@ -67,7 +76,7 @@ def play(args, plus, minus, seed):
         "--games", str(2 * args.pairs), "--tc", args.tc,
         "--openings", args.openings, "--shuffle", "--seed", str(seed),
         "--concurrency", str(args.concurrency),
-    ]
+    ] + shlex.split(args.match_args)
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     found = RESULT.findall(out)
     if not found:
@@ -81,11 +90,15 @@ def main():
     ap.add_argument("--iterations", type=int, default=2000)
     ap.add_argument("--pairs", type=int, default=2, help="game pairs per iteration")
     ap.add_argument("--tc", default="2+0.02")
+    ap.add_argument("--rate", type=float, default=0.02,
+                    help="steps a parameter moves at the first iteration per pair won")
     ap.add_argument("--openings", default=os.path.join(ROOT, "tests/data/openings.txt"))
     ap.add_argument("--params", help="comma-separated names (default: every value of a rule "
                     "in use; see tuned_by_default)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--concurrency", type=int, default=2)
+    ap.add_argument("--match-args", default="",
+                    help="more `jiangjun match` options, as one string (adjudication, margin)")
     ap.add_argument("--state", default=os.path.join(ROOT, "target/spsa/state.json"))
     args = ap.parse_args()
 
@@ -125,8 +138,8 @@ def main():
         result = (w - l) / args.pairs  # in [-2, 2] per pair
         for n in names:
             s = specs[n]
-            # a such that a_1 * result / (2 c_1) moves by about one step when result is 1.
-            a = 2 * s["step"] ** 2 * (big_a + 1) ** alpha
+            # a such that a_1 * result / (2 c_1) moves by rate steps when result is 1.
+            a = args.rate * 2 * s["step"] ** 2 * (big_a + 1) ** alpha
             a_k = a / (big_a + k) ** alpha
             theta[n] += a_k * result / (2 * c_k[n]) * delta[n]
             theta[n] = min(s["max"], max(s["min"], theta[n]))
