@@ -24,6 +24,14 @@ pub struct BenchArgs {
     /// Also bench with a random network of this seed (the network's speed, not its play).
     #[arg(long, value_name = "SEED", conflicts_with = "handwritten")]
     pub random_network: Option<u64>,
+    /// Table size in MB for each position (the signature's is the default).
+    #[arg(
+        long,
+        value_name = "MB",
+        default_value_t = crate::tools::bench::DEFAULT_HASH_MB,
+        value_parser = parse_hash_mb
+    )]
+    pub hash: usize,
     /// Bench the hand-written evaluation only (the signature of the hand-written search
     /// whatever the default evaluation is).
     #[arg(long)]
@@ -44,7 +52,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
     let out = |line: &str| println!("{line}");
     match net {
         Some(net) => {
-            crate::tools::bench::compare(depth, net, out);
+            crate::tools::bench::compare(depth, args.hash, net, out);
         }
         None => {
             let evaluation = if args.handwritten {
@@ -52,8 +60,17 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
             } else {
                 Evaluation::Default
             };
-            crate::tools::bench::run(depth, &evaluation, out);
+            crate::tools::bench::run(depth, args.hash, &evaluation, out);
         }
     }
     Ok(0)
+}
+
+/// A table size from 1 MB to the engine's largest `hashsize`.
+fn parse_hash_mb(text: &str) -> Result<usize, String> {
+    let max = crate::search::engine::MAX_HASH_MB;
+    match text.parse::<usize>() {
+        Ok(mb) if (1..=max).contains(&mb) => Ok(mb),
+        _ => Err(format!("expected a size in MB from 1 to {max}")),
+    }
 }

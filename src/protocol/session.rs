@@ -44,6 +44,7 @@ use crate::search::alphabeta::{Limits, SearchResult, MAX_DEPTH};
 use crate::search::engine::{Engine, Report, SetPositionError};
 use crate::search::nnue;
 use crate::search::time::{allocate, TimeBudget, TimeLimits};
+use crate::search::tt::TableStats;
 use std::collections::VecDeque;
 use std::io::Write;
 use std::path::Path;
@@ -356,6 +357,7 @@ impl<W: Write> Session<W> {
             score,
             depth,
             root_moves: moves.len(),
+            table: TableStats::default(),
         };
         self.on_report(Report::Done(outcome));
     }

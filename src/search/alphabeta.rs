@@ -30,7 +30,7 @@ use super::repetition;
 use super::score::*;
 use super::strength::{self, Strength};
 use super::time::{self, TimeBudget};
-use super::tt::{self, Bound, TranspositionTable, TtEntry};
+use super::tt::{self, Bound, SharedTableStats, TableStats, TranspositionTable, TtEntry};
 use crate::board::{Move, PieceKind, Position};
 use crate::rules::RuleSet;
 use arrayvec::ArrayVec;
@@ -99,6 +99,8 @@ pub struct Shared {
     pub hard_ms: AtomicU64,
     /// Nodes searched by all threads (updated in batches).
     pub nodes: AtomicU64,
+    /// How the threads used the table (updated in batches, with `nodes`).
+    pub table_stats: SharedTableStats,
     pub tt: Arc<TranspositionTable>,
     /// The longest wait between two clock checks of the main thread, in ms: this search's and,
     /// fading, earlier ones' (the engine keeps it across searches). On a busy machine the
@@ -131,6 +133,7 @@ impl Shared {
             soft_ms: AtomicU64::new(limits.soft_ms.unwrap_or(u64::MAX)),
             hard_ms: AtomicU64::new(limits.hard_ms.unwrap_or(u64::MAX)),
             nodes: AtomicU64::new(0),
+            table_stats: SharedTableStats::default(),
             tt,
             stall_ms: Arc::default(),
         }
@@ -168,6 +171,8 @@ pub struct SearchResult {
     pub depth: i32,
     /// Number of legal, unbanned root moves.
     pub root_moves: usize,
+    /// How all threads used the table (none for a book move).
+    pub table: TableStats,
 }
 
 /// Entries of a worker's evaluation cache (1 MB) at most. A search limited by nodes takes
@@ -206,6 +211,8 @@ pub struct Worker {
     limits: Limits,
     nodes: u64,
     flushed: u64,
+    /// Table use not yet added to the shared sum.
+    table_stats: TableStats,
     /// When the main thread last looked at the clock (ms from the start).
     last_check_ms: u64,
     seldepth: usize,
@@ -351,6 +358,7 @@ impl Worker {
             shared,
             nodes: 0,
             flushed: 0,
+            table_stats: TableStats::default(),
             last_check_ms: 0,
             seldepth: 0,
             stopped: false,
@@ -414,6 +422,7 @@ impl Worker {
                 score: -MATE,
                 depth: 0,
                 root_moves: 0,
+                table: TableStats::default(),
             };
         }
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
@@ -541,6 +550,8 @@ impl Worker {
             score: best.score,
             depth: best_depth,
             root_moves: n_root,
+            // The threads' sum, filled in once they have all stopped.
+            table: TableStats::default(),
         }
     }
 
@@ -873,6 +884,9 @@ impl Worker {
             .nodes
             .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
         self.flushed = self.nodes;
+        self.shared
+            .table_stats
+            .add(std::mem::take(&mut self.table_stats));
     }
 
     /// Counts a node and checks the limits now and then. A stopped search only unwinds: the
@@ -1228,11 +1242,14 @@ impl Worker {
         let excluded = self.excluded[ply];
         let key = self.table_key();
         let tt = self.shared.tt.probe(key, ply);
+        self.table_stats.probes += 1;
+        self.table_stats.hits += u64::from(tt.is_some());
         let tt_move = tt
             .and_then(|e| e.mv)
             .filter(|&m| self.pos.is_legal_in(m, in_check));
         if let Some(e) = tt.filter(|_| excluded.is_none()) {
             if !pv_node && self.table_cutoff(&e, alpha, beta, depth, ply) {
+                self.table_stats.cutoffs += 1;
                 return e.score;
             }
         }

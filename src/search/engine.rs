@@ -17,7 +17,7 @@ use super::nnue::{self, Network};
 use super::parameters::Parameters;
 use super::repetition;
 use super::strength::Strength;
-use super::tt::{self, TranspositionTable, TtEntry};
+use super::tt::{self, TableStats, TranspositionTable, TtEntry};
 use crate::board::{FenError, Move, MoveError, Position};
 use crate::book::{self, Book, BookMove, Randomness};
 use crate::rules::RuleSet;
@@ -386,6 +386,7 @@ impl Engine {
             score,
             depth: 0,
             root_moves: self.pos.legal_moves().len(),
+            table: TableStats::default(),
         }));
         true
     }
@@ -698,7 +699,10 @@ fn search_threads(
         (outcome, returned)
     });
     *kept = returned;
-    outcome
+    SearchResult {
+        table: shared.table_stats.load(),
+        ..outcome
+    }
 }
 
 #[cfg(test)]
@@ -809,6 +813,29 @@ mod tests {
                 .all(|&(d, s, _)| d == 1 && !crate::search::score::is_decisive(s)),
             "{lines:?}"
         );
+    }
+
+    /// A search reports its table use: cutoffs are hits and hits are probes, and the same
+    /// search again finds the first one's entries (more hits for fewer probes).
+    #[test]
+    fn a_search_reports_how_it_used_the_table() {
+        let depth = |d| Limits {
+            depth: Some(d),
+            ..Limits::default()
+        };
+        let mut e = Engine::new();
+        e.set_threads(1);
+        let first = e.search_blocking(depth(6), |_| {}).table;
+        assert!(first.probes > 100, "{first:?}");
+        assert!(first.cutoffs <= first.hits && first.hits <= first.probes);
+        let again = e.search_blocking(depth(6), |_| {}).table;
+        assert!(again.probes < first.probes, "{first:?} then {again:?}");
+        let share = |t: TableStats| t.hits as f64 / t.probes as f64;
+        assert!(share(again) > share(first), "{first:?} then {again:?}");
+        e.new_game();
+        e.set_threads(2);
+        let two = e.search_blocking(depth(6), |_| {}).table;
+        assert!(two.probes > 0 && two.cutoffs <= two.hits && two.hits <= two.probes);
     }
 
     #[test]

@@ -275,12 +275,75 @@ impl TranspositionTable {
 
 use super::score::{score_from_tt, score_to_tt};
 
+/// How a search used the table in its main search (the quiescence search, whose probes are
+/// off by default, is not counted): probes, probes that found the position, and probes whose
+/// entry ended the node. `jiangjun bench` reports them as the table's hit rates.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct TableStats {
+    pub probes: u64,
+    pub hits: u64,
+    pub cutoffs: u64,
+}
+
+impl TableStats {
+    pub fn add(&mut self, other: TableStats) {
+        self.probes += other.probes;
+        self.hits += other.hits;
+        self.cutoffs += other.cutoffs;
+    }
+}
+
+/// [`TableStats`] summed over a search's threads, which add theirs in batches (with their
+/// node counts) rather than at every probe, so the threads do not contend for the counters.
+#[derive(Debug, Default)]
+pub struct SharedTableStats {
+    probes: AtomicU64,
+    hits: AtomicU64,
+    cutoffs: AtomicU64,
+}
+
+impl SharedTableStats {
+    pub fn add(&self, s: TableStats) {
+        self.probes.fetch_add(s.probes, Ordering::Relaxed);
+        self.hits.fetch_add(s.hits, Ordering::Relaxed);
+        self.cutoffs.fetch_add(s.cutoffs, Ordering::Relaxed);
+    }
+
+    pub fn load(&self) -> TableStats {
+        TableStats {
+            probes: self.probes.load(Ordering::Relaxed),
+            hits: self.hits.load(Ordering::Relaxed),
+            cutoffs: self.cutoffs.load(Ordering::Relaxed),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// `hashfull` counts this search's entries among the first thousand: none in a new
     /// table, about the share stored, none again after the next search starts.
+    /// Threads adding their counts at once lose none of them.
+    #[test]
+    fn shared_table_stats_sum_every_threads_counts() {
+        let shared = SharedTableStats::default();
+        let batch = TableStats {
+            probes: 7,
+            hits: 3,
+            cutoffs: 1,
+        };
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| (0..1000).for_each(|_| shared.add(batch)));
+            }
+        });
+        let mut expected = TableStats::default();
+        (0..4000).for_each(|_| expected.add(batch));
+        assert_eq!(shared.load(), expected);
+        assert_eq!(expected.probes, 28_000);
+    }
+
     #[test]
     fn hashfull_is_this_searchs_share_of_the_sample() {
         let tt = TranspositionTable::new(1);

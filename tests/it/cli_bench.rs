@@ -75,6 +75,37 @@ fn bench_nnue_compares_with_the_built_in_network_and_the_plain_bench_is_the_defa
     assert_eq!(plain, [default]);
 }
 
+/// The table's use, from the line before a run's summary: (probes, hits, cutoffs).
+fn table_use(out: &str) -> Vec<(u64, u64, u64)> {
+    out.lines()
+        .filter_map(|l| l.strip_prefix("table: "))
+        .map(|l| {
+            let n: Vec<u64> = l.split([' ', ',']).filter_map(|w| w.parse().ok()).collect();
+            (n[0], n[1], n[2])
+        })
+        .collect()
+}
+
+#[test]
+fn bench_reports_the_tables_use_and_takes_a_table_size() {
+    let (nodes, out) = bench(&[]);
+    let table = table_use(&out);
+    assert_eq!(table.len(), 1, "{out}");
+    let (probes, hits, cutoffs) = table[0];
+    assert!(probes > 0 && hits <= probes && cutoffs <= hits, "{out}");
+    // The summary stays the last line; the table's line comes just before it.
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[lines.len() - 2].starts_with("table: "), "{out}");
+    // A table of 1 MB holds a depth-3 search whole: the same tree.
+    let (small, out) = bench(&["--hash", "1"]);
+    assert_eq!(small, nodes, "{out}");
+    for bad in ["0", "-1", "lots", "99999999999"] {
+        let (code, out, err) = run(&["bench", "3", "--hash", bad]);
+        assert_eq!(code, 2, "{bad}: {out}");
+        assert!(err.starts_with("jiangjun bench: "), "{bad}: {err}");
+    }
+}
+
 #[test]
 fn bench_refuses_bad_network_arguments() {
     for args in [

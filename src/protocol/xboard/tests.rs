@@ -1,5 +1,5 @@
 use super::*;
-use crate::search::tt::Bound;
+use crate::search::tt::{Bound, TableStats};
 
 fn dry() -> Xboard<Vec<u8>> {
     let mut x = Xboard::new(Vec::new(), None);
@@ -29,6 +29,7 @@ fn done(x: &mut Xboard<Vec<u8>>, best: Option<&str>, ponder: Option<&str>, score
         score,
         depth: 6,
         root_moves: 40,
+        table: TableStats::default(),
     }));
 }
 
