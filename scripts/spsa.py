@@ -54,11 +54,12 @@ def read_specs(binary):
 def tuned_by_default(specs):
     """The parameters tuned when none are named: SPSA tunes how a rule is set, not whether it
     is used, so a switch (range 0..1), a rule that is off (default 0 at the bottom of its
-    range, as `singular_depth`) and the settings of an off rule `X_depth` (the `X_` names) are
-    left out; name them with --params to tune them anyway."""
+    range, as `singular_depth`) and the settings of a rule off by its `X_depth` or `X_margin`
+    (the `X_` names, as `probcut_depth` beside `probcut_margin` 0) are left out; name them
+    with --params to tune them anyway."""
     off = [n for n, s in specs.items()
            if s["max"] - s["min"] <= 1 or s["default"] == 0 == s["min"]]
-    prefixes = [n[: -len("depth")] for n in off if n.endswith("_depth")]
+    prefixes = [n[: n.rindex("_") + 1] for n in off if n.endswith(("_depth", "_margin"))]
     return [n for n in specs if n not in off and not any(n.startswith(p) for p in prefixes)]
 
 
