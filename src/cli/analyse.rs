@@ -7,6 +7,7 @@ use crate::board::notation::Script;
 use crate::cli::pgn::{self as records, Input};
 use crate::records::pgn::{self, MoveFormat, WriteOptions};
 use crate::rules::RuleSet;
+use crate::search::engine::MAX_HASH_MB;
 use crate::tools::analyse::{self, Settings, DEFAULT_MOVETIME_MS, DEFAULT_THRESHOLD_CP};
 use crate::tools::budget::Budget;
 use crate::tools::eval_graph;
@@ -33,7 +34,7 @@ pub struct AnalyseArgs {
     pub threads: u64,
     /// Transposition table size in MB.
     #[arg(long, value_name = "MB", default_value_t = 64,
-          value_parser = clap::value_parser!(u64).range(1..=16_384))]
+          value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB as u64))]
     pub hash: u64,
     /// Write the annotated PGN here (`-` or none: standard output).
     #[arg(short, long, value_name = "OUT")]

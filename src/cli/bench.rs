@@ -1,7 +1,7 @@
 //! `jiangjun bench`: the fixed search whose node count signs every commit (`Bench: N`).
 
 use super::evaluation;
-use crate::search::engine::Evaluation;
+use crate::search::engine::{Evaluation, MAX_HASH_MB};
 use crate::search::nnue::FloatNetwork;
 use std::sync::Arc;
 
@@ -28,10 +28,10 @@ pub struct BenchArgs {
     #[arg(
         long,
         value_name = "MB",
-        default_value_t = crate::tools::bench::DEFAULT_HASH_MB,
-        value_parser = parse_hash_mb
+        default_value_t = crate::tools::bench::DEFAULT_HASH_MB as u64,
+        value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB as u64)
     )]
-    pub hash: usize,
+    pub hash: u64,
     /// Bench the hand-written evaluation only (the signature of the hand-written search
     /// whatever the default evaluation is).
     #[arg(long)]
@@ -49,10 +49,11 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
         None
     };
     let depth = args.depth;
+    let hash = args.hash as usize; // at most MAX_HASH_MB
     let out = |line: &str| println!("{line}");
     match net {
         Some(net) => {
-            crate::tools::bench::compare(depth, args.hash, net, out);
+            crate::tools::bench::compare(depth, hash, net, out);
         }
         None => {
             let evaluation = if args.handwritten {
@@ -60,17 +61,8 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
             } else {
                 Evaluation::Default
             };
-            crate::tools::bench::run(depth, args.hash, &evaluation, out);
+            crate::tools::bench::run(depth, hash, &evaluation, out);
         }
     }
     Ok(0)
-}
-
-/// A table size from 1 MB to the engine's largest `hashsize`.
-fn parse_hash_mb(text: &str) -> Result<usize, String> {
-    let max = crate::search::engine::MAX_HASH_MB;
-    match text.parse::<usize>() {
-        Ok(mb) if (1..=max).contains(&mb) => Ok(mb),
-        _ => Err(format!("expected a size in MB from 1 to {max}")),
-    }
 }

@@ -322,8 +322,6 @@ impl SharedTableStats {
 mod tests {
     use super::*;
 
-    /// `hashfull` counts this search's entries among the first thousand: none in a new
-    /// table, about the share stored, none again after the next search starts.
     /// Threads adding their counts at once lose none of them.
     #[test]
     fn shared_table_stats_sum_every_threads_counts() {
@@ -344,6 +342,8 @@ mod tests {
         assert_eq!(expected.probes, 28_000);
     }
 
+    /// `hashfull` counts this search's entries among the first thousand: none in a new
+    /// table, about the share stored, none again after the next search starts.
     #[test]
     fn hashfull_is_this_searchs_share_of_the_sample() {
         let tt = TranspositionTable::new(1);

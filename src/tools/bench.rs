@@ -1,7 +1,8 @@
 //! `jiangjun bench [depth]`: a fixed set of positions searched to a fixed depth with one
 //! thread and a fresh 16 MB table each (another size with `--hash`). The total node count is
 //! the search's *signature*: it changes only when the search's behaviour changes, so commits
-//! that change it say `Bench: N`. The nodes per second figure is for comparing builds side by side.
+//! that change it say `Bench: N`. The nodes per second figure is for comparing builds side by
+//! side.
 //!
 //! The plain bench searches with the engine's default evaluation
 //! ([`crate::search::nnue::DEFAULT_ON`]), so the signature changes when the default does.
