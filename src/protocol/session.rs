@@ -48,7 +48,7 @@ use crate::search::tt::TableStats;
 use std::collections::VecDeque;
 use std::io::Write;
 use std::path::Path;
-use std::sync::mpsc::SyncSender;
+use std::sync::mpsc::Sender;
 use std::sync::Arc;
 
 /// Longest accepted input line: 1 MiB, about 200,000 moves — far beyond any real game. The
@@ -185,7 +185,7 @@ pub struct Session<W: Write> {
     ending: Option<Ending>,
     exit: Option<i32>,
     /// Where the search thread sends its reports; `None` runs no searches (fuzzing, tests).
-    reports: Option<SyncSender<Event>>,
+    reports: Option<Sender<Event>>,
     /// A book was handed to the engine (`bookfiles`, or the default book at the first `go`).
     book_chosen: bool,
     /// The network the engine holds, as debug messages name it: the built-in one, the file
@@ -197,7 +197,7 @@ impl<W: Write> Session<W> {
     /// A session in the boot state. With `reports`, `go` starts real searches that report
     /// there; without, `go` only enters the thinking state, and the caller ends the search
     /// with [`Session::simulate_search_end`] (fuzzing the line handler without threads).
-    pub fn new(out: W, reports: Option<SyncSender<Event>>) -> Session<W> {
+    pub fn new(out: W, reports: Option<Sender<Event>>) -> Session<W> {
         Session {
             out,
             engine: Engine::new(),

@@ -6,21 +6,74 @@
 //! other blanks are the parser's business), decodes lossily (a GUI on a GBK code page must not
 //! kill us with one bad byte), and caps a line at [`MAX_LINE_BYTES`]: a longer line is skipped
 //! whole — executing a cut-off command would do something the GUI did not ask for — and the
-//! session says so in an `info string`. The channel is bounded, so a flood of input waits in
-//! the pipe instead of in our memory.
+//! session says so in an `info string`.
+//!
+//! Input lines, search reports and the book's answers share one channel, and the main thread is
+//! its only reader. So nothing that the main thread waits for may ever wait on the channel:
+//! the channel itself is unbounded, and only the reader is held back, by [`LineCredits`] — at
+//! most [`LINES_AHEAD`] lines wait in the channel, a flood of input waits in the pipe instead of
+//! in our memory, and a search thread (which the main thread may join) or the main thread
+//! itself (answering from the book) always sends at once. A bounded channel for everything
+//! deadlocked: a script piping thousands of `go`/`stop` lines filled it, and the main thread
+//! then blocked sending the book's answer to itself.
 
 use super::session::{Event, Session, MAX_LINE_BYTES};
 use super::xboard::{self, Xboard};
 use std::io::{BufRead, ErrorKind};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
-/// Events that may wait in the channel before the reader blocks.
-const CHANNEL_DEPTH: usize = 256;
+/// Input lines that may wait in the channel before the reader stops reading.
+pub const LINES_AHEAD: usize = 256;
 
-/// Reads `input` to its end, sending one event per line and a final [`Event::Eof`]. Read
-/// errors other than interruptions count as the end of input. Returns early if the receiver
-/// is gone.
-pub fn read_lines(mut input: impl BufRead, tx: &SyncSender<Event>) {
+/// How many more lines the reader may send before the main thread has taken some: the reader
+/// takes a credit per line (waiting while there is none), the main thread gives one back for
+/// each line it receives. Giving never waits, so the main thread never waits on the reader.
+#[derive(Debug)]
+pub struct LineCredits {
+    free: Mutex<usize>,
+    returned: Condvar,
+}
+
+impl LineCredits {
+    pub fn new(lines: usize) -> LineCredits {
+        LineCredits {
+            free: Mutex::new(lines.max(1)),
+            returned: Condvar::new(),
+        }
+    }
+
+    /// Waits for a credit and takes it (the reader, before sending a line).
+    pub fn take(&self) {
+        let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
+        while *free == 0 {
+            free = self
+                .returned
+                .wait(free)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        *free -= 1;
+    }
+
+    /// Gives a credit back (the main thread, for each line it received).
+    pub fn give(&self) {
+        let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
+        *free = free.saturating_add(1);
+        self.returned.notify_one();
+    }
+
+    /// Gives back the credit of `event` if it is one of the reader's lines.
+    pub fn received(&self, event: &Event) {
+        if matches!(event, Event::Line(_) | Event::TooLong(_)) {
+            self.give();
+        }
+    }
+}
+
+/// Reads `input` to its end, sending one event per line (each for a credit of `credits`) and
+/// a final [`Event::Eof`]. Read errors other than interruptions count as the end of input.
+/// Returns early if the receiver is gone.
+pub fn read_lines(mut input: impl BufRead, tx: &Sender<Event>, credits: &LineCredits) {
     let mut line: Vec<u8> = Vec::new();
     // Bytes of the current line beyond the cap (the line is then skipped).
     let mut dropped: usize = 0;
@@ -44,18 +97,23 @@ pub fn read_lines(mut input: impl BufRead, tx: &SyncSender<Event>) {
             Err(_) => break,
         };
         input.consume(used);
-        if complete && !emit(&mut line, &mut dropped, tx) {
+        if complete && !emit(&mut line, &mut dropped, tx, credits) {
             return;
         }
     }
-    if (!line.is_empty() || dropped > 0) && !emit(&mut line, &mut dropped, tx) {
+    if (!line.is_empty() || dropped > 0) && !emit(&mut line, &mut dropped, tx, credits) {
         return;
     }
     let _ = tx.send(Event::Eof);
 }
 
 /// Sends the finished line (or the fact that it was too long); false if nobody listens.
-fn emit(line: &mut Vec<u8>, dropped: &mut usize, tx: &SyncSender<Event>) -> bool {
+fn emit(
+    line: &mut Vec<u8>,
+    dropped: &mut usize,
+    tx: &Sender<Event>,
+    credits: &LineCredits,
+) -> bool {
     let event = if *dropped > 0 {
         Event::TooLong(*dropped)
     } else {
@@ -63,27 +121,32 @@ fn emit(line: &mut Vec<u8>, dropped: &mut usize, tx: &SyncSender<Event>) -> bool
     };
     line.clear();
     *dropped = 0;
+    credits.take();
     tx.send(event).is_ok()
 }
 
 /// Runs the protocol on stdin/stdout until `quit` or the end of input; returns the exit status.
 pub fn run() -> i32 {
-    let (tx, rx) = sync_channel(CHANNEL_DEPTH);
+    let (tx, rx) = channel();
+    let credits = Arc::new(LineCredits::new(LINES_AHEAD));
     let reader_tx = tx.clone();
+    let reader_credits = credits.clone();
     let reader = std::thread::Builder::new()
         .name("stdin".into())
-        .spawn(move || read_lines(std::io::stdin().lock(), &reader_tx));
+        .spawn(move || read_lines(std::io::stdin().lock(), &reader_tx, &reader_credits));
     if reader.is_err() {
+        eprintln!("jiangjun: cannot start the thread that reads the input");
         return 1;
     }
     let mut session = Session::new(std::io::stdout(), Some(tx.clone()));
     loop {
         // The session holds a sender itself, so the channel never closes while we wait.
         let event = rx.recv().unwrap_or(Event::Eof);
+        credits.received(&event);
         // `xboard` before any UCCI/UCI command: the rest of the session is CECP.
         if let Event::Line(line) = &event {
             if session.dialect().is_none() && xboard::is_hello(line) {
-                return run_xboard(&rx, Xboard::new(std::io::stdout(), Some(tx)));
+                return run_xboard(&rx, &credits, Xboard::new(std::io::stdout(), Some(tx)));
             }
         }
         session.handle(event);
@@ -94,9 +157,14 @@ pub fn run() -> i32 {
 }
 
 /// The main loop of a CECP session (see [`xboard`]).
-fn run_xboard(rx: &Receiver<Event>, mut session: Xboard<std::io::Stdout>) -> i32 {
+fn run_xboard(
+    rx: &Receiver<Event>,
+    credits: &LineCredits,
+    mut session: Xboard<std::io::Stdout>,
+) -> i32 {
     loop {
         let event = rx.recv().unwrap_or(Event::Eof);
+        credits.received(&event);
         session.handle(event);
         if let Some(code) = session.exit_code() {
             return code;
@@ -110,8 +178,8 @@ mod tests {
     use std::io::Cursor;
 
     fn events(input: &[u8]) -> Vec<String> {
-        let (tx, rx) = sync_channel(1 << 16);
-        read_lines(Cursor::new(input.to_vec()), &tx);
+        let (tx, rx) = channel();
+        read_lines(Cursor::new(input.to_vec()), &tx, &LineCredits::new(1 << 16));
         drop(tx);
         rx.iter()
             .map(|e| match e {
@@ -131,6 +199,36 @@ mod tests {
             vec!["L:ucci\r", "L:isready", "L:", "L:quit", "EOF"]
         );
         assert_eq!(events(b"a\xffb\n"), vec!["L:a\u{fffd}b", "EOF"]);
+    }
+
+    #[test]
+    fn the_reader_waits_for_credits_and_every_line_arrives_in_order() {
+        // Two credits for 1,000 lines: the reader must wait for the receiver 998 times.
+        let input: String = (0..1000).map(|i| format!("line {i}\n")).collect();
+        let (tx, rx) = channel();
+        let credits = Arc::new(LineCredits::new(2));
+        let reader_credits = credits.clone();
+        let reader = std::thread::spawn(move || {
+            read_lines(Cursor::new(input.into_bytes()), &tx, &reader_credits);
+        });
+        let mut got = Vec::new();
+        loop {
+            let event = rx.recv().expect("the reader ends with Eof");
+            credits.received(&event);
+            match event {
+                Event::Line(l) => got.push(l),
+                Event::Eof => break,
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        reader.join().expect("the reader ends");
+        assert_eq!(got.len(), 1000);
+        assert!(got
+            .iter()
+            .enumerate()
+            .all(|(i, l)| *l == format!("line {i}")));
+        // What the reader holds back is at most the credits: all returned once it is done.
+        assert_eq!(*credits.free.lock().unwrap(), 2);
     }
 
     #[test]

@@ -34,7 +34,7 @@ use crate::search::score::{mate_in_moves, reported};
 use crate::search::time::{allocate, TimeBudget, TimeLimits, DEFAULT_MOVE_OVERHEAD_MS};
 use std::collections::VecDeque;
 use std::io::Write;
-use std::sync::mpsc::SyncSender;
+use std::sync::mpsc::Sender;
 use std::sync::Arc;
 
 /// Does this first line choose CECP? (`xboard`, sent before `protover 2`.)
@@ -82,7 +82,7 @@ pub struct Xboard<W: Write> {
     out: W,
     engine: Engine,
     /// Where searches report; `None` runs no searches (tests).
-    reports: Option<SyncSender<Event>>,
+    reports: Option<Sender<Event>>,
     /// The game: its set-up position (`None`: the start position) and the moves since.
     start_fen: Option<String>,
     moves: Vec<String>,
@@ -109,7 +109,7 @@ pub struct Xboard<W: Write> {
 
 impl<W: Write> Xboard<W> {
     /// A session that has read `xboard`. With `reports`, searches run and report there.
-    pub fn new(out: W, reports: Option<SyncSender<Event>>) -> Xboard<W> {
+    pub fn new(out: W, reports: Option<Sender<Event>>) -> Xboard<W> {
         Xboard {
             out,
             engine: Engine::new(),

@@ -25,6 +25,9 @@ mod protocol_evalfile;
 mod protocol_session;
 mod protocol_transcripts;
 
+// Whole scripts piped at once.
+mod protocol_bursts;
+
 // Files the engine and the subcommands read: refused when not regular or too large.
 mod bounded_input;
 

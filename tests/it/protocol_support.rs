@@ -139,6 +139,21 @@ impl Engine {
         self.send_raw(text.as_bytes());
     }
 
+    /// Writes `lines` and then closes the input, on a thread of its own, as a script piped
+    /// into the engine does: an engine that stops reading then fails the test on a timeout
+    /// instead of blocking the writer (and the test) for ever.
+    pub fn pipe_script<S: AsRef<str>>(&mut self, lines: &[S]) {
+        let mut text = String::new();
+        for l in lines {
+            text.push_str(l.as_ref());
+            text.push('\n');
+        }
+        let mut stdin = self.stdin.take().expect("stdin is open");
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(text.as_bytes());
+        });
+    }
+
     /// Closes the engine's input (end of file).
     pub fn close_stdin(&mut self) {
         self.stdin = None;
