@@ -327,6 +327,7 @@ impl<W: Write> Session<W> {
                     self.send(&line);
                 }
             }
+            Report::Warning(text) => self.info(&text),
             Report::Done(outcome) => {
                 // The answer to `go infinite` / `go ponder` waits for `stop`/`ponderhit`, even
                 // when the search has nothing left to do (a found mate, the depth limit).

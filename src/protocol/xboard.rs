@@ -491,6 +491,8 @@ impl<W: Write> Xboard<W> {
             }
             // XBoard has no form for book candidates; the move itself follows in `Done`.
             Report::Book { .. } => {}
+            // A comment line: XBoard shows it in its debug log and otherwise ignores it.
+            Report::Warning(text) => self.send(&format!("# {text}")),
             Report::Done(result) => {
                 self.searches.pop_front();
                 if purpose == Purpose::Move && self.searches.is_empty() {

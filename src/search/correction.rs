@@ -68,12 +68,19 @@ pub fn material_index(pos: &Position) -> usize {
 }
 
 impl Corrections {
-    /// Empty tables.
+    /// Empty tables (a failed allocation aborts, as `Box::new`'s does).
     pub fn new() -> Corrections {
-        Corrections {
-            pawn: bytemuck::zeroed_box(),
-            material: bytemuck::zeroed_box(),
-        }
+        Corrections::try_new()
+            .unwrap_or_else(|| std::alloc::handle_alloc_error(std::alloc::Layout::new::<Self>()))
+    }
+
+    /// Empty tables, or `None` if the memory cannot be had (a search then runs fewer threads
+    /// instead of failing).
+    pub fn try_new() -> Option<Corrections> {
+        Some(Corrections {
+            pawn: bytemuck::try_zeroed_box().ok()?,
+            material: bytemuck::try_zeroed_box().ok()?,
+        })
     }
 
     /// What to add to `pos`'s static evaluation, in centipawns: the two entries weighted by

@@ -46,6 +46,9 @@ pub enum Report {
         candidates: Vec<BookCandidate>,
         chosen: Move,
     },
+    /// Something the user should know about this search (it runs with fewer threads than
+    /// asked, or without a thread of its own); the protocol shows it as a message.
+    Warning(String),
     /// The final result; always the last report of a `go`.
     Done(SearchResult),
 }
@@ -550,30 +553,48 @@ impl Engine {
         let banned = self.banned.clone();
         let sh = shared.clone();
         let histories = self.histories.clone();
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(64 << 20)
-            .spawn(move || {
-                let outcome = search_threads(
-                    &pos,
-                    &banned,
-                    &sh,
-                    &limits,
-                    threads,
-                    &histories,
-                    &mut report,
+        // Shared with the thread, so that the report is still at hand if it cannot start.
+        let report = Arc::new(Mutex::new(report));
+        let thread_report = report.clone();
+        let search = move || {
+            let mut report = |r: Report| lock(&thread_report)(r);
+            let outcome = search_threads(
+                &pos,
+                &banned,
+                &sh,
+                &limits,
+                threads,
+                &histories,
+                &mut report,
+            );
+            // Under `go infinite` or while pondering the result waits for `stop`/`ponderhit`.
+            while !sh.stop_requested.load(Ordering::Relaxed)
+                && (limits.infinite || sh.pondering.load(Ordering::Relaxed))
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            report(Report::Done(outcome));
+        };
+        match spawn_search(search) {
+            Some(handle) => self.running = Some(Running { shared, handle }),
+            None => {
+                // No thread to be had (an address-space limit, a process limit): a one-ply
+                // search here, so that the `go` is still answered, and never in silence.
+                self.running = None;
+                let report = |r: Report| lock(&report)(r);
+                report(Report::Warning(
+                    "no search thread could be started; answering from a one-ply search"
+                        .to_string(),
+                ));
+                let outcome = self.search_blocking(
+                    Limits {
+                        depth: Some(1),
+                        ..Limits::default()
+                    },
+                    |_| {},
                 );
-                // Under `go infinite` or while pondering the result waits for `stop`/`ponderhit`.
-                while !sh.stop_requested.load(Ordering::Relaxed)
-                    && (limits.infinite || sh.pondering.load(Ordering::Relaxed))
-                {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
                 report(Report::Done(outcome));
-            });
-        match handle {
-            Ok(handle) => self.running = Some(Running { shared, handle }),
-            Err(_) => self.running = None,
+            }
         }
     }
 
@@ -660,8 +681,23 @@ fn search_threads(
 ) -> SearchResult {
     // A search that panicked left its statistics as they were: still valid numbers.
     let mut kept = histories.lock().unwrap_or_else(|e| e.into_inner());
-    kept.resize_with(threads.max(1), Histories::new);
+    let wanted = threads.max(1);
+    kept.truncate(wanted);
+    // New tables for the threads that have none, as many as memory allows (with room for
+    // each thread's stack and worker beside them).
+    while kept.len() < wanted && tt::can_allocate_mb(THREAD_MB) {
+        match Histories::try_new() {
+            Some(h) => kept.push(h),
+            None => break,
+        }
+    }
     let mut tables = std::mem::take(&mut *kept).into_iter();
+    let Some(main_hist) = tables.next() else {
+        report(Report::Warning(
+            "no memory for the search's tables; playing an unsearched move".to_string(),
+        ));
+        return unsearched(pos, banned);
+    };
     let worker = |id: usize, hist: Histories| {
         Worker::new(
             pos.clone(),
@@ -672,36 +708,100 @@ fn search_threads(
             hist,
         )
     };
-    let main_hist = tables.next().unwrap_or_default();
-    let (outcome, returned) = std::thread::scope(|s| {
-        let helpers: Vec<_> = tables
-            .enumerate()
-            .map(|(i, hist)| {
-                let mut w = worker(i + 1, hist);
-                std::thread::Builder::new()
-                    .stack_size(64 << 20)
-                    .spawn_scoped(s, move || {
-                        w.run(|_| {});
-                        w.into_histories()
-                    })
-            })
-            .collect();
+    let (outcome, returned, started) = std::thread::scope(|s| {
+        let mut helpers = Vec::new();
+        for (i, hist) in tables.enumerate() {
+            if !tt::can_allocate_mb(THREAD_MB) {
+                break;
+            }
+            let mut w = worker(i + 1, hist);
+            let helper = std::thread::Builder::new()
+                .stack_size(SEARCH_STACK)
+                .spawn_scoped(s, move || {
+                    w.run(|_| {});
+                    w.into_histories()
+                });
+            match helper {
+                Ok(h) => helpers.push(h),
+                // No more threads to be had: the search runs with those it has.
+                Err(_) => break,
+            }
+        }
+        let started = 1 + helpers.len();
         let mut main = worker(0, main_hist);
         let outcome = main.run(|info| report(Report::Info(info.clone())));
         shared.stop.store(true, Ordering::Relaxed);
         let mut returned = vec![main.into_histories()];
-        // A helper that could not be started (or panicked) starts afresh next time.
-        returned.extend(
-            helpers
-                .into_iter()
-                .map(|h| h.ok().and_then(|h| h.join().ok()).unwrap_or_default()),
-        );
-        (outcome, returned)
+        // A helper that panicked starts afresh next time.
+        returned.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
+        (outcome, returned, started)
     });
     *kept = returned;
+    if started < wanted {
+        report(Report::Warning(format!(
+            "{started} of {wanted} search threads could be started (not enough memory)"
+        )));
+    }
     SearchResult {
         table: shared.table_stats.load(),
         ..outcome
+    }
+}
+
+/// The stack of each search thread: deep searches recurse deeply.
+const SEARCH_STACK: usize = 64 << 20;
+
+/// Memory that must be free before another search thread starts: its stack and its tables,
+/// rounded up (a thread that could not have them would abort the process).
+const THREAD_MB: usize = 80;
+
+/// Starts the search thread: with the usual stack, else with a smaller one, else `None`.
+fn spawn_search(search: impl FnOnce() + Send + 'static) -> Option<JoinHandle<()>> {
+    spawn_with_stacks(search, &[SEARCH_STACK, SEARCH_STACK / 4])
+}
+
+/// Runs `job` on a thread with the first of `stacks` that can be had.
+fn spawn_with_stacks(
+    job: impl FnOnce() + Send + 'static,
+    stacks: &[usize],
+) -> Option<JoinHandle<()>> {
+    // The closure is consumed by a failed spawn, so it travels in a slot the second try can
+    // take it from.
+    let job = Arc::new(Mutex::new(Some(job)));
+    stacks.iter().find_map(|&stack| {
+        let slot = job.clone();
+        std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(stack)
+            .spawn(move || {
+                if let Some(f) = lock(&slot).take() {
+                    f();
+                }
+            })
+            .ok()
+    })
+}
+
+/// Locks `m`, taking over a lock that a panicking thread left.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The first legal move that is not banned, unsearched: the answer when not even the main
+/// thread's tables can be had.
+fn unsearched(pos: &Position, banned: &[Move]) -> SearchResult {
+    let moves: Vec<Move> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|m| !banned.contains(m))
+        .collect();
+    SearchResult {
+        best: moves.first().copied(),
+        ponder: None,
+        score: 0,
+        depth: 0,
+        root_moves: moves.len(),
+        table: TableStats::default(),
     }
 }
 
@@ -709,6 +809,21 @@ fn search_threads(
 mod tests {
     use super::*;
     use crate::book::{canonical_key, Entry};
+
+    #[test]
+    fn a_thread_that_cannot_have_its_stack_is_started_with_the_next() {
+        // An exabyte of stack cannot be had; the job still runs, once, on the second try.
+        let runs = Arc::new(AtomicU64::new(0));
+        let counted = runs.clone();
+        let job = move || {
+            counted.fetch_add(1, Ordering::Relaxed);
+        };
+        let handle = spawn_with_stacks(job, &[1 << 60, 1 << 20]).expect("the second try starts");
+        handle.join().expect("the job ends");
+        assert_eq!(runs.load(Ordering::Relaxed), 1);
+        // Nothing to be had at all: `None`, and the job never ran.
+        assert!(spawn_with_stacks(|| unreachable!(), &[1 << 60]).is_none());
+    }
 
     /// An engine at the start position with a book of six equally weighted first moves.
     fn engine_with_book(seed: u64) -> Engine {

@@ -43,15 +43,23 @@ impl Default for Histories {
 }
 
 impl Histories {
-    /// Empty tables (each on the heap: together they are megabytes).
+    /// Empty tables (each on the heap: together they are megabytes). A failed allocation
+    /// aborts, as `Box::new`'s does; [`Histories::try_new`] is the search's way.
     pub fn new() -> Histories {
-        Histories {
-            quiet: bytemuck::zeroed_box(),
-            capture: bytemuck::zeroed_box(),
-            continuation: bytemuck::zeroed_box(),
-            counter: bytemuck::zeroed_box(),
-            correction: Corrections::new(),
-        }
+        Histories::try_new()
+            .unwrap_or_else(|| std::alloc::handle_alloc_error(std::alloc::Layout::new::<Self>()))
+    }
+
+    /// Empty tables, or `None` if the memory cannot be had: with many threads and a limited
+    /// address space, a search starts the threads it can instead of failing.
+    pub fn try_new() -> Option<Histories> {
+        Some(Histories {
+            quiet: bytemuck::try_zeroed_box().ok()?,
+            capture: bytemuck::try_zeroed_box().ok()?,
+            continuation: bytemuck::try_zeroed_box().ok()?,
+            counter: bytemuck::try_zeroed_box().ok()?,
+            correction: Corrections::try_new()?,
+        })
     }
 
     /// The counter-move stored against the opponent's `piece`/`to` move.

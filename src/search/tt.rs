@@ -117,16 +117,34 @@ fn unpack(data: u64) -> (TtEntry, u8) {
     )
 }
 
+/// Memory that must remain to be had beside the table: the search thread's stack (64 MB) and
+/// the main worker's tables with room to spare. Under an address-space limit (`ulimit -v`) a
+/// table that took everything left the search thread unable to start, and the `go` unanswered.
+pub const HEADROOM_MB: usize = 128;
+
+/// Can [`HEADROOM_MB`] more be allocated now?
+fn headroom_left() -> bool {
+    can_allocate_mb(HEADROOM_MB)
+}
+
+/// Could `mb` megabytes be allocated now? Asked of the allocator and given back at once; a
+/// zeroed block that large is a fresh mapping (on Linux), so the question costs no memory.
+pub fn can_allocate_mb(mb: usize) -> bool {
+    bytemuck::allocation::try_zeroed_slice_box::<u8>(mb << 20).is_ok()
+}
+
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket). If the memory cannot be had,
-    /// the size is halved until it can: a too-large `hashsize` must not crash the engine
-    /// ([`TranspositionTable::size_mb`] tells what was had).
+    /// with [`HEADROOM_MB`] more beside it for the search that will use it, the size is
+    /// halved until it can: a too-large `hashsize` must not crash the engine, nor leave no
+    /// memory for the search thread ([`TranspositionTable::size_mb`] tells what was had).
     pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.saturating_mul(1 << 20);
         let mut buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
         let words = loop {
             match bytemuck::allocation::try_zeroed_slice_box::<AtomicU64>(buckets * BUCKET * 2) {
-                Ok(words) => break words,
+                Ok(words) if buckets == 1 || headroom_left() => break words,
+                Ok(_) => buckets /= 2,
                 Err(()) if buckets > 1 => buckets /= 2,
                 // Not even one bucket (64 bytes): nothing else in the engine would run either.
                 Err(()) => std::alloc::handle_alloc_error(std::alloc::Layout::new::<[Slot; 4]>()),

@@ -25,8 +25,9 @@ mod protocol_evalfile;
 mod protocol_session;
 mod protocol_transcripts;
 
-// Whole scripts piped at once.
+// Whole scripts piped at once; searches under a memory limit.
 mod protocol_bursts;
+mod protocol_memory;
 
 // Files the engine and the subcommands read: refused when not regular or too large.
 mod bounded_input;

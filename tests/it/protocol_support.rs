@@ -54,6 +54,11 @@ impl Engine {
         if let Some(d) = dir {
             cmd.current_dir(d);
         }
+        Engine::spawn(cmd)
+    }
+
+    /// Starts `cmd` (the binary, or a shell that runs it) with its three streams piped.
+    pub fn spawn(mut cmd: Command) -> Engine {
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
