@@ -9,15 +9,18 @@
 //! callback, exactly once per `go`. When the opening book has a usable move, `go` answers from
 //! it at once (reporting one `Book`, then `Done`) on the caller's thread.
 
-use super::alphabeta::{Info, Limits, SearchResult, Shared, Worker};
 use super::eval;
 use super::history::Histories;
 use super::levels::{Level, Style};
+use super::limits::Limits;
 use super::nnue::{self, Network};
 use super::parameters::Parameters;
 use super::repetition;
+use super::report::{Info, SearchResult};
+use super::shared::Shared;
 use super::strength::Strength;
 use super::tt::{self, TableStats, TranspositionTable, TtEntry};
+use super::worker::Worker;
 use crate::board::{FenError, Move, MoveError, Position};
 use crate::book::{self, Book, BookMove, Randomness};
 use crate::rules::RuleSet;

@@ -1,20 +1,26 @@
 //! Playing strength: search, evaluation, transposition table, time management, and the engine
 //! façade the protocol talks to.
-pub mod alphabeta;
+mod alphabeta;
 pub mod correction;
 pub mod engine;
 pub mod eval;
 pub mod history;
+mod iterative;
 pub mod levels;
+pub mod limits;
 pub mod movepick;
 pub mod nnue;
 pub mod parameters;
+mod quiescence;
 pub mod repetition;
+pub mod report;
 pub mod score;
+pub mod shared;
 pub mod strength;
 pub mod time;
 pub mod tt;
 pub mod wdl;
+pub mod worker;
 
 /// The positions of `jiangjun bench` (the bench tool), whose node count is the
 /// search's signature: middlegames and endgames (the perft suite's positions plus played

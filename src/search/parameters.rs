@@ -1,6 +1,6 @@
 //! The search's numeric parameters in one place: margins, depth limits and divisors that were
 //! set by hand or by games, each with the range a tuner may explore and the step it perturbs
-//! by. The search reads them from the [`Parameters`] its [`super::alphabeta::Limits`] carry, so
+//! by. The search reads them from the [`Parameters`] its [`super::limits::Limits`] carry, so
 //! a tuning run can change them per engine (the hidden options `tune_<name>`, see
 //! `protocol::options`) while a normal engine uses [`Parameters::DEFAULT`].
 //!

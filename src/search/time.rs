@@ -39,7 +39,7 @@
 //!
 //! A busy machine (issue 33.4): the search itself also stops early by the longest wait it has
 //! seen between two of its clock checks, this search's or, fading, earlier ones', when that
-//! wait is longer than the checks' own spacing (`alphabeta::stall_margin`). An idle machine
+//! wait is longer than the checks' own spacing (`shared::stall_margin`). An idle machine
 //! keeps nothing back; one that deschedules the engine for 100 ms at a time gets answers
 //! about 100 ms early, so that the next such wait does not make a fixed-time move late.
 //!

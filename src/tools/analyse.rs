@@ -26,8 +26,8 @@ use crate::board::GameResult;
 use crate::board::{Color, Move, Position};
 use crate::records::pgn::{self, Game, MoveFormat, WriteOptions};
 use crate::rules::{judge_with, RefereeOptions, Replay, RuleSet};
-use crate::search::alphabeta::Limits;
 use crate::search::engine::{Engine, Evaluation, SetPositionError};
+use crate::search::limits::Limits;
 use crate::search::score;
 use std::fmt;
 

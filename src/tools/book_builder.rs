@@ -17,8 +17,8 @@
 
 use crate::board::{Move, Position};
 use crate::book::{canonical_key, Entry};
-use crate::search::alphabeta::Limits;
 use crate::search::engine::Engine;
+use crate::search::limits::Limits;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Instant;

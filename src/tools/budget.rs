@@ -2,7 +2,7 @@
 //! at a node count or depth, analysis at a depth or a time per move), each CLI accepting the
 //! forms that make sense for it.
 
-use crate::search::alphabeta::Limits;
+use crate::search::limits::Limits;
 use std::fmt;
 
 /// The search budget per position.

@@ -277,7 +277,7 @@ fn an_only_move_is_searched_to_the_depth() {
     // Red to move after e8d9: the score is Red's, as the annotation's is.
     let successor: Vec<i32> = (7..=9)
         .map(|depth| {
-            let limits = jiangjun::search::alphabeta::Limits {
+            let limits = jiangjun::search::limits::Limits {
                 depth: Some(depth),
                 ..Default::default()
             };

@@ -7,9 +7,9 @@ use cli_support::run;
 
 use jiangjun::board::Position;
 use jiangjun::book::{self, Book, Entry, Randomness};
-use jiangjun::search::alphabeta::Limits;
 use jiangjun::search::engine::{Engine, Report};
 use jiangjun::search::eval::evaluate;
+use jiangjun::search::limits::Limits;
 use jiangjun::search::nnue;
 use std::sync::mpsc;
 use std::sync::Arc;

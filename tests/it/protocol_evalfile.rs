@@ -7,8 +7,8 @@
 use crate::protocol_support as support;
 
 use jiangjun::board::Position;
-use jiangjun::search::alphabeta::Limits;
 use jiangjun::search::engine::Evaluation;
+use jiangjun::search::limits::Limits;
 use jiangjun::search::nnue::{
     Architecture, FeatureSet, FloatNetwork, Network, BUILT_IN_NAME, DEFAULT_ON,
 };

@@ -435,7 +435,7 @@ fn a_limited_strength_plays_a_legal_move_within_its_budget() {
     full.set_position(None, &["h2e2".to_string(), "h9g7".to_string()])
         .unwrap();
     let mut first = 0;
-    let limits = jiangjun::search::alphabeta::Limits {
+    let limits = jiangjun::search::limits::Limits {
         depth: Some(1),
         multipv: jiangjun::search::strength::LINES,
         ..Default::default()

@@ -13,8 +13,8 @@ use jiangjun::rules::{
     judge_game, judge_with, Chaser, Clause, Count, Judgement, Nature, NatureClass, Protection,
     RefereeOptions, RuleSet,
 };
-use jiangjun::search::alphabeta::Limits;
 use jiangjun::search::engine::Engine;
+use jiangjun::search::limits::Limits;
 use jiangjun::search::score::DECISIVE_BOUND;
 
 // ---- the JSON cases ---------------------------------------------------------------------
