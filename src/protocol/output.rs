@@ -16,7 +16,7 @@
 use super::command::Dialect;
 use crate::board::rank_origin::{format_move, RankOrigin};
 use crate::board::Move;
-use crate::search::engine::BookCandidate;
+use crate::search::report::BookCandidate;
 use crate::search::report::Info;
 use crate::search::score::{mate_in_moves, reported};
 use crate::search::tt::{Bound, TtEntry};

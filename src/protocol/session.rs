@@ -40,10 +40,10 @@ use crate::board::rank_origin::{
 };
 use crate::board::{Color, Move, Position};
 use crate::book::{self, Book};
-use crate::search::engine::{Engine, Report, SetPositionError};
+use crate::search::engine::{Engine, SetPositionError};
 use crate::search::limits::{Limits, MAX_DEPTH};
 use crate::search::nnue;
-use crate::search::report::SearchResult;
+use crate::search::report::{Report, SearchResult};
 use crate::search::time::{allocate, TimeBudget, TimeLimits};
 use crate::search::tt::TableStats;
 use std::collections::VecDeque;

@@ -17,6 +17,7 @@ pub mod report;
 pub mod score;
 pub mod shared;
 pub mod strength;
+mod threads;
 pub mod time;
 pub mod tt;
 pub mod wdl;

@@ -337,7 +337,7 @@ fn multipv_one_is_the_plain_search() {
 
 #[test]
 fn infinite_and_ponder_wait_for_the_caller() {
-    use jiangjun::search::engine::Report;
+    use jiangjun::search::report::Report;
     use std::sync::mpsc;
     use std::time::Duration;
     for ponder in [false, true] {
