@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 secs=${1:-60}
 shift || true
-all=(command records fen moves book eleeye_book network datagen train_state)
+all=(command session records fen moves book eleeye_book network datagen train_state)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 for t in "${targets[@]}"; do
@@ -38,6 +38,13 @@ make_seeds() {
   mkdir -p "$d"
   case $t in
     command) cp fuzz/seeds/* "$d"/ ;;
+    session)
+      # The command cases, and bursts as the reliability report found them (flags byte 0:
+      # UCCI, 2: CECP).
+      cp fuzz/seeds/* "$d"/
+      { printf '\0position startpos moves h2e2\n'; for _ in $(seq 300); do printf 'go depth 1\nstop\n'; done; printf 'isready\n'; } > "$d/go_stop_burst"
+      printf '\2setboard 3ak4/4a4/9/9/9/9/9/9/9/4K2R1 w - - 0 1\nanalyze\nh2f2\nusermove f2g6\nusermove a9e5\nusermove i3i4\nping 7\n' > "$d/cecp_burst"
+      printf '\2new\nhard\nlevel 40 1 0\ngo\nusermove h7e7\nusermove h9g7\n?\nping 1\nundo\nremove\nanalyze\n.\nexit\nping 2\n' > "$d/cecp_game" ;;
     records) cp tests/data/*.pgn "$d"/ ;;
     fen)
       grep -v '^#' tests/data/fens.txt | cut -f2 | while IFS= read -r fen; do
@@ -85,6 +92,7 @@ max_len() {
     book) echo 16385 ;;
     records) echo 65536 ;;
     train_state) echo 4096 ;;
+    session) echo 16384 ;;
     *) echo 8192 ;;
   esac
 }
@@ -101,9 +109,16 @@ for t in "${targets[@]}"; do
   # -jobs makes libFuzzer restart its workers (each writing fuzz-N.log here): only for N > 1.
   jobs=()
   [ "${JOBS:-1}" -gt 1 ] && jobs=(-jobs="$JOBS" -workers="$JOBS")
+  # The session target starts threads that outlive an input by a moment and asks for large
+  # tables: no leak checks between inputs, and a failed large allocation returns null (the
+  # engine's fallbacks are what is tested) instead of stopping the sanitizer. Its own
+  # deadline (30 s) reports a hang before libFuzzer's timeout.
+  extra=()
+  [ "$t" = session ] && extra=(-detect_leaks=0 -timeout=60 -rss_limit_mb=8192)
+  ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1} \
   cargo +nightly fuzz run "$t" "fuzz/corpus/$t" "$seeds/$t" -- \
     -max_total_time="$secs" -timeout=20 -max_len="$(max_len "$t")" -print_final_stats=1 \
-    "${jobs[@]}" > "$log" 2>&1
+    "${extra[@]}" "${jobs[@]}" > "$log" 2>&1
   rc=$?
   set -e
   [ "${JOBS:-1}" -gt 1 ] && cat fuzz-*.log >> "$log" 2>/dev/null && rm -f fuzz-*.log

@@ -236,6 +236,12 @@ impl<W: Write> Session<W> {
         &mut self.out
     }
 
+    /// The output sink, for a session of another dialect to go on writing to (CECP's, chosen
+    /// by a first line `xboard`, while this one is still in the boot state).
+    pub fn into_output(self) -> W {
+        self.out
+    }
+
     /// The engine (tests and the fuzz target inspect its position).
     pub fn engine(&self) -> &Engine {
         &self.engine

@@ -19,7 +19,7 @@
 
 use super::session::{Event, Session, MAX_LINE_BYTES};
 use super::xboard::{self, Xboard};
-use std::io::{BufRead, ErrorKind};
+use std::io::{BufRead, ErrorKind, Write};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
@@ -127,18 +127,25 @@ fn emit(
 
 /// Runs the protocol on stdin/stdout until `quit` or the end of input; returns the exit status.
 pub fn run() -> i32 {
+    serve(|| std::io::stdin().lock(), std::io::stdout())
+}
+
+/// Runs the protocol until `quit` or the end of input, reading the input that `open` makes
+/// (on the reader thread) and writing `out`: the process's streams, or a fuzzer's bytes and a
+/// buffer. The first line chooses the session: `xboard` a CECP one, anything else UCCI/UCI.
+pub fn serve<R: BufRead>(open: impl FnOnce() -> R + Send + 'static, out: impl Write) -> i32 {
     let (tx, rx) = channel();
     let credits = Arc::new(LineCredits::new(LINES_AHEAD));
     let reader_tx = tx.clone();
     let reader_credits = credits.clone();
     let reader = std::thread::Builder::new()
         .name("stdin".into())
-        .spawn(move || read_lines(std::io::stdin().lock(), &reader_tx, &reader_credits));
+        .spawn(move || read_lines(open(), &reader_tx, &reader_credits));
     if reader.is_err() {
         eprintln!("jiangjun: cannot start the thread that reads the input");
         return 1;
     }
-    let mut session = Session::new(std::io::stdout(), Some(tx.clone()));
+    let mut session = Session::new(out, Some(tx.clone()));
     loop {
         // The session holds a sender itself, so the channel never closes while we wait.
         let event = rx.recv().unwrap_or(Event::Eof);
@@ -146,7 +153,8 @@ pub fn run() -> i32 {
         // `xboard` before any UCCI/UCI command: the rest of the session is CECP.
         if let Event::Line(line) = &event {
             if session.dialect().is_none() && xboard::is_hello(line) {
-                return run_xboard(&rx, &credits, Xboard::new(std::io::stdout(), Some(tx)));
+                let cecp = Xboard::new(session.into_output(), Some(tx));
+                return run_xboard(&rx, &credits, cecp);
             }
         }
         session.handle(event);
@@ -157,11 +165,7 @@ pub fn run() -> i32 {
 }
 
 /// The main loop of a CECP session (see [`xboard`]).
-fn run_xboard(
-    rx: &Receiver<Event>,
-    credits: &LineCredits,
-    mut session: Xboard<std::io::Stdout>,
-) -> i32 {
+fn run_xboard(rx: &Receiver<Event>, credits: &LineCredits, mut session: Xboard<impl Write>) -> i32 {
     loop {
         let event = rx.recv().unwrap_or(Event::Eof);
         credits.received(&event);

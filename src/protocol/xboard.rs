@@ -250,7 +250,21 @@ impl<W: Write> Xboard<W> {
                 _ => self.error("bad number of cores", line),
             },
             "ping" => {
-                let pong = format!("pong {arg}");
+                // `pong N` echoes the number; a bare `ping` gets a bare `pong`, not one with a
+                // trailing blank (found by the session fuzzer).
+                let n: String = arg
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .chars()
+                    .filter(|c| !c.is_control())
+                    .take(80)
+                    .collect();
+                let pong = if n.is_empty() {
+                    "pong".to_string()
+                } else {
+                    format!("pong {n}")
+                };
                 if self.is_thinking() {
                     self.pongs.push(pong);
                 } else {

@@ -159,6 +159,14 @@ fn setboard_undo_and_remove() {
 }
 
 #[test]
+fn ping_without_a_number_gets_a_clean_pong() {
+    let mut x = dry();
+    assert_eq!(feed(&mut x, &["ping "]), vec!["pong"]);
+    assert_eq!(feed(&mut x, &["ping"]), vec!["pong"]);
+    assert_eq!(feed(&mut x, &["ping \u{1}7\u{7f} 8"]), vec!["pong 7"]);
+}
+
+#[test]
 fn ping_waits_for_the_move_in_progress() {
     let mut x = dry();
     assert_eq!(feed(&mut x, &["ping 1"]), vec!["pong 1"]);
