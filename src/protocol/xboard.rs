@@ -252,18 +252,9 @@ impl<W: Write> Xboard<W> {
             "ping" => {
                 // `pong N` echoes the number; a bare `ping` gets a bare `pong`, not one with a
                 // trailing blank (found by the session fuzzer).
-                let n: String = arg
-                    .split_whitespace()
-                    .next()
-                    .unwrap_or("")
-                    .chars()
-                    .filter(|c| !c.is_control())
-                    .take(80)
-                    .collect();
-                let pong = if n.is_empty() {
-                    "pong".to_string()
-                } else {
-                    format!("pong {n}")
+                let pong = match arg.split_whitespace().next() {
+                    Some(n) => format!("pong {}", shown(n, 80)),
+                    None => "pong".to_string(),
                 };
                 if self.is_thinking() {
                     self.pongs.push(pong);
@@ -377,8 +368,7 @@ impl<W: Write> Xboard<W> {
                 true
             }
             Err(e) => {
-                let shown: String = text.chars().take(16).collect();
-                self.send(&format!("Illegal move ({e}): {shown}"));
+                self.send(&format!("Illegal move ({e}): {}", shown(text, 16)));
                 false
             }
         }
@@ -592,12 +582,7 @@ impl<W: Write> Xboard<W> {
 
     /// The protocol's error form: `Error (reason): command`.
     fn error(&mut self, reason: &str, command: &str) {
-        let shown: String = command
-            .chars()
-            .take(80)
-            .map(|c| if c.is_control() { '?' } else { c })
-            .collect();
-        self.send(&format!("Error ({reason}): {shown}"));
+        self.send(&format!("Error ({reason}): {}", shown(command, 80)));
     }
 
     /// The answer to `protover 2`: what this engine does, ending with `done=1`.
@@ -615,12 +600,23 @@ impl<W: Write> Xboard<W> {
         if self.exit.is_some() {
             return;
         }
-        let written = writeln!(self.out, "{line}").and_then(|()| self.out.flush());
+        // Replies quote what XBoard sent (a command, a move): whatever it held, the reply
+        // stays one clean line, without control characters or a blank at the end.
+        let clean: String = line
+            .chars()
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect();
+        let written = writeln!(self.out, "{}", clean.trim_end()).and_then(|()| self.out.flush());
         if written.is_err() {
             self.stop_all();
             self.exit = Some(0);
         }
     }
+}
+
+/// At most `max` characters of what XBoard sent, for a reply that quotes it.
+fn shown(text: &str, max: usize) -> String {
+    text.chars().take(max).collect()
 }
 
 /// A thinking line: `depth score time nodes pv`, time in centiseconds, mates as ±100000 + N.

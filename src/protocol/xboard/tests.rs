@@ -163,7 +163,26 @@ fn ping_without_a_number_gets_a_clean_pong() {
     let mut x = dry();
     assert_eq!(feed(&mut x, &["ping "]), vec!["pong"]);
     assert_eq!(feed(&mut x, &["ping"]), vec!["pong"]);
-    assert_eq!(feed(&mut x, &["ping \u{1}7\u{7f} 8"]), vec!["pong 7"]);
+    assert_eq!(feed(&mut x, &["ping \u{1}7\u{7f} 8"]), vec!["pong ?7?"]);
+}
+
+#[test]
+fn quoted_input_cut_at_a_blank_leaves_no_trailing_blank() {
+    let mut x = dry();
+    let long = format!("use{}rmove f2g6", "\u{0}".repeat(72));
+    let said = feed(&mut x, &[long.as_str()]);
+    assert_eq!(said.len(), 1);
+    assert!(
+        said[0].starts_with("Error (unknown command): use??"),
+        "{said:?}"
+    );
+    assert!(!said[0].ends_with(' '), "{said:?}");
+    let said = feed(&mut x, &["usermove h2e2\u{1}             x"]);
+    assert!(said[0].starts_with("Illegal move"), "{said:?}");
+    assert!(
+        !said[0].ends_with(' ') && !said[0].contains('\u{1}'),
+        "{said:?}"
+    );
 }
 
 #[test]
