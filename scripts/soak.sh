@@ -18,7 +18,10 @@
 # Environment: CLOCKS="5+0 movetime=200" plays only those clocks; CONCURRENCY=N games at once
 # (default 2); LOAD=N keeps N busy loops running beside the games for the whole run, the
 # "busy machine" check (a GUI user's build or video encoder): a time loss under load is a
-# failure as any other.
+# failure as any other. BURSTS=N runs scripts/bursts.py for N rounds beside the games (whole
+# command scripts piped at once in each protocol, every answer counted; OUT_DIR/bursts.txt),
+# repeated until the games end (the engine under its own name, which the sampler leaves out);
+# its failures are counted in the totals.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-40}
@@ -54,6 +57,16 @@ for _ in $(seq 1 "$load"); do
     ( while :; do :; done ) &
     busy+=($!)
 done
+bursts_rounds=${BURSTS:-0}
+if [ "$bursts_rounds" -gt 0 ]; then
+    (
+        seed=1
+        while :; do
+            python3 scripts/bursts.py target/release/jiangjun --rounds "$bursts_rounds" --seed $((seed++)) || true
+        done
+    ) > "$out/bursts.txt" 2>&1 &
+    busy+=($!)
+fi
 trap 'kill $sampler ${busy[@]+"${busy[@]}"} 2>/dev/null || true' EXIT
 
 us_ucci="cmd=$jj,name=jiangjun,proto=ucci,ponder=on,option.usebook=false"
@@ -79,6 +92,10 @@ done
 kill $sampler ${busy[@]+"${busy[@]}"} 2>/dev/null || true
 
 # Totals: Jiangjun's failures (both names) and the memory curve's ends.
+if [ "$bursts_rounds" -gt 0 ]; then
+    awk '/^Bursts:/ { s += $2; f += $4 } END { printf "bursts: %d scripts, %d failed\n", s, f }' \
+        "$out/bursts.txt"
+fi
 grep -ho "([0-9]* games" "$out"/match_*.txt | tr -d '(' | awk '{ g += $1 } END { print "games: " g }'
 awk '/losses by crash\/hang\/illegal\/time/ && $1 ~ /^jiangjun/ { f += $NF }
      END { printf "jiangjun losses by crash/hang/illegal/time, all matches: %d\n", f }' "$out"/match_*.txt
