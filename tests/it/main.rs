@@ -43,7 +43,8 @@ mod cli_pgn;
 mod cli_train;
 mod cli_tune;
 
-// README.md names only subcommands and options that exist.
+// README.md names only subcommands and options that exist; Cargo.toml's rust-version is true.
+mod manifest;
 mod readme;
 
 // The match runner, against the test double tests/doubles/random_engine.rs.
