@@ -669,7 +669,7 @@ mod tests {
         assert_eq!(line(&table, 1).small_points(), 6.0);
     }
 
-    /// Four entrants on the printed 3-or-4 table (seed 001 lines 37-40):
+    /// Four entrants on the printed 3-or-4 table (the 2011 rules' 3或4人对局秩序表):
     /// 1-4 0:1, 2-3 draw, 4-3 0:1, 1-2 draw, 2-4 draw, 3-1 0:1.
     fn level_four() -> Vec<ScoredGame> {
         vec![
@@ -758,7 +758,7 @@ mod tests {
 
     #[test]
     fn black_in_direct_game_with_a_bye_field() {
-        // Five entrants on the printed 5-or-6 table (seed 001 lines 44-49,
+        // Five entrants on the printed 5-or-6 table (the 2011 rules' 5或6人对局秩序表,
         // byes 1, 4, 2, 5, 3):
         // 2-5 1:0, 3-4 1:0, 5-3 1:0, 1-2 1:0, 3-1 1:0, 4-5 1:0, 1-4 1:0,
         // 2-3 draw, 4-2 0:1, 5-1 1:0.
@@ -843,7 +843,7 @@ mod tests {
 
     #[test]
     fn head_to_head_is_reapplied_to_a_smaller_group() {
-        // Six entrants on the printed 5-or-6 table (seed 001 lines 44-49):
+        // Six entrants on the printed 5-or-6 table (the 2011 rules' 5或6人对局秩序表):
         // 1-6 1:0, 2-5 draw, 3-4 0:1, 6-4 1:0, 5-3 0:1, 1-2 draw, 2-6 draw,
         // 3-1 draw, 4-5 0:1, 6-5 1:0, 1-4 draw, 2-3 1:0, 3-6 1:0, 4-2 1:0,
         // 5-1 1:0.
@@ -891,7 +891,7 @@ mod tests {
 
     #[test]
     fn multi_game_match_points_then_game_points() {
-        // Double round robin of 3 (seed 001 lines 37-40, second cycle with
+        // Double round robin of 3 (the 2011 rules' 3或4人对局秩序表, second cycle with
         // colours swapped): 2-3 1:0, 1-2 1:0, 3-1 1:0, 3-2 draw, 2-1 draw,
         // 1-3 0:1.
         // Matches: 1 v 2 = 3:1 (1 wins), 2 v 3 = 3:1 (2 wins),
@@ -948,8 +948,8 @@ mod tests {
 
     #[test]
     fn multi_game_direct_encounter() {
-        // Double round robin of 4 on the printed table (seed 001 lines
-        // 37-40) and its colour-swapped repeat; every game is won by Red
+        // Double round robin of 4 on the printed table (the 2011 rules'
+        // 3或4人对局秩序表) and its colour-swapped repeat; every game is won by Red
         // except 2-1, 4-2 and 1-3, which are drawn.
         // Matches (game points): 1 v 4 2:2, 2 v 3 2:2, 3 v 4 2:2,
         //   1 v 2 3:1, 2 v 4 3:1, 3 v 1 3:1.
