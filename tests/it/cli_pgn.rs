@@ -170,6 +170,50 @@ fn check_names_game_ply_and_reason() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `n` short games, each with its `[Event]`, separated by blank lines; game `bad` has
+/// `movetext` instead of its moves.
+fn games(n: usize, bad: usize, movetext: &str) -> String {
+    (1..=n)
+        .map(|k| {
+            let moves = if k == bad { movetext } else { "1. h2e2 h9g7 *" };
+            format!("[Event \"g{k}\"]\n\n{moves}\n\n")
+        })
+        .collect()
+}
+
+#[test]
+fn a_broken_game_costs_only_itself() {
+    let dir = folder("resync");
+    for (movetext, why) in [
+        ("1. h2e2 ) h9g7 *", "')' without '('"),
+        ("1. h2e2 ( h9g7 *", "variation '(' is never closed"),
+        ("1. h2e2 {h9g7 *", "comment '{' is never closed"),
+    ] {
+        let path = write(&dir, "games.pgn", games(21, 11, movetext).as_bytes());
+        let (code, out, err) = run(&["pgn", "check", &path]);
+        assert_eq!(code, 1, "{out}{err}");
+        assert!(
+            out.contains(&format!("game 11: unreadable: line 43: {why}")),
+            "{out}"
+        );
+        assert!(out.contains("game 21: ok, 2 plies, * (g21)"), "{out}");
+        assert!(out.contains("21 game(s): 20 good, 1 bad"), "{out}");
+    }
+    // A kilobyte of random bytes between two runs of games.
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(63);
+    let junk: Vec<u8> = (0..1024).map(|_| rng.random()).collect();
+    let mut bytes = games(100, 0, "").into_bytes();
+    bytes.extend_from_slice(&junk);
+    bytes.push(b'\n');
+    bytes.extend_from_slice(games(100, 0, "").as_bytes());
+    let path = write(&dir, "junk.pgn", &bytes);
+    let (_, out, err) = run(&["pgn", "check", &path]);
+    let good = out.lines().filter(|l| l.contains(": ok, 2 plies")).count();
+    assert_eq!(good, 200, "{out}{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Both horses out and back, three times: the start position occurs a third time.
 const SHUFFLE: &str = "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9";
 
