@@ -263,6 +263,8 @@ fn usage_and_io_errors_exit_2() {
     let (code, _, err) = run(&["pgn", "check", "/nonexistent/games.pgn"]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read /nonexistent/games.pgn"), "{err}");
+    // The cause once, not again as the error's source.
+    assert_eq!(err.matches("(os error 2)").count(), 1, "{err}");
     let (code, _, err) = run(&["pgn", "convert", "x.pgn", "--to", "latin"]);
     assert_eq!(code, 2);
     assert!(err.contains("latin"), "{err}");
