@@ -8,6 +8,7 @@
 
 use crate::board::notation::Script;
 use crate::board::Position;
+use crate::output::AtomicFile;
 use crate::records::encoding::{Detection, TextEncoding};
 use crate::records::pgn::{self, MoveFormat, PgnError, WriteOptions};
 use crate::records::{stream_file, GameError};
@@ -243,15 +244,14 @@ fn convert(a: &ConvertArgs) -> Result<i32> {
     Ok(if bad > 0 { 1 } else { 0 })
 }
 
-/// Where `convert` writes: standard output as it goes, or a file written under a temporary
-/// name beside it and renamed at the end, so that a failed run leaves no half-written file
-/// and `-o` may name the input itself.
+/// Where `convert` writes: standard output as it goes, or a file written whole or not at all
+/// ([`AtomicFile`]: under a temporary name beside it, renamed at the end), so that a failed run
+/// leaves no half-written file and `-o` may name the input itself.
 enum Output {
     Stdout(std::io::BufWriter<std::io::Stdout>),
     File {
-        tmp: std::path::PathBuf,
         path: std::path::PathBuf,
-        file: std::io::BufWriter<std::fs::File>,
+        file: AtomicFile,
     },
 }
 
@@ -259,38 +259,21 @@ impl Output {
     fn open(path: Option<&std::path::Path>) -> Result<Output> {
         Ok(match path.filter(|p| p.as_os_str() != "-") {
             None => Output::Stdout(std::io::BufWriter::new(std::io::stdout())),
-            Some(p) => {
-                let mut name = p.file_name().unwrap_or_default().to_os_string();
-                name.push(format!(".partial-{}", std::process::id()));
-                let tmp = p.with_file_name(name);
-                let file = std::fs::File::create(&tmp)
-                    .with_context(|| format!("cannot write {}", p.display()))?;
-                Output::File {
-                    tmp,
-                    path: p.to_path_buf(),
-                    file: std::io::BufWriter::new(file),
-                }
-            }
+            Some(p) => Output::File {
+                path: p.to_path_buf(),
+                file: AtomicFile::create(p)
+                    .with_context(|| format!("cannot write {}", p.display()))?,
+            },
         })
     }
 
-    /// Flushes, and gives a file its name.
-    fn finish(mut self) -> Result<()> {
-        match &mut self {
-            Output::Stdout(w) => Ok(w.flush()?),
-            Output::File { tmp, path, file } => file
-                .flush()
-                .and_then(|()| std::fs::rename(&*tmp, &*path))
+    /// Flushes, and gives a file its name (a file not finished is removed when dropped).
+    fn finish(self) -> Result<()> {
+        match self {
+            Output::Stdout(mut w) => Ok(w.flush()?),
+            Output::File { path, file } => file
+                .commit()
                 .with_context(|| format!("cannot write {}", path.display())),
-        }
-    }
-}
-
-impl Drop for Output {
-    fn drop(&mut self) {
-        // Not finished: the temporary file goes (after a successful rename it is gone).
-        if let Output::File { tmp, .. } = self {
-            let _ = std::fs::remove_file(tmp);
         }
     }
 }
