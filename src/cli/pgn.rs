@@ -8,7 +8,7 @@
 
 use crate::board::notation::Script;
 use crate::board::Position;
-use crate::output::AtomicFile;
+use crate::output::{same_file, AtomicFile};
 use crate::records::encoding::{Detection, TextEncoding};
 use crate::records::pgn::{self, MoveFormat, PgnError, WriteOptions};
 use crate::records::{stream_file, GameError};
@@ -223,6 +223,11 @@ fn convert(a: &ConvertArgs) -> Result<i32> {
         },
         MoveFormat::Iccs | MoveFormat::Wxf => WriteOptions::default(),
     };
+    // `-o` naming the input (by any name): rewritten only if every game converts.
+    let in_place = a.input.path.as_os_str() != "-"
+        && a.output
+            .as_deref()
+            .is_some_and(|o| same_file(&a.input.path, o));
     let mut out = Output::open(a.output.as_deref())?;
     let mut bad = 0;
     let mut written = 0;
@@ -240,6 +245,16 @@ fn convert(a: &ConvertArgs) -> Result<i32> {
         }
         Ok(())
     })?;
+    if in_place && bad > 0 {
+        // Dropped unfinished: the input stays as it was.
+        drop(out);
+        eprintln!(
+            "{}: not rewritten: {bad} of {} game(s) could not be converted, and -o names the input (write to another file to keep the {written} that convert)",
+            a.input.path.display(),
+            bad + written
+        );
+        return Ok(1);
+    }
     out.finish()?;
     Ok(if bad > 0 { 1 } else { 0 })
 }

@@ -214,6 +214,56 @@ fn a_broken_game_costs_only_itself() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `-o` onto the input rewrites it only when every game converts: a file is never replaced
+/// by fewer games.
+#[test]
+fn convert_in_place_never_drops_games() {
+    let dir = folder("in_place");
+    let text = games(3, 2, "1. h2e2 ) h9g7 *");
+    let path = write(&dir, "games.pgn", text.as_bytes());
+    let (code, out, err) = run(&["pgn", "convert", &path, "--to", "chinese", "-o", &path]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("game 2: "), "{err}");
+    assert!(err.contains("not rewritten"), "{err}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    // The same file under another name.
+    #[cfg(unix)]
+    {
+        let link = dir.join("link.pgn");
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        let l = link.to_string_lossy().into_owned();
+        let (code, _, err) = run(&["pgn", "convert", &path, "--to", "wxf", "-o", &l]);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("not rewritten"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    }
+    // Elsewhere, the games that convert are written (and the bad one named).
+    let other = dir.join("other.pgn");
+    let o = other.to_string_lossy().into_owned();
+    let (code, _, err) = run(&["pgn", "convert", &path, "--to", "iccs", "-o", &o]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        parse_pgn(&std::fs::read_to_string(&other).unwrap())
+            .unwrap()
+            .len(),
+        2
+    );
+    // Every game good: rewritten in place.
+    let good = write(&dir, "good.pgn", games(3, 0, "").as_bytes());
+    let (code, _, err) = run(&["pgn", "convert", &good, "--to", "chinese", "-o", &good]);
+    assert_eq!(code, 0, "{err}");
+    let back = std::fs::read_to_string(&good).unwrap();
+    assert!(back.contains("1. 炮二平五 马８进７"), "{back}");
+    assert_eq!(parse_pgn(&back).unwrap().len(), 3);
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".partial"))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Both horses out and back, three times: the start position occurs a third time.
 const SHUFFLE: &str = "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9";
 
