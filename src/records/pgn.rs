@@ -228,12 +228,12 @@ enum Lex {
 ///
 /// After an error it goes on at the next game's tags, so that one broken game costs only
 /// itself: a *tag line* is a line that begins with a whole tag (`[Name "value"]`). A stray
-/// `)` skips to the next tag line; a malformed or unclosed tag skips the rest of its game's
-/// tags too, to the first tag line after a line that does not begin with `[`. A comment or
-/// variation that is not closed ends at the next tag line (or the end of the text), and that
-/// line is read. So a comment cannot hold a line that begins with a tag (a tag elsewhere in
-/// it is text): that line is taken for the next game's, as a reader that lost a game's end
-/// must take it.
+/// `)` or a malformed or unclosed tag skips to the next tag line; where the bad tag's line
+/// begins with `[` (it is among its game's tags), the rest of those tags is skipped too, to
+/// the first tag line after a line that does not begin with `[`. A comment or variation that
+/// is not closed ends at the next tag line (or the end of the text), and that line is read.
+/// So a comment cannot hold a line that begins with a tag (a tag elsewhere in it is text):
+/// that line is taken for the next game's, as a reader that lost a game's end must take it.
 ///
 /// The text comes from a character source a line at a time, so a file is read in one pass
 /// without being held whole: `chars` is a window that always ends at a line end (or the end
