@@ -67,10 +67,12 @@ impl fmt::Display for InputError {
     }
 }
 
+/// The message already says the I/O error's: its source is that error's own (a chain of
+/// causes printed with `{:#}` names each once).
 impl std::error::Error for InputError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            InputError::Io(e) => Some(e),
+            InputError::Io(e) => e.source(),
             _ => None,
         }
     }
@@ -311,6 +313,9 @@ mod tests {
         assert!(read_text(&p, 100).is_err());
         let e = read_file(&s.0.join("missing"), 100).unwrap_err();
         assert!(matches!(e, InputError::Io(ref io) if io.kind() == io::ErrorKind::NotFound));
+        // Its message says the cause; the chain does not say it again.
+        let chain = format!("{:#}", anyhow::Error::new(e).context("cannot read missing"));
+        assert_eq!(chain.matches("(os error 2)").count(), 1, "{chain}");
     }
 
     #[test]

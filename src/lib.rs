@@ -13,7 +13,8 @@
 //!    reading files of them) on top of the board and [`input`].
 //! 3. [`book`]: the opening book format and lookup (beside the search: it knows the board,
 //!    not the search). [`checksum`] is a leaf helper for the file formats; [`input`], one for
-//!    reading files with bounds (type checked before opening, sizes capped).
+//!    reading files with bounds (type checked before opening, sizes capped); [`output`], one
+//!    for writing a file whole or not at all (a temporary file renamed at the end).
 //! 4. [`search`]: evaluation, alpha-beta, time management and the [`search::engine`] façade.
 //!    It reads no files: the front end loads the book and network files and hands them over
 //!    (the built-in network, [`search::nnue::embedded`], is compiled in).
@@ -33,6 +34,7 @@ pub mod book;
 pub mod checksum;
 pub mod cli;
 pub mod input;
+pub mod output;
 pub mod protocol;
 pub mod records;
 pub mod rules;

@@ -93,6 +93,12 @@ fn our_square(ee: u8) -> Option<Square> {
     }
 }
 
+/// A record's move, `src + 256 * dst` in ElephantEye's numbering, if it joins two squares of
+/// the board.
+fn record_move(mv: u16) -> Option<Move> {
+    Move::new(our_square(mv as u8)?, our_square((mv >> 8) as u8)?)
+}
+
 /// The lock1 of a position (or of its mirror image).
 fn lock(pos: &Position, mirror: bool) -> u32 {
     let locks = &*LOCKS;
@@ -132,6 +138,13 @@ impl EleEyeBook {
         if records.windows(2).any(|w| w[0].0 > w[1].0) {
             return Err(BookError::Corrupt("BOOK.DAT records are not sorted".into()));
         }
+        // Bytes of the right size and order none of whose records holds a move (a file of
+        // zeros, say) are no book: refused, not loaded as a book that never answers.
+        if !records.iter().any(|&(_, mv, _)| record_move(mv).is_some()) {
+            return Err(BookError::Corrupt(
+                "BOOK.DAT holds no valid record (no record's move joins two board squares)".into(),
+            ));
+        }
         Ok(EleEyeBook { records })
     }
 
@@ -163,14 +176,8 @@ impl EleEyeBook {
                 .iter()
                 .take_while(|r| r.0 == key)
                 .filter_map(|&(_, mv, weight)| {
-                    let from = our_square(mv as u8)?;
-                    let to = our_square((mv >> 8) as u8)?;
-                    let (from, to) = if mirror {
-                        (from.mirror_file(), to.mirror_file())
-                    } else {
-                        (from, to)
-                    };
-                    let m = Move::new(from, to)?;
+                    let m = record_move(mv)?;
+                    let m = if mirror { m.mirror_file() } else { m };
                     pos.is_legal(m).then_some(BookMove {
                         mv: m,
                         weight,
@@ -201,6 +208,28 @@ mod tests {
         assert_eq!(ee_square("e0".parse().unwrap(), false), 199);
         assert_eq!(ee_square("e9".parse().unwrap(), false), 55);
         assert_eq!(our_square(0), None);
+    }
+
+    /// A file of sorted records none of which holds a move (all zeros, say) is no book.
+    #[test]
+    fn records_without_a_move_are_no_book() {
+        let record = |lock: u32, mv: u16| {
+            let mut r = lock.to_le_bytes().to_vec();
+            r.extend_from_slice(&mv.to_le_bytes());
+            r.extend_from_slice(&1u16.to_le_bytes());
+            r
+        };
+        let e = EleEyeBook::decode(&[0u8; 8 << 10]).map(|b| b.len());
+        assert!(
+            matches!(&e, Err(BookError::Corrupt(m)) if m.contains("no valid record")),
+            "{e:?}"
+        );
+        // Moves off the board, or from a square to itself.
+        let off: Vec<u8> = [record(1, 0x0101), record(2, 0xAAAA), record(3, 0xFFAA)].concat();
+        assert!(EleEyeBook::decode(&off).is_err());
+        // One record with a move (h2e2: 0xAA to 0xA7) is a book.
+        let one = [off, record(4, 0xA7AA)].concat();
+        assert_eq!(EleEyeBook::decode(&one).map(|b| b.len()).ok(), Some(4));
     }
 
     /// A real BOOK.DAT is not shipped with the project (its licence is not ours). Run with

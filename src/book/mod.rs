@@ -28,6 +28,7 @@ pub mod eleeye;
 use crate::board::{zobrist, Color, Move, Position, Square};
 use crate::checksum::fnv1a32;
 use crate::input;
+use crate::output;
 use rand::Rng;
 use std::path::{Path, PathBuf};
 
@@ -310,14 +311,15 @@ impl Book {
         }
     }
 
-    /// Writes the book in our format.
+    /// Writes the book in our format, whole or not at all ([`output::write_whole`]): a
+    /// failed write leaves the file that was there as it was.
     pub fn save(&self, path: &Path) -> Result<(), BookError> {
         let Source::Ours(entries) = &self.source else {
             return Err(BookError::Corrupt(
                 "only our own format can be written".into(),
             ));
         };
-        std::fs::write(path, encode(entries)).map_err(|e| BookError::Io(e.to_string()))
+        output::write_whole(path, &encode(entries)).map_err(|e| BookError::Io(e.to_string()))
     }
 }
 

@@ -176,8 +176,19 @@ fn build_from_games(a: BuildArgs) -> anyhow::Result<i32> {
         None => None,
     };
     let start = Instant::now();
+    let out = a.out.unwrap_or_else(|| "book/masters.jjb".to_string());
     let reading = read_collection(&a.games)?;
+    // A book of nothing would replace the file there: refused, the file left as it was.
+    anyhow::ensure!(
+        !reading.games.is_empty(),
+        "no game read from the --games paths; {out} not written"
+    );
     let (kept, held) = masters::split(reading.games, a.holdout);
+    anyhow::ensure!(
+        !kept.is_empty(),
+        "every game is held out (--holdout {}); {out} not written",
+        a.holdout
+    );
     let stats = masters::collect(&kept, cfg.plies);
     let cands = masters::candidates(&stats, cfg.min_games);
     eprintln!(
@@ -210,7 +221,6 @@ fn build_from_games(a: BuildArgs) -> anyhow::Result<i32> {
         None => entries,
     };
     let b = Book::from_entries(entries);
-    let out = a.out.unwrap_or_else(|| "book/masters.jjb".to_string());
     b.save(std::path::Path::new(&out))
         .with_context(|| format!("cannot write {out}"))?;
     println!(

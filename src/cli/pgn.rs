@@ -8,6 +8,7 @@
 
 use crate::board::notation::Script;
 use crate::board::Position;
+use crate::output::{same_file, AtomicFile};
 use crate::records::encoding::{Detection, TextEncoding};
 use crate::records::pgn::{self, MoveFormat, PgnError, WriteOptions};
 use crate::records::{stream_file, GameError};
@@ -222,6 +223,11 @@ fn convert(a: &ConvertArgs) -> Result<i32> {
         },
         MoveFormat::Iccs | MoveFormat::Wxf => WriteOptions::default(),
     };
+    // `-o` naming the input (by any name): rewritten only if every game converts.
+    let in_place = a.input.path.as_os_str() != "-"
+        && a.output
+            .as_deref()
+            .is_some_and(|o| same_file(&a.input.path, o));
     let mut out = Output::open(a.output.as_deref())?;
     let mut bad = 0;
     let mut written = 0;
@@ -239,19 +245,28 @@ fn convert(a: &ConvertArgs) -> Result<i32> {
         }
         Ok(())
     })?;
+    if in_place && bad > 0 {
+        // Dropped unfinished: the input stays as it was.
+        drop(out);
+        eprintln!(
+            "{}: not rewritten: {bad} of {} game(s) could not be converted, and -o names the input (write to another file to keep the {written} that convert)",
+            a.input.path.display(),
+            bad + written
+        );
+        return Ok(1);
+    }
     out.finish()?;
     Ok(if bad > 0 { 1 } else { 0 })
 }
 
-/// Where `convert` writes: standard output as it goes, or a file written under a temporary
-/// name beside it and renamed at the end, so that a failed run leaves no half-written file
-/// and `-o` may name the input itself.
+/// Where `convert` writes: standard output as it goes, or a file written whole or not at all
+/// ([`AtomicFile`]: under a temporary name beside it, renamed at the end), so that a failed run
+/// leaves no half-written file and `-o` may name the input itself.
 enum Output {
     Stdout(std::io::BufWriter<std::io::Stdout>),
     File {
-        tmp: std::path::PathBuf,
         path: std::path::PathBuf,
-        file: std::io::BufWriter<std::fs::File>,
+        file: AtomicFile,
     },
 }
 
@@ -259,38 +274,21 @@ impl Output {
     fn open(path: Option<&std::path::Path>) -> Result<Output> {
         Ok(match path.filter(|p| p.as_os_str() != "-") {
             None => Output::Stdout(std::io::BufWriter::new(std::io::stdout())),
-            Some(p) => {
-                let mut name = p.file_name().unwrap_or_default().to_os_string();
-                name.push(format!(".partial-{}", std::process::id()));
-                let tmp = p.with_file_name(name);
-                let file = std::fs::File::create(&tmp)
-                    .with_context(|| format!("cannot write {}", p.display()))?;
-                Output::File {
-                    tmp,
-                    path: p.to_path_buf(),
-                    file: std::io::BufWriter::new(file),
-                }
-            }
+            Some(p) => Output::File {
+                path: p.to_path_buf(),
+                file: AtomicFile::create(p)
+                    .with_context(|| format!("cannot write {}", p.display()))?,
+            },
         })
     }
 
-    /// Flushes, and gives a file its name.
-    fn finish(mut self) -> Result<()> {
-        match &mut self {
-            Output::Stdout(w) => Ok(w.flush()?),
-            Output::File { tmp, path, file } => file
-                .flush()
-                .and_then(|()| std::fs::rename(&*tmp, &*path))
+    /// Flushes, and gives a file its name (a file not finished is removed when dropped).
+    fn finish(self) -> Result<()> {
+        match self {
+            Output::Stdout(mut w) => Ok(w.flush()?),
+            Output::File { path, file } => file
+                .commit()
                 .with_context(|| format!("cannot write {}", path.display())),
-        }
-    }
-}
-
-impl Drop for Output {
-    fn drop(&mut self) {
-        // Not finished: the temporary file goes (after a successful rename it is gone).
-        if let Output::File { tmp, .. } = self {
-            let _ = std::fs::remove_file(tmp);
         }
     }
 }

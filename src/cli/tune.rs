@@ -71,6 +71,12 @@ pub fn run(args: TuneArgs) -> anyhow::Result<i32> {
             "{files}: {} samples ({bad} bad ones skipped)",
             samples.len()
         );
+        // Weights fitted to nothing would replace the file there with the start.
+        anyhow::ensure!(
+            !samples.is_empty(),
+            "{files}: no samples; {} not written",
+            args.out
+        );
         Ok(samples)
     };
     // The weights to start from (and compare the held-out error with): the engine's own

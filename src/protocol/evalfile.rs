@@ -64,12 +64,14 @@ impl fmt::Display for EvalFileError {
     }
 }
 
+/// The message already says the cause's: the source is the cause's own, so that a chain of
+/// causes printed with `{:#}` names each once.
 impl std::error::Error for EvalFileError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            EvalFileError::Io { source, .. } => Some(source),
+            EvalFileError::Io { source, .. } => source.source(),
             EvalFileError::TooLong { .. } => None,
-            EvalFileError::Network { source, .. } => Some(source),
+            EvalFileError::Network { source, .. } => source.source(),
         }
     }
 }
@@ -174,6 +176,10 @@ mod tests {
                 .to_string();
             assert!(e.starts_with(&path) && e.contains(why), "{e}");
         }
+        // The chain of causes says the cause once.
+        let missing = dir.join("missing.nnue").to_string_lossy().into_owned();
+        let chain = format!("{:#}", anyhow::Error::new(load(&missing).err().unwrap()));
+        assert_eq!(chain.matches("(os error 2)").count(), 1, "{chain}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -14,6 +14,11 @@
 //! It is strict where it matters: every move is checked for legality as it is read, so a
 //! returned game always replays, and a move that no notation reads as exactly one legal move
 //! is an error naming the game, the ply, the line and the reason. Reading never panics.
+//!
+//! One broken game costs only itself: after a bad move the game's movetext is passed over to
+//! its result or the next tag, and after a stray `)`, a malformed tag, or a comment, variation
+//! or tag string never closed, reading goes on at the next game's tags (a line that begins
+//! with a tag), as chess PGN readers do.
 
 use crate::board::notation::{self, NotationError, Script};
 use crate::board::{Color, FenError, GameResult, Move, Position};
@@ -220,8 +225,15 @@ enum Lex {
 }
 
 /// Splits PGN text into tags, words and comments, dropping escape lines, NAGs and variations.
-/// After an error it yields nothing more: an unclosed comment or variation runs to the end
-/// anyway, and past a broken tag or stray `)` the structure is not to be trusted.
+///
+/// After an error it goes on at the next game's tags, so that one broken game costs only
+/// itself: a *tag line* is a line that begins with a whole tag (`[Name "value"]`). A stray
+/// `)` or a malformed or unclosed tag skips to the next tag line; where the bad tag's line
+/// begins with `[` (it is among its game's tags), the rest of those tags is skipped too, to
+/// the first tag line after a line that does not begin with `[`. A comment or variation that
+/// is not closed ends at the next tag line (or the end of the text), and that line is read.
+/// So a comment cannot hold a line that begins with a tag (a tag elsewhere in it is text):
+/// that line is taken for the next game's, as a reader that lost a game's end must take it.
 ///
 /// The text comes from a character source a line at a time, so a file is read in one pass
 /// without being held whole: `chars` is a window that always ends at a line end (or the end
@@ -234,7 +246,8 @@ struct Lexer<'a> {
     i: usize,
     line: usize,
     at_line_start: bool,
-    failed: bool,
+    /// The line being read begins with `[` (it holds tags).
+    line_opens_tag: bool,
 }
 
 /// The window is compacted once this much of it is behind the reader.
@@ -248,7 +261,7 @@ impl<'a> Lexer<'a> {
             i: 0,
             line: 1,
             at_line_start: true,
-            failed: false,
+            line_opens_tag: false,
         }
     }
 
@@ -283,38 +296,67 @@ impl<'a> Lexer<'a> {
         self.chars.get(self.i).copied()
     }
 
+    /// The next character, passed, with lines counted; `None` at the end of the text. The
+    /// window is compacted first: a comment or variation may run over many lines, and the
+    /// window keeps none of them.
+    fn advance(&mut self) -> Option<char> {
+        self.compact();
+        let c = self.peek()?;
+        self.i += 1;
+        if c == '\n' {
+            self.line += 1;
+        }
+        Some(c)
+    }
+
+    /// Whether the reader stands at the start of a tag line (see [`Lexer`]); it must stand at
+    /// the start of a line. Looks no further than that line.
+    fn at_tag_line(&mut self) -> bool {
+        self.peek() == Some('[') && self.tag_at(self.i).is_ok()
+    }
+
     /// Advances to the next `end` (or the end of text), counting lines; returns the text
     /// skipped and whether `end` was found (and passed).
     fn take_until(&mut self, end: char) -> (String, bool) {
         let mut s = String::new();
-        // A comment may run over many lines: the window keeps none of them.
-        while let Some(c) = {
-            self.compact();
-            self.peek()
-        } {
-            self.i += 1;
+        while let Some(c) = self.advance() {
             if c == end {
                 return (s, true);
-            }
-            if c == '\n' {
-                self.line += 1;
             }
             s.push(c);
         }
         (s, false)
     }
 
-    /// Skips a variation from its `(` to the matching `)`, nested ones included.
+    /// Reads a `{` comment's text, the reader past the `{`, to its `}`; returns the text and
+    /// whether the `}` was found (and passed). A comment not closed ends at the end of the
+    /// text or at the start of the next tag line.
+    fn take_comment(&mut self) -> (String, bool) {
+        let mut s = String::new();
+        while let Some(c) = self.advance() {
+            if c == '}' {
+                return (s, true);
+            }
+            s.push(c);
+            if c == '\n' && self.at_tag_line() {
+                self.at_line_start = true;
+                break;
+            }
+        }
+        (s, false)
+    }
+
+    /// Skips a variation from its `(` to the matching `)`, nested ones included. One not
+    /// closed ends at the end of the text or at the start of the next tag line.
     fn skip_variation(&mut self) -> Result<(), PgnError> {
         let start = self.line;
         let mut depth = 0usize;
-        while let Some(c) = {
-            self.compact();
-            self.peek()
-        } {
-            self.i += 1;
+        while let Some(c) = self.advance() {
             match c {
-                '\n' => self.line += 1,
+                '\n' if self.at_tag_line() => {
+                    self.at_line_start = true;
+                    break;
+                }
                 '(' => depth += 1,
                 ')' => {
                     depth -= 1;
@@ -323,7 +365,7 @@ impl<'a> Lexer<'a> {
                     }
                 }
                 // A comment inside a variation may hold parentheses.
-                '{' if !self.take_until('}').1 => break,
+                '{' if !self.take_comment().1 => break,
                 _ => {}
             }
         }
@@ -333,14 +375,39 @@ impl<'a> Lexer<'a> {
         })
     }
 
+    /// After a stray `)` or a bad tag: skips the rest of the line, then to the start of the
+    /// next tag line (or the end of the text). With `tags`, the line with the error held tags:
+    /// the lines after it that begin with `[` are the rest of the same game's tags, and are
+    /// skipped too.
+    fn resync(&mut self, tags: bool) {
+        let mut in_tags = tags;
+        while let Some(c) = self.advance() {
+            if c != '\n' {
+                continue;
+            }
+            if !in_tags && self.at_tag_line() {
+                break;
+            }
+            in_tags = tags && self.peek() == Some('[');
+        }
+        self.at_line_start = true;
+    }
+
     /// Reads `[Name "value"]` at `[`. The value runs to the first `"` that is followed (after
     /// blanks) by `]` on the same line, so inner quotes need no escape: files write
     /// `[Event "第八屆"銀荔杯"象棋全國冠軍賽"]`. `\"` and `\\` are escapes all the same.
     fn tag(&mut self) -> Result<Lex, PgnError> {
+        let (tag, end) = self.tag_at(self.i)?;
+        self.i = end;
+        Ok(tag)
+    }
+
+    /// The tag at the `[` at `start` in the window and the index past it; reads nothing.
+    fn tag_at(&self, start: usize) -> Result<(Lex, usize), PgnError> {
         let line = self.line;
         let bad = PgnError::BadTag { line };
         let chars = &self.chars;
-        let mut i = self.i + 1;
+        let mut i = start + 1;
         let blank = |c: char| c == ' ' || c == '\t' || c == '\u{3000}';
         while chars.get(i).is_some_and(|&c| blank(c)) {
             i += 1;
@@ -382,8 +449,7 @@ impl<'a> Lexer<'a> {
                         j += 1;
                     }
                     if chars.get(j) == Some(&']') {
-                        self.i = j + 1;
-                        return Ok(Lex::Tag(name, value));
+                        return Ok((Lex::Tag(name, value), j + 1));
                     }
                     value.push('"');
                     i += 1;
@@ -396,14 +462,19 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// The next unit and the line it starts on.
+    /// The next unit and the line it starts on, or an error; after an error the reader stands
+    /// where reading goes on (see [`Lexer`]).
     fn next_lex(&mut self) -> Option<Result<(usize, Lex), PgnError>> {
-        if self.failed {
-            return None;
-        }
         let r = self.scan();
-        if matches!(r, Some(Err(_))) {
-            self.failed = true;
+        match &r {
+            Some(Err(PgnError::StrayParen { .. })) => self.resync(false),
+            Some(Err(
+                PgnError::BadTag { .. }
+                | PgnError::Unterminated {
+                    what: "tag string", ..
+                },
+            )) => self.resync(self.line_opens_tag),
+            _ => {}
         }
         r
     }
@@ -420,8 +491,10 @@ impl<'a> Lexer<'a> {
             }
             if self.at_line_start && c == '%' {
                 self.take_until('\n');
-                self.line += 1;
                 continue;
+            }
+            if self.at_line_start {
+                self.line_opens_tag = c == '[';
             }
             self.at_line_start = false;
             if c.is_whitespace() {
@@ -431,7 +504,7 @@ impl<'a> Lexer<'a> {
             match c {
                 '{' => {
                     self.i += 1;
-                    let (text, closed) = self.take_until('}');
+                    let (text, closed) = self.take_comment();
                     if !closed {
                         return Some(Err(PgnError::Unterminated {
                             line,
@@ -444,7 +517,6 @@ impl<'a> Lexer<'a> {
                     self.i += 1;
                     let (text, found) = self.take_until('\n');
                     if found {
-                        self.line += 1;
                         self.at_line_start = true;
                     }
                     return Some(Ok((line, Lex::Comment(text.trim().to_string()))));
@@ -682,8 +754,38 @@ pub fn read_pgn_stream<'a>(
         let (line, lx) = match item {
             Ok(x) => x,
             Err(e) => {
-                out.push(Err(e));
-                return out.count;
+                // The lexer stands at the next game's tags (or the end): this game is over.
+                let in_tags = matches!(
+                    e,
+                    PgnError::BadTag { .. }
+                        | PgnError::Unterminated {
+                            what: "tag string",
+                            ..
+                        }
+                );
+                let game = std::mem::replace(&mut cur, Builder::new());
+                let whole = if in_tags {
+                    game.has_movetext()
+                } else {
+                    game.result.is_some()
+                };
+                if skip == Skip::No && whole {
+                    // The game before had ended: it stands.
+                    out.push(game.finish());
+                    if !in_tags {
+                        warnings.push(format!(
+                            "{e}: text after game {} ignored to the next tag",
+                            out.count
+                        ));
+                    }
+                }
+                // A broken tag starts a game (a bad one); broken movetext is the bad game's,
+                // already reported when it was bad or junk.
+                if in_tags || (skip == Skip::No && !whole) {
+                    out.push(Err(e));
+                }
+                skip = Skip::Junk;
+                continue;
             }
         };
         match lx {
@@ -1109,6 +1211,115 @@ mod tests {
                 assert!(matches!(error, NotationError::Ambiguous(_)), "{error}")
             }
             other => panic!("{other:?}"),
+        }
+    }
+
+    /// `n` games `[Event "k"]` of two plies each, the `bad`-th one's movetext replaced.
+    fn games_with_one_broken(n: usize, bad: usize, movetext: &str) -> String {
+        (1..=n)
+            .map(|k| {
+                let moves = if k == bad { movetext } else { "1. h2e2 h9g7 *" };
+                format!("[Event \"{k}\"]\n\n{moves}\n")
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// Each game read as `Ok(event)` or `Err(error)`.
+    fn events(text: &str) -> Vec<Result<String, PgnError>> {
+        read_pgn(text)
+            .games
+            .into_iter()
+            .map(|g| g.map(|g| g.tag("Event").unwrap_or("").to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_broken_game_is_reported_and_reading_resumes_at_the_next_tags() {
+        let good = |k: usize| Ok(k.to_string());
+        for (movetext, error) in [
+            ("1. h2e2 ) h9g7 *", PgnError::StrayParen { line: 43 }),
+            (
+                "1. h2e2 ( h9g7 *",
+                PgnError::Unterminated {
+                    line: 43,
+                    what: "variation '('",
+                },
+            ),
+            (
+                "1. h2e2 { h9g7 *",
+                PgnError::Unterminated {
+                    line: 43,
+                    what: "comment '{'",
+                },
+            ),
+            // A comment never closed inside a variation never closed.
+            (
+                "1. h2e2 (1. c3c4 {x",
+                PgnError::Unterminated {
+                    line: 43,
+                    what: "variation '('",
+                },
+            ),
+        ] {
+            let text = games_with_one_broken(21, 11, movetext);
+            let mut expected: Vec<_> = (1..=21).map(good).collect();
+            expected[10] = Err(error);
+            assert_eq!(events(&text), expected, "{movetext}");
+        }
+
+        // A malformed tag: the game is bad, its other tags and movetext go with it.
+        let text = games_with_one_broken(5, 3, "1. h2e2 *").replace(
+            "[Event \"3\"]\n",
+            "[Event \"3\"]\n[Site x]\n[Date \"2024\"]\n",
+        );
+        let mut expected: Vec<_> = (1..=5).map(good).collect();
+        expected[2] = Err(PgnError::BadTag { line: 10 });
+        assert_eq!(events(&text), expected);
+        // A tag string never closed, the same.
+        let text = games_with_one_broken(5, 3, "1. h2e2 *").replace("[Event \"3\"]", "[Event \"3");
+        expected[2] = Err(PgnError::Unterminated {
+            line: 9,
+            what: "tag string",
+        });
+        assert_eq!(events(&text), expected);
+
+        // A tag inside a comment is text, unless it begins a line: that is the next game.
+        let text = "[Event \"1\"]\n1. h2e2 {see\n [Event \"x\"] below} h9g7 *\n";
+        let g = parse_pgn(text).expect("reads").remove(0);
+        assert_eq!(g.moves.len(), 2);
+        assert_eq!(g.comments, [(1, "see\n [Event \"x\"] below".to_string())]);
+        let file = read_pgn(&text.replace("\n [", "\n["));
+        assert_eq!(file.games.len(), 2);
+        assert!(matches!(
+            file.games[0],
+            Err(PgnError::Unterminated { line: 2, .. })
+        ));
+
+        // Junk after a whole game is a warning, not the loss of that game.
+        let file = read_pgn("[Event \"1\"]\n1. h2e2 h9g7 * ) {\n[Event \"2\"]\n1. h2e2 *\n");
+        assert_eq!(file.games.len(), 2, "{file:?}");
+        assert!(file.games.iter().all(Result::is_ok), "{file:?}");
+        assert_eq!(file.warnings.len(), 1, "{:?}", file.warnings);
+    }
+
+    #[test]
+    fn random_bytes_between_games_lose_no_game_after_them() {
+        let games = (1..=50)
+            .map(|k| format!("[Event \"{k}\"]\n1. h2e2 {{c}} h9g7 (1... b9c7) 2. h0g2 *\n\n"))
+            .collect::<String>();
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(63);
+        for _ in 0..20 {
+            let bytes: Vec<u8> = (0..1024).map(|_| rng.random()).collect();
+            let junk = String::from_utf8_lossy(&bytes);
+            let text = format!("{games}{junk}\n{games}");
+            let good = read_pgn(&text)
+                .games
+                .iter()
+                .filter(|g| g.as_ref().is_ok_and(|g| g.moves.len() == 3))
+                .count();
+            assert_eq!(good, 100, "games read of 100");
         }
     }
 

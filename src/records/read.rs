@@ -128,51 +128,78 @@ pub fn stream_file(
 
 /// The game files under `paths`, in the order given: a file as named (whatever its name), a
 /// folder's `.pgn` and `.xqf` files (any case) recursively, sorted so that what is built from
-/// them does not depend on the order a file system lists them in; each file once. Paths that
-/// cannot be listed or do not exist come back as messages, for the caller to report.
+/// them does not depend on the order a file system lists them in; each file once, however
+/// many names it has (by its canonical path: a link to a file, a folder reached twice). A
+/// folder is walked once, so links that lead back into a folder (`a -> .`) end there instead
+/// of walking forever. Paths that cannot be listed or do not exist come back as messages,
+/// for the caller to report.
 pub fn game_files(paths: &[std::path::PathBuf]) -> (Vec<std::path::PathBuf>, Vec<String>) {
+    use std::collections::HashSet;
     use std::path::{Path, PathBuf};
-    fn walk(dir: &Path, files: &mut Vec<PathBuf>, bad: &mut Vec<String>) {
+    /// The canonical path of `p`, or `p` itself where there is none (it then fails when
+    /// read, with a message).
+    fn canonical(p: &Path) -> PathBuf {
+        std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+    }
+    /// What a walk found, and the folders it walked (by canonical path).
+    struct Walk {
+        files: Vec<PathBuf>,
+        bad: Vec<String>,
+        folders: HashSet<PathBuf>,
+    }
+    fn walk(dir: &Path, w: &mut Walk) {
+        if !w.folders.insert(canonical(dir)) {
+            return;
+        }
         let entries = match std::fs::read_dir(dir) {
             Ok(e) => e,
-            Err(e) => return bad.push(format!("cannot list {}: {e}", dir.display())),
+            Err(e) => return w.bad.push(format!("cannot list {}: {e}", dir.display())),
         };
+        let mut paths = Vec::new();
         for entry in entries {
-            let path = match entry {
-                Ok(e) => e.path(),
-                Err(e) => {
-                    bad.push(format!("cannot list {}: {e}", dir.display()));
-                    continue;
-                }
-            };
+            match entry {
+                Ok(e) => paths.push(e.path()),
+                Err(e) => w.bad.push(format!("cannot list {}: {e}", dir.display())),
+            }
+        }
+        // In name order: which of a folder's names is walked must not depend on the file
+        // system.
+        paths.sort();
+        for path in paths {
             if path.is_dir() {
-                walk(&path, files, bad);
+                walk(&path, w);
             } else if path
                 .extension()
                 .is_some_and(|x| x.eq_ignore_ascii_case("pgn") || x.eq_ignore_ascii_case("xqf"))
             {
-                files.push(path);
+                w.files.push(path);
             }
         }
     }
-    let (mut files, mut bad) = (Vec::new(), Vec::new());
-    let mut seen = std::collections::HashSet::new();
+    let mut w = Walk {
+        files: Vec::new(),
+        bad: Vec::new(),
+        folders: HashSet::new(),
+    };
+    let mut files = Vec::new();
+    let mut seen = HashSet::new();
     for p in paths {
-        let mut found = Vec::new();
         if p.is_dir() {
-            walk(p, &mut found, &mut bad);
-            found.sort();
+            walk(p, &mut w);
+            w.files.sort();
         } else if p.is_file() {
-            found.push(p.clone());
+            w.files.push(p.clone());
         } else if p.exists() {
             // A FIFO or a device: named on purpose perhaps, but never read (crate::input).
-            bad.push(format!("{}: not a regular file or folder", p.display()));
+            w.bad
+                .push(format!("{}: not a regular file or folder", p.display()));
         } else {
-            bad.push(format!("{}: no such file or folder", p.display()));
+            w.bad
+                .push(format!("{}: no such file or folder", p.display()));
         }
-        files.extend(found.into_iter().filter(|f| seen.insert(f.clone())));
+        files.extend(w.files.drain(..).filter(|f| seen.insert(canonical(f))));
     }
-    (files, bad)
+    (files, w.bad)
 }
 
 #[cfg(test)]
@@ -254,6 +281,28 @@ mod tests {
         })
         .expect("in memory");
         assert_eq!((handed, info.games), (1, 1));
+    }
+
+    /// Folders that lead back to themselves through links are walked once, and a file
+    /// named twice (a link to it, a folder linked twice) is listed once.
+    #[cfg(unix)]
+    #[test]
+    fn link_loops_and_aliases_give_each_file_once() {
+        use std::os::unix::fs::symlink;
+        let dir = std::env::temp_dir().join(format!("jj-read-links-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::write(dir.join("g.pgn"), "1. h2e2 *\n").unwrap();
+        std::fs::write(dir.join("sub/h.xqf"), "").unwrap();
+        symlink(".", dir.join("a")).unwrap();
+        symlink(".", dir.join("b")).unwrap();
+        symlink("..", dir.join("sub/up")).unwrap();
+        symlink("g.pgn", dir.join("link.pgn")).unwrap();
+        symlink("sub", dir.join("sub2")).unwrap();
+        let (files, bad) = game_files(&[dir.clone(), dir.join("g.pgn"), dir.join("a")]);
+        assert!(bad.is_empty(), "{bad:?}");
+        assert_eq!(files, [dir.join("g.pgn"), dir.join("sub/h.xqf")]);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

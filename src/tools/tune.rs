@@ -31,9 +31,11 @@ pub fn read_weights(path: &Path) -> anyhow::Result<Weights> {
     Weights::from_json(&text).with_context(|| format!("{}", path.display()))
 }
 
-/// Writes `w` in the format of `src/search/eval/weights.json`.
+/// Writes `w` in the format of `src/search/eval/weights.json`, whole or not at all
+/// ([`crate::output::write_whole`]).
 pub fn write_weights(path: &Path, w: &Weights) -> anyhow::Result<()> {
-    std::fs::write(path, w.to_json()).with_context(|| format!("cannot write {}", path.display()))
+    crate::output::write_whole(path, w.to_json().as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// One training position.

@@ -109,12 +109,18 @@ fn corrupt_book_is_refused_and_the_old_one_kept() {
     std::fs::write(&bad, &bytes).unwrap();
     let err = Book::load(&bad).unwrap_err().to_string();
     assert!(err.contains("truncated"), "{err}");
+    // Zeros of a BOOK.DAT's record size: sorted, but no record holds a move.
+    let zeros = path.with_extension("dat");
+    std::fs::write(&zeros, vec![0u8; 8 << 10]).unwrap();
+    let err = Book::load(&zeros).unwrap_err().to_string();
+    assert!(err.contains("no valid record"), "{err}");
 
     let mut e = support::Engine::start_with_book(Some("none"));
     e.send("ucci");
     e.until_exact("ucciok");
     e.send(&format!("setoption bookfiles {}", path.display()));
     e.send(&format!("setoption bookfiles {}", bad.display()));
+    e.send(&format!("setoption bookfiles {}", zeros.display()));
     e.send("setoption bookfiles /nonexistent/book.jjb");
     e.send("position startpos");
     e.send("go depth 3");
@@ -124,9 +130,10 @@ fn corrupt_book_is_refused_and_the_old_one_kept() {
         .map(|l| l.text.as_str())
         .filter(|t| t.contains("book unchanged"))
         .collect();
-    assert_eq!(refused.len(), 2, "{lines:?}");
+    assert_eq!(refused.len(), 3, "{lines:?}");
     assert!(refused[0].contains("truncated"), "{refused:?}");
-    assert!(refused[1].contains("/nonexistent/book.jjb"), "{refused:?}");
+    assert!(refused[1].contains("no valid record"), "{refused:?}");
+    assert!(refused[2].contains("/nonexistent/book.jjb"), "{refused:?}");
     let answer = &lines.last().unwrap().text;
     assert!(
         answer.starts_with("bestmove b2e2"),
@@ -135,6 +142,7 @@ fn corrupt_book_is_refused_and_the_old_one_kept() {
     e.finish();
     let _ = std::fs::remove_file(path);
     let _ = std::fs::remove_file(bad);
+    let _ = std::fs::remove_file(zeros);
 }
 
 /// Every stored move is legal in its position, and the main line is deep. `min_reached`: how

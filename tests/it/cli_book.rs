@@ -120,6 +120,49 @@ fn a_games_book_is_reproducible_and_reports_refusals() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A build that reads no game (an empty file or folder, a file of no games, every game held
+/// out) is an error, and the book it would have replaced is left as it was.
+#[test]
+fn a_build_from_no_game_leaves_the_old_book() {
+    let dir = folder("nothing");
+    let out = dir.join("old.jjb");
+    std::fs::write(&out, b"the old book").unwrap();
+    std::fs::create_dir_all(dir.join("empty")).unwrap();
+    std::fs::write(dir.join("empty.pgn"), b"").unwrap();
+    std::fs::write(dir.join("junk.pgn"), "no games here\n".repeat(100)).unwrap();
+    std::fs::write(
+        dir.join("one.pgn"),
+        game("1-0", "1. 炮二平五 马8进7 2. 马二进三 车9平8"),
+    )
+    .unwrap();
+    let o = out.to_str().unwrap();
+    for (games, holdout, says) in [
+        ("empty", "0", "no game read"),
+        ("empty.pgn", "0", "no game read"),
+        ("junk.pgn", "0", "no game read"),
+        ("one.pgn", "1", "every game is held out"),
+    ] {
+        let g = dir.join(games);
+        let (code, stdout, err) = run(&[
+            "book",
+            "build",
+            "--games",
+            g.to_str().unwrap(),
+            "--out",
+            o,
+            "--holdout",
+            holdout,
+            "--depth",
+            "1",
+        ]);
+        assert_eq!(code, 2, "{games}: {stdout}{err}");
+        assert!(err.contains(says), "{games}: {err}");
+        assert!(err.contains("not written"), "{games}: {err}");
+        assert_eq!(std::fs::read(&out).unwrap(), b"the old book", "{games}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn bad_book_arguments_exit_with_status_2() {
     let dir = folder("args");

@@ -180,6 +180,39 @@ fn labels_recorded_games() {
     let _ = std::fs::remove_file(path);
 }
 
+/// A folder whose links lead back into it (`a -> .`, `b -> .`) and a second name for a file:
+/// each file is read once, and the run ends.
+#[cfg(unix)]
+#[test]
+fn link_loops_in_a_games_folder_read_each_file_once() {
+    use std::os::unix::fs::symlink;
+    let dir = temp("links");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["datagen_games.pgn", "datagen_odds.pgn"] {
+        std::fs::copy(format!("tests/data/{name}"), dir.join(name)).unwrap();
+    }
+    symlink(".", dir.join("a")).unwrap();
+    symlink(".", dir.join("b")).unwrap();
+    symlink("datagen_games.pgn", dir.join("again.pgn")).unwrap();
+    let out_path = temp("links.bin");
+    let (code, out, err) = run(&[
+        "datagen",
+        "--from-games",
+        dir.to_str().unwrap(),
+        "--out",
+        out_path.to_str().unwrap(),
+        "--nodes",
+        "100",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains(" of 6 read from 2 files"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(out_path);
+}
+
 #[test]
 fn the_labelling_evaluation_is_the_default_or_the_one_named() {
     let net = temp("builtin.jjnn");

@@ -170,6 +170,100 @@ fn check_names_game_ply_and_reason() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `n` short games, each with its `[Event]`, separated by blank lines; game `bad` has
+/// `movetext` instead of its moves.
+fn games(n: usize, bad: usize, movetext: &str) -> String {
+    (1..=n)
+        .map(|k| {
+            let moves = if k == bad { movetext } else { "1. h2e2 h9g7 *" };
+            format!("[Event \"g{k}\"]\n\n{moves}\n\n")
+        })
+        .collect()
+}
+
+#[test]
+fn a_broken_game_costs_only_itself() {
+    let dir = folder("resync");
+    for (movetext, why) in [
+        ("1. h2e2 ) h9g7 *", "')' without '('"),
+        ("1. h2e2 ( h9g7 *", "variation '(' is never closed"),
+        ("1. h2e2 {h9g7 *", "comment '{' is never closed"),
+    ] {
+        let path = write(&dir, "games.pgn", games(21, 11, movetext).as_bytes());
+        let (code, out, err) = run(&["pgn", "check", &path]);
+        assert_eq!(code, 1, "{out}{err}");
+        assert!(
+            out.contains(&format!("game 11: unreadable: line 43: {why}")),
+            "{out}"
+        );
+        assert!(out.contains("game 21: ok, 2 plies, * (g21)"), "{out}");
+        assert!(out.contains("21 game(s): 20 good, 1 bad"), "{out}");
+    }
+    // A kilobyte of random bytes between two runs of games.
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(63);
+    let junk: Vec<u8> = (0..1024).map(|_| rng.random()).collect();
+    let mut bytes = games(100, 0, "").into_bytes();
+    bytes.extend_from_slice(&junk);
+    bytes.push(b'\n');
+    bytes.extend_from_slice(games(100, 0, "").as_bytes());
+    let path = write(&dir, "junk.pgn", &bytes);
+    let (_, out, err) = run(&["pgn", "check", &path]);
+    let good = out.lines().filter(|l| l.contains(": ok, 2 plies")).count();
+    assert_eq!(good, 200, "{out}{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `-o` onto the input rewrites it only when every game converts: a file is never replaced
+/// by fewer games.
+#[test]
+fn convert_in_place_never_drops_games() {
+    let dir = folder("in_place");
+    let text = games(3, 2, "1. h2e2 ) h9g7 *");
+    let path = write(&dir, "games.pgn", text.as_bytes());
+    let (code, out, err) = run(&["pgn", "convert", &path, "--to", "chinese", "-o", &path]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("game 2: "), "{err}");
+    assert!(err.contains("not rewritten"), "{err}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    // The same file under another name.
+    #[cfg(unix)]
+    {
+        let link = dir.join("link.pgn");
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        let l = link.to_string_lossy().into_owned();
+        let (code, _, err) = run(&["pgn", "convert", &path, "--to", "wxf", "-o", &l]);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("not rewritten"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    }
+    // Elsewhere, the games that convert are written (and the bad one named).
+    let other = dir.join("other.pgn");
+    let o = other.to_string_lossy().into_owned();
+    let (code, _, err) = run(&["pgn", "convert", &path, "--to", "iccs", "-o", &o]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        parse_pgn(&std::fs::read_to_string(&other).unwrap())
+            .unwrap()
+            .len(),
+        2
+    );
+    // Every game good: rewritten in place.
+    let good = write(&dir, "good.pgn", games(3, 0, "").as_bytes());
+    let (code, _, err) = run(&["pgn", "convert", &good, "--to", "chinese", "-o", &good]);
+    assert_eq!(code, 0, "{err}");
+    let back = std::fs::read_to_string(&good).unwrap();
+    assert!(back.contains("1. 炮二平五 马８进７"), "{back}");
+    assert_eq!(parse_pgn(&back).unwrap().len(), 3);
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".partial"))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Both horses out and back, three times: the start position occurs a third time.
 const SHUFFLE: &str = "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9";
 
@@ -219,6 +313,8 @@ fn usage_and_io_errors_exit_2() {
     let (code, _, err) = run(&["pgn", "check", "/nonexistent/games.pgn"]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read /nonexistent/games.pgn"), "{err}");
+    // The cause once, not again as the error's source.
+    assert_eq!(err.matches("(os error 2)").count(), 1, "{err}");
     let (code, _, err) = run(&["pgn", "convert", "x.pgn", "--to", "latin"]);
     assert_eq!(code, 2);
     assert!(err.contains("latin"), "{err}");

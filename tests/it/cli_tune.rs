@@ -86,3 +86,35 @@ fn bad_tuner_settings_are_refused_before_reading_data() {
     assert_eq!(code, 2);
     assert!(err.contains("Cargo.toml: not a weights file"), "{err}");
 }
+
+/// Data that holds no sample (an empty file, only bad lines) is an error, and the weights
+/// file is left as it was.
+#[test]
+fn no_samples_is_an_error_and_the_weights_are_kept() {
+    let (empty, bad, out) = (temp("empty.txt"), temp("bad.txt"), temp("kept.json"));
+    std::fs::write(&empty, b"").unwrap();
+    std::fs::write(&bad, "not a sample\nnor this | 2\n").unwrap();
+    std::fs::write(&out, b"the old weights").unwrap();
+    let good = temp("good.txt");
+    std::fs::write(
+        &good,
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 | 0.5\n",
+    )
+    .unwrap();
+    let [e, b, o, g] = [&empty, &bad, &out, &good].map(|p| p.to_string_lossy().into_owned());
+    for args in [
+        vec!["--data", &e],
+        vec!["--data", &b],
+        vec!["--data", &g, "--validate", &e],
+    ] {
+        let mut all = vec!["tune", "--out", &o, "--rounds", "1", "--steps", "1"];
+        all.extend(args);
+        let (code, stdout, err) = run(&all);
+        assert_eq!(code, 2, "{all:?}: {stdout}{err}");
+        assert!(err.contains("no samples"), "{all:?}: {err}");
+        assert_eq!(std::fs::read(&out).unwrap(), b"the old weights", "{all:?}");
+    }
+    for p in [empty, bad, out, good] {
+        let _ = std::fs::remove_file(p);
+    }
+}

@@ -287,9 +287,11 @@ impl std::fmt::Display for WeightsError {
     }
 }
 
+/// The message already says serde's: the source is serde's own, so that a chain of causes
+/// printed with `{:#}` names each once.
 impl std::error::Error for WeightsError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.0)
+        self.0.source()
     }
 }
 
@@ -408,7 +410,12 @@ mod tests {
         for (text, says) in cases {
             match Weights::from_json(text) {
                 Ok(_) => panic!("accepted {says}"),
-                Err(e) => assert!(e.to_string().contains(says), "{says}: {e}"),
+                Err(e) => {
+                    assert!(e.to_string().contains(says), "{says}: {e}");
+                    // The chain of causes says it once.
+                    let chain = format!("{:#}", anyhow::Error::new(e));
+                    assert_eq!(chain.matches(says).count(), 1, "{chain}");
+                }
             }
         }
     }
