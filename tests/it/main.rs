@@ -16,9 +16,10 @@ mod notation;
 mod perft;
 mod referee;
 
-// Search and book.
+// Search and book; the network's loops vectorised in the binary.
 mod book;
 mod search;
+mod simd_codegen;
 
 // The protocol, through the real binary.
 mod protocol_evalfile;

@@ -84,7 +84,10 @@ macro_rules! multiversion {
         }
 
         $(#[$doc])*
-        #[inline]
+        // Never inlined: inlined into the larger accumulator functions, the baseline copy
+        // compiled to one lane at a time (no NEON on ARM64, no SSE2 on x86-64 without AVX2);
+        // on its own it is vectorised (tests/it/simd_codegen.rs, scripts/arm64_check.sh).
+        #[inline(never)]
         pub fn $name(isa: Isa, $($arg: $ty),*) $(-> $ret)? {
             match isa.0 {
                 // SAFETY: `Kind::Avx2` is only built after AVX2 was detected (see `Isa`).
