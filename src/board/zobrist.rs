@@ -9,12 +9,22 @@ use super::square::{Square, SQUARES};
 
 const SEED: u64 = 0x4a69_616e_676a_756e; // "Jiangjun"
 
+/// SplitMix64's increment (the golden ratio in 64 bits).
+pub const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// SplitMix64's output function: spreads the bits of `z` over all 64, so that nearby inputs
+/// (seeds, indices, small counts) give unrelated outputs. The one copy in the crate: the keys
+/// here, the correction history's indices and the data generator's seeds all use it.
+pub const fn mix64(z: u64) -> u64 {
+    let z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    let z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// One step of SplitMix64: the next state and its output.
 const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (s, z ^ (z >> 31))
+    let s = state.wrapping_add(GOLDEN);
+    (s, mix64(s))
 }
 
 const fn build() -> ([[u64; SQUARES]; 14], u64) {

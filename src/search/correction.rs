@@ -10,6 +10,7 @@
 //! default until games show a gain) skip the tables entirely, so the search is unchanged.
 
 use super::score::DECISIVE_BOUND;
+use crate::board::zobrist::{mix64, GOLDEN};
 use crate::board::{Color, PieceKind, Position};
 
 /// Entries per table and side: pawn structures and materials are hashed into it.
@@ -36,13 +37,10 @@ impl Default for Corrections {
     }
 }
 
-/// Spreads the bits of `x` over all 64 (a splitmix64 finaliser).
+/// Spreads the bits of `x` over all 64 (SplitMix64's output function after a multiply).
 #[inline]
 fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    mix64(x.wrapping_mul(GOLDEN))
 }
 
 /// The table index of `pos`'s pawn structure (both sides' soldiers, where they stand).

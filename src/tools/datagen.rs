@@ -58,6 +58,7 @@ pub use format::{
 pub use shuffle::ShuffledReader;
 
 use super::budget::Budget;
+use crate::board::zobrist::{mix64, GOLDEN};
 use crate::board::{Color, GameResult, Move, Position};
 use crate::rules::{self, PlyRecord, RuleSet};
 use crate::search::engine::{Engine, Evaluation};
@@ -245,11 +246,8 @@ struct GameOutput {
 }
 
 /// SplitMix64: spreads nearby seeds and indices over unrelated generator states.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+fn mix(z: u64) -> u64 {
+    mix64(z.wrapping_add(GOLDEN))
 }
 
 /// A game in progress (self-play, or a recorded game being labelled): the position and what the rules and the engine need about it.
