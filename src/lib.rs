@@ -26,8 +26,9 @@
 //! 7. [`cli`]: the command line, above everything.
 //!
 //! The crate denies `unsafe` code; the exceptions are the SIMD dispatch of the network
-//! ([`search::nnue::simd`]), where calling an AVX2 function needs it, and the table's cache
-//! prefetch ([`search::tt::TranspositionTable::prefetch`]).
+//! ([`search::nnue::simd`]), where calling an AVX2 function needs it, the table's cache
+//! prefetch ([`search::tt::TranspositionTable::prefetch`]), and the `poll` that tells whether
+//! a GUI still reads the engine's output (`protocol::stdio`).
 #![deny(unsafe_code)]
 pub mod board;
 pub mod book;

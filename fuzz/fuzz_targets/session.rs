@@ -75,7 +75,7 @@ fuzz_target!(|data: &[u8]| {
     let out = printed.clone();
     let (done, ended) = mpsc::channel();
     std::thread::spawn(move || {
-        let code = serve(move || Cursor::new(script), out);
+        let code = serve(move || Cursor::new(script), out, || false);
         let _ = done.send(code);
     });
     match ended.recv_timeout(DEADLINE) {

@@ -20,8 +20,9 @@
 use super::session::{Event, Session, MAX_LINE_BYTES};
 use super::xboard::{self, Xboard};
 use std::io::{BufRead, ErrorKind, Write};
-use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::Duration;
 
 /// Input lines that may wait in the channel before the reader stops reading.
 pub const LINES_AHEAD: usize = 256;
@@ -127,13 +128,22 @@ fn emit(
 
 /// Runs the protocol on stdin/stdout until `quit` or the end of input; returns the exit status.
 pub fn run() -> i32 {
-    serve(|| std::io::stdin().lock(), std::io::stdout())
+    serve(|| std::io::stdin().lock(), std::io::stdout(), stdout_closed)
 }
 
 /// Runs the protocol until `quit` or the end of input, reading the input that `open` makes
 /// (on the reader thread) and writing `out`: the process's streams, or a fuzzer's bytes and a
 /// buffer. The first line chooses the session: `xboard` a CECP one, anything else UCCI/UCI.
-pub fn serve<R: BufRead>(open: impl FnOnce() -> R + Send + 'static, out: impl Write) -> i32 {
+///
+/// The end of input lets the work in hand finish (a script's last `go` gets its answer), but a
+/// GUI that died closed our output too: from then on `output_closed` is asked every
+/// [`WATCH_MS`], and when it says so the session ends at once instead of searching on to its
+/// limit (`go movetime 3600000`) with no one to answer.
+pub fn serve<R: BufRead>(
+    open: impl FnOnce() -> R + Send + 'static,
+    out: impl Write,
+    output_closed: impl Fn() -> bool,
+) -> i32 {
     let (tx, rx) = channel();
     let credits = Arc::new(LineCredits::new(LINES_AHEAD));
     let reader_tx = tx.clone();
@@ -145,16 +155,25 @@ pub fn serve<R: BufRead>(open: impl FnOnce() -> R + Send + 'static, out: impl Wr
         eprintln!("jiangjun: cannot start the thread that reads the input");
         return 1;
     }
+    let mut inbox = Inbox {
+        rx,
+        credits,
+        input_ended: false,
+    };
     let mut session = Session::new(out, Some(tx.clone()));
-    loop {
-        // The session holds a sender itself, so the channel never closes while we wait.
-        let event = rx.recv().unwrap_or(Event::Eof);
-        credits.received(&event);
+    // The session holds a sender itself, so the channel never closes while we wait.
+    while let Some(event) = inbox.next(&output_closed) {
         // `xboard` before any UCCI/UCI command: the rest of the session is CECP.
         if let Event::Line(line) = &event {
             if session.dialect().is_none() && xboard::is_hello(line) {
-                let cecp = Xboard::new(session.into_output(), Some(tx));
-                return run_xboard(&rx, &credits, cecp);
+                let mut cecp = Xboard::new(session.into_output(), Some(tx));
+                while let Some(event) = inbox.next(&output_closed) {
+                    cecp.handle(event);
+                    if let Some(code) = cecp.exit_code() {
+                        return code;
+                    }
+                }
+                return 0;
             }
         }
         session.handle(event);
@@ -162,18 +181,59 @@ pub fn serve<R: BufRead>(open: impl FnOnce() -> R + Send + 'static, out: impl Wr
             return code;
         }
     }
+    0
 }
 
-/// The main loop of a CECP session (see [`xboard`]).
-fn run_xboard(rx: &Receiver<Event>, credits: &LineCredits, mut session: Xboard<impl Write>) -> i32 {
-    loop {
-        let event = rx.recv().unwrap_or(Event::Eof);
-        credits.received(&event);
-        session.handle(event);
-        if let Some(code) = session.exit_code() {
-            return code;
-        }
+/// How often the output is looked at once the input has ended.
+pub const WATCH_MS: u64 = 200;
+
+/// The main thread's end of the channel.
+struct Inbox {
+    rx: Receiver<Event>,
+    credits: Arc<LineCredits>,
+    input_ended: bool,
+}
+
+impl Inbox {
+    /// The next event; `None` once the input has ended and `output_closed` says nobody reads
+    /// what we write any more.
+    fn next(&mut self, output_closed: &impl Fn() -> bool) -> Option<Event> {
+        let event = loop {
+            if !self.input_ended {
+                break self.rx.recv().unwrap_or(Event::Eof);
+            }
+            match self.rx.recv_timeout(Duration::from_millis(WATCH_MS)) {
+                Ok(event) => break event,
+                Err(RecvTimeoutError::Timeout) if output_closed() => return None,
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break Event::Eof,
+            }
+        };
+        self.credits.received(&event);
+        self.input_ended |= matches!(event, Event::Eof);
+        Some(event)
     }
+}
+
+/// Has the reader of our standard output gone? A pipe whose other end is closed says so
+/// (`POLLERR`); a terminal or a file never does.
+#[cfg(unix)]
+#[allow(unsafe_code)]
+fn stdout_closed() -> bool {
+    let mut fd = libc::pollfd {
+        fd: libc::STDOUT_FILENO,
+        events: 0,
+        revents: 0,
+    };
+    // SAFETY: `fd` is one valid `pollfd` for the duration of the call, which does not wait.
+    let ready = unsafe { libc::poll(&mut fd, 1, 0) };
+    ready > 0 && fd.revents & (libc::POLLERR | libc::POLLHUP) != 0
+}
+
+/// Elsewhere the engine learns of a closed output only when a write fails.
+#[cfg(not(unix))]
+fn stdout_closed() -> bool {
+    false
 }
 
 #[cfg(test)]
@@ -233,6 +293,33 @@ mod tests {
             .all(|(i, l)| *l == format!("line {i}")));
         // What the reader holds back is at most the credits: all returned once it is done.
         assert_eq!(*credits.free.lock().unwrap(), 2);
+    }
+
+    /// `serve` on `script`, with `out_closed` as its output check; its exit status, or `None`
+    /// if it has not ended within a minute.
+    fn serve_script(script: &'static str, out_closed: bool) -> Option<i32> {
+        let (done, ended) = channel();
+        std::thread::spawn(move || {
+            let code = serve(move || Cursor::new(script), Vec::new(), move || out_closed);
+            let _ = done.send(code);
+        });
+        ended.recv_timeout(Duration::from_secs(60)).ok()
+    }
+
+    #[test]
+    fn a_closed_output_after_the_input_ends_stops_a_long_search() {
+        // An hour's search, then the end of input: the GUI died. Its output is closed too, so
+        // the session ends at once instead of searching on for the hour.
+        let script = "ucci\nsetoption usebook false\nposition startpos\ngo movetime 3600000\n";
+        assert_eq!(serve_script(script, true), Some(0));
+        let cecp = "xboard\nprotover 2\nst 3600\ngo\n";
+        assert_eq!(serve_script(cecp, true), Some(0));
+    }
+
+    #[test]
+    fn an_open_output_gets_the_last_answer_of_a_script() {
+        let script = "ucci\nsetoption usebook false\nposition startpos\ngo depth 2\n";
+        assert_eq!(serve_script(script, false), Some(0));
     }
 
     #[test]
