@@ -12,6 +12,9 @@ use jiangjun::protocol::{parse_line, Dialect};
 use jiangjun::search::score::INFINITE;
 use libfuzzer_sys::fuzz_target;
 
+#[path = "clean_lines.rs"]
+mod clean_lines;
+
 fuzz_target!(|data: &[u8]| {
     let Some((&flags, rest)) = data.split_first() else {
         return;
@@ -47,13 +50,5 @@ fuzz_target!(|data: &[u8]| {
         Some(0),
         "the end of input must end the session"
     );
-    let printed = String::from_utf8_lossy(session.output()).into_owned();
-    for l in printed.split_terminator('\n') {
-        assert!(!l.is_empty(), "empty line");
-        assert!(
-            !l.ends_with(' ') && !l.ends_with('\t'),
-            "trailing blank: {l:?}"
-        );
-        assert!(!l.chars().any(char::is_control), "control character: {l:?}");
-    }
+    clean_lines::assert_clean_lines(session.output());
 });

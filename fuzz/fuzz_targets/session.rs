@@ -15,6 +15,9 @@
 
 use jiangjun::protocol::stdio::serve;
 use libfuzzer_sys::fuzz_target;
+
+#[path = "clean_lines.rs"]
+mod clean_lines;
 use std::io::{Cursor, Write};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
@@ -82,14 +85,5 @@ fuzz_target!(|data: &[u8]| {
         Ok(code) => assert_eq!(code, 0, "the end of input must end the session with 0"),
         Err(_) => panic!("the session did not end within {DEADLINE:?} of its start"),
     }
-    let bytes = printed.0.lock().expect("the session has ended").clone();
-    let printed = String::from_utf8_lossy(&bytes);
-    for l in printed.split_terminator('\n') {
-        assert!(!l.is_empty(), "empty line");
-        assert!(
-            !l.ends_with(' ') && !l.ends_with('\t'),
-            "trailing blank: {l:?}"
-        );
-        assert!(!l.chars().any(char::is_control), "control character: {l:?}");
-    }
+    clean_lines::assert_clean_lines(&printed.0.lock().expect("the session has ended"));
 });
