@@ -774,6 +774,29 @@ mod tests {
         assert!(two.probes > 0 && two.cutoffs <= two.hits && two.hits <= two.probes);
     }
 
+    /// `go nodes N` limits the nodes of all threads together, give or take each helper's
+    /// last 1,024 (each thread alone once searched N, four threads four times N).
+    #[test]
+    fn a_node_limit_holds_for_all_threads_together() {
+        let limit = 30_000;
+        let mut e = Engine::new();
+        e.set_use_book(false);
+        e.set_threads(4);
+        let mut most = 0;
+        e.search_blocking(
+            Limits {
+                nodes: Some(limit),
+                ..Limits::default()
+            },
+            |i| most = most.max(i.nodes),
+        );
+        assert!(most > limit / 2, "searched only {most}");
+        assert!(
+            most <= limit + 4 * 1024,
+            "{most} nodes for a limit of {limit}"
+        );
+    }
+
     #[test]
     fn a_book_seed_reproduces_the_choices() {
         let a = choices(&mut engine_with_book(7));

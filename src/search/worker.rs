@@ -339,6 +339,14 @@ impl Worker {
             .add(std::mem::take(&mut self.table_stats));
     }
 
+    /// Has a search that counted `nodes` reached the node limit? A limited strength always
+    /// finishes its first iteration: a player of any level looks at a few candidate moves
+    /// once, and its choice needs them all scored.
+    fn over_node_limit(&self, nodes: u64) -> bool {
+        self.limits.nodes.is_some_and(|limit| nodes >= limit)
+            && !(self.root_depth == 1 && self.limits.strength.is_some())
+    }
+
     /// Counts a node and checks the limits now and then. A stopped search only unwinds: the
     /// calls it still makes search nothing and are not counted, so a node limit is never
     /// overshot.
@@ -350,17 +358,20 @@ impl Worker {
         self.nodes += 1;
         #[cfg(test)]
         self.check_network();
-        if let Some(limit) = self.limits.nodes {
-            // Exact per-thread check keeps single-threaded node-limited runs deterministic. A
-            // limited strength always finishes its first iteration: a player of any level
-            // looks at a few candidate moves once, and its choice needs them all scored.
-            if self.nodes >= limit && !(self.root_depth == 1 && self.limits.strength.is_some()) {
-                self.stopped = true;
-                self.shared.stop.store(true, Ordering::Relaxed);
-            }
+        // Exact per-thread check keeps single-threaded node-limited runs deterministic.
+        if self.over_node_limit(self.nodes) {
+            self.stopped = true;
+            self.shared.stop.store(true, Ordering::Relaxed);
         }
         if self.nodes & 1023 == 0 {
             self.flush_nodes();
+            // With helpers the limit is on all threads' nodes together (each thread alone
+            // would let N threads search N times the limit): checked at each flush, so the
+            // search overshoots by at most 1,024 nodes a thread. One thread alone has already
+            // stopped at its exact count.
+            if self.over_node_limit(self.shared.nodes.load(Ordering::Relaxed)) {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
             if self.shared.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             } else if self.id == 0 {
