@@ -19,7 +19,8 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 secs=${1:-60}
 shift || true
-all=(command session records fen moves book eleeye_book network datagen train_state)
+all=(command session records fen moves book eleeye_book network datagen train_state match_args openings
+  tune game_walk)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 for t in "${targets[@]}"; do
@@ -82,6 +83,45 @@ make_seeds() {
       printf '\2\024\0\0\0\0\0\0\0\377\377\377\377\0\0\0\200' > "$d/counts"
       printf '\1\040\0\0\0\0\0\0\0\0\0\300\177\0\0\200\177\0\0\200\377' > "$d/nan_inf"
       printf '\1\000\030\074\0\0\0\0\0\377\377\177\177' > "$d/huge" ;;
+    match_args)
+      # Flags byte (modulo 7): 0 --engine, 1 --tc, 2 --draw-adjudication,
+      # 3 --resign-adjudication, 4 --sprt, 5 --scoring, 6 a timeout in seconds; the values
+      # as the documentation and the tests give them.
+      for spec in 'cmd=J,name=threads2,option.threads=2' 'cmd=jiangjun,ponder=on,option.usebook=false' \
+        'cmd=J,name=corr,proto=uci,option.usebook=false,option.tune_corr_pawn=W,option.tune_corr_material=W' \
+        'cmd=/opt/eleeye,name=ee,proto=ucci,option.usebook=false,arg=-x,option.Move Overhead=30' \
+        'cmd=x,option.bookfiles=a\,b' 'cmd=eleeye,tc=40/60:20/30+1,name=x,ranks=1,dir=/opt' '/usr/bin/fsf'; do
+        i=$((i + 1)); { printf '\0'; printf '%s' "$spec"; } > "$d/engine_$i"
+      done
+      for tc in 10+0.1 2+0.02 1+0.01 300 movetime=200 nodes=25000 depth=3 40/60 30/3600:10/600 \
+        40/60:20/30+1; do
+        i=$((i + 1)); { printf '\1'; printf '%s' "$tc"; } > "$d/tc_$i"
+      done
+      printf '\2%s' 40,8,15 > "$d/draw_1"; printf '\2%s' 40,8,10 > "$d/draw_2"
+      printf '\3%s' 3,1000 > "$d/resign_1"; printf '\3%s' 3,600 > "$d/resign_2"
+      printf '\4%s' 0,5 > "$d/sprt_1"; printf '\4%s' -5,5,0.05,0.1 > "$d/sprt_2"
+      printf '\5%s' 2,1,0 > "$d/scoring_1"; printf '\5%s' 3,1/2,0 > "$d/scoring_2"
+      printf '\6%s' 10 > "$d/seconds_1"; printf '\6%s' 0.5 > "$d/seconds_2"
+      printf '\6%s' 1e-12 > "$d/seconds_under_a_nanosecond" ;;
+    openings)
+      # Flags byte 0: an opening suite, in pieces of 40 lines; 1: the book builder's seed list.
+      split -l 40 tests/data/openings.txt "$d/suite_part_"
+      for f in "$d"/suite_part_*; do { printf '\0'; cat "$f"; } > "$f.in" && rm "$f"; done
+      grep '^accept' tests/data/fens.txt | cut -f2 | sed 's/$/ moves/' | { printf '\0'; cat; } > "$d/fens"
+      { printf '\1'; cat book/seeds.txt; } > "$d/seeds" ;;
+    tune)
+      # Flags byte 0: `FEN | result` samples; 1: the weights file; 2: an overlay on it (two
+      # bytes of offset, then the bytes laid over).
+      grep '^accept' tests/data/fens.txt | cut -f2 | awk '{ print $0 " | " (NR % 3) / 2 }' |
+        { printf '\0'; cat; printf 'not a sample\n'; } > "$d/samples"
+      { printf '\1'; cat src/search/eval/weights.json; } > "$d/weights"
+      printf '\2\020\0"tempo": 2147483648' > "$d/overlay" ;;
+    game_walk)
+      # Two bytes a step: (folder << 2 | 0 folder, 1 file, 2-3 link), (target << 3 | name); the
+      # first byte asks for extra paths. The tree of the walk's unit test, in these names:
+      # a/, g.pgn, a/x.xqf, b -> ., a/up -> .., d.pgn -> g.pgn, H.PGN -> missing.pgn.
+      printf '\77\0\0\1\2\5\4\2\1\6\17\2\46\2\63' > "$d/links"
+      printf '\0\0\0\0\1\4\1\0\3\10' > "$d/loops" ;;
   esac
 }
 
@@ -93,6 +133,8 @@ max_len() {
     records) echo 65536 ;;
     train_state) echo 4096 ;;
     session) echo 16384 ;;
+    game_walk) echo 64 ;;
+    match_args) echo 1024 ;;
     *) echo 8192 ;;
   esac
 }

@@ -119,10 +119,13 @@ pub struct TournamentArgs {
     pub common: CommonArgs,
 }
 
-/// A positive number of seconds.
-fn seconds(v: &str) -> Result<Duration, String> {
+/// A positive number of seconds (`--hang-timeout` and the other timeouts).
+pub fn seconds(v: &str) -> Result<Duration, String> {
     match v.trim().parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 && s < 1e7 => Ok(Duration::from_secs_f64(s)),
+        // A time under a nanosecond would be no time at all.
+        Ok(s) if s.is_finite() && s > 0.0 && s < 1e7 => Some(Duration::from_secs_f64(s))
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| "must be a positive number of seconds".into()),
         _ => Err("must be a positive number of seconds".into()),
     }
 }
@@ -137,7 +140,9 @@ fn numbers<T: std::str::FromStr>(text: &str) -> Result<Vec<T>, String> {
         .collect()
 }
 
-fn draw_adjudication(v: &str) -> Result<DrawAdjudication, String> {
+/// `--draw-adjudication MOVENUMBER,COUNT,SCORE`: a count of at least 1, a move number and a
+/// score of at least 0, each held to its range (a count up to 10,000, a score up to 1,000,000).
+pub fn draw_adjudication(v: &str) -> Result<DrawAdjudication, String> {
     match numbers::<i64>(v)?.as_slice() {
         [m, c, sc] if *m >= 0 && *c > 0 && *sc >= 0 => Ok(DrawAdjudication {
             move_number: (*m).min(u32::MAX as i64) as u32,
@@ -148,7 +153,9 @@ fn draw_adjudication(v: &str) -> Result<DrawAdjudication, String> {
     }
 }
 
-fn resign_adjudication(v: &str) -> Result<ResignAdjudication, String> {
+/// `--resign-adjudication COUNT,SCORE`: both at least 1, held to their ranges (a count up to
+/// 10,000, a score up to 1,000,000).
+pub fn resign_adjudication(v: &str) -> Result<ResignAdjudication, String> {
     match numbers::<i64>(v)?.as_slice() {
         [c, sc] if *c > 0 && *sc > 0 => Ok(ResignAdjudication {
             move_count: (*c).min(10_000) as u32,
@@ -158,7 +165,8 @@ fn resign_adjudication(v: &str) -> Result<ResignAdjudication, String> {
     }
 }
 
-fn sprt(v: &str) -> Result<Sprt, String> {
+/// `--sprt ELO0,ELO1[,ALPHA,BETA]` (logistic Elo; alpha and beta 0.05 when left out).
+pub fn sprt(v: &str) -> Result<Sprt, String> {
     let (e0, e1, a, b) = match numbers::<f64>(v)?.as_slice() {
         [e0, e1] => (*e0, *e1, 0.05, 0.05),
         [e0, e1, a, b] => (*e0, *e1, *a, *b),
@@ -334,6 +342,18 @@ fn run_on_stdout(
 mod tests {
     use super::*;
     use clap::Parser;
+
+    /// Found with the `match_args` fuzz target's check: `1e-12` seconds is positive but under a
+    /// nanosecond, and was accepted as a timeout of zero.
+    #[test]
+    fn a_timeout_under_a_nanosecond_is_refused() {
+        for tiny in ["1e-12", "0.0000000001", "4e-10"] {
+            assert!(seconds(tiny).is_err(), "{tiny}");
+        }
+        assert_eq!(seconds("1e-9"), Ok(Duration::from_nanos(1)));
+        assert_eq!(seconds("2.5"), Ok(Duration::from_millis(2500)));
+        assert!(seconds("0").is_err());
+    }
 
     #[derive(clap::Parser)]
     struct Match {
