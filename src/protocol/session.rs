@@ -606,7 +606,15 @@ impl<W: Write> Session<W> {
             return;
         }
         if !self.book_chosen {
-            self.engine.set_book(book::load_default().map(Arc::new));
+            match book::load_default() {
+                Ok(b) => self.engine.set_book(b.map(Arc::new)),
+                // Said whether or not `debug` is on, as a bad `bookfiles` is; the first
+                // `isready` or `go` comes after the handshake, so stdout stays protocol.
+                Err(e) => {
+                    self.engine.set_book(None);
+                    self.info(&format!("{e}; no book"));
+                }
+            }
             self.book_chosen = true;
         }
         if self.settings.debug {
