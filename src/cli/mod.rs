@@ -29,8 +29,8 @@ use clap::{CommandFactory, FromArgMatches};
 pub enum Command {
     /// Count the leaf nodes of the legal-move tree (the move generator's check).
     ///
-    /// One line per root move and its count with --divide; the last line is always
-    /// `<nodes> nodes <nps> nps`.
+    /// One line per root move and its count with --divide; the last two lines are always
+    /// `time <ms> ms, <nps> nps` and `nodes <nodes>`.
     #[command(verbatim_doc_comment)]
     Perft(perft::PerftArgs),
     /// Search fixed positions: the node count that signs every commit (`Bench: N`).
