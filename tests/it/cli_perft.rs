@@ -31,7 +31,10 @@ fn perft_help_describes_its_output() {
         t.len() == 5 && t[0] == "time" && t[2] == "ms," && t[4] == "nps",
         "{time}"
     );
-    assert!(t[1].parse::<u64>().is_ok() && t[3].parse::<u64>().is_ok(), "{time}");
+    assert!(
+        t[1].parse::<u64>().is_ok() && t[3].parse::<u64>().is_ok(),
+        "{time}"
+    );
     assert_eq!(nodes, "nodes 1920");
 }
 
