@@ -858,9 +858,11 @@ impl<W: Write> Session<W> {
             let b = budget.map_or("none".to_string(), |b| {
                 format!("soft {} ms hard {} ms", b.soft_ms, b.hard_ms)
             });
+            let plain = |v: Option<String>| v.unwrap_or_else(|| "none".to_string());
             self.info(&format!(
-                "go: depth {depth:?} nodes {:?} time budget {b}{}",
-                limits.nodes,
+                "go: depth {} nodes {} time budget {b}{}",
+                plain(depth.map(|d| d.to_string())),
+                plain(limits.nodes.map(|n| n.to_string())),
                 if search.pondering {
                     " (from ponderhit)"
                 } else {
@@ -1465,6 +1467,28 @@ mod tests {
         // Neither reading legal: the error names the set numbering's reading.
         let out = feed(&mut s, &["position startpos moves h2e2 h2e2"]);
         assert!(out.iter().any(|l| l.contains("illegal move")), "{out:?}");
+    }
+
+    /// Issue 60 item 6: `debug`'s line about a `go` gives plain values, not Rust's.
+    #[test]
+    fn debug_go_line_is_plain() {
+        let mut s = dry();
+        feed(&mut s, &["uci", "debug on", "position startpos"]);
+        let out = feed(&mut s, &["go depth 3"]);
+        assert!(
+            out.iter()
+                .any(|l| l == "info string go: depth 3 nodes none time budget none"),
+            "{out:?}"
+        );
+        s.simulate_search_end(0, 1);
+        take(&mut s);
+        let out = feed(&mut s, &["go nodes 500"]);
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with("info string go: depth none nodes 500 ")),
+            "{out:?}"
+        );
+        assert!(!out.iter().any(|l| l.contains("Some(")), "{out:?}");
     }
 
     #[test]
