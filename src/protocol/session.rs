@@ -511,6 +511,8 @@ impl<W: Write> Session<W> {
             }
             Effect::EvalFile(value) => self.load_network(&value),
             Effect::BookFile(path) => self.load_book_file(&path),
+            // Chosen again at the next `isready` or `go`, as at the start.
+            Effect::DefaultBook => self.book_chosen = false,
         }
         for m in applied.messages {
             self.info(&m);

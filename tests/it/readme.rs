@@ -133,12 +133,9 @@ fn every_option_in_the_readme_table_is_announced_with_its_default() {
                 .unwrap_or_else(|| panic!("UCI does not announce {}: {uci:?}", cells[2]));
             defaults.push(announced_default(rest));
         }
-        // The table's default is the first protocol's (UCI's `<empty>` book path reads as
-        // "built-in" for users: no file named means the book in the binary).
+        // The table's default is the first protocol's.
         let first = defaults.first().expect("a row names at least one option");
-        if !(first == "<empty>" && default == "built-in") {
-            assert_eq!(&default, first, "README's default for {row}");
-        }
+        assert_eq!(&default, first, "README's default for {row}");
         rows += 1;
     }
     assert!(rows >= 20, "the options table has {rows} rows");
