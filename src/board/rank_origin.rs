@@ -5,7 +5,8 @@
 //! 1–10 (`h3e3`, `h10g8`). Internally everything is 0-based; this module converts at the edge.
 //!
 //! Reading is forgiving (ucci.md §9.5): a token with a two-digit rank (`h10g8`) can only be
-//! 1-based, and a 4-character token that is illegal 0-based may be a legal 1-based move. The
+//! 1-based, a 4-character token that is illegal 0-based may be a legal 1-based move, and with
+//! `Rank Origin` 1 set, one that is illegal 1-based may be a legal 0-based move. The
 //! session resolves a move *list* as a whole (a GUI uses one convention throughout), keeping
 //! whichever reading applies more moves legally.
 //!

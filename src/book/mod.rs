@@ -497,13 +497,19 @@ pub fn built_in() -> Result<Book, BookError> {
     })
 }
 
-/// The default book: the built-in one, unless [`BOOK_ENV`] names another file (`None` when
-/// that file cannot be loaded) or says `none`.
-pub fn load_default() -> Option<Book> {
+/// The default book: the built-in one, unless [`BOOK_ENV`] names another file or says `none`
+/// (`Ok(None)`). A file that cannot be loaded is an error naming the variable, the path and
+/// why, for the caller to show where its output allows (an `info string` in UCCI and UCI, a
+/// `#` line in CECP, standard error on the command line).
+pub fn load_default() -> Result<Option<Book>, String> {
     match std::env::var_os(BOOK_ENV) {
-        Some(v) if v.is_empty() || v == "none" => None,
-        Some(v) => Book::load(Path::new(&v)).ok(),
-        None => built_in().ok(),
+        Some(v) if v.is_empty() || v == "none" => Ok(None),
+        Some(v) => Book::load(Path::new(&v))
+            .map(Some)
+            .map_err(|e| format!("{BOOK_ENV}: {}: {e}", Path::new(&v).display())),
+        None => built_in()
+            .map(Some)
+            .map_err(|e| format!("{BUILT_IN_NAME} book: {e}")),
     }
 }
 

@@ -130,7 +130,9 @@ pub fn run(args: BookArgs) -> anyhow::Result<i32> {
 fn load_book(path: Option<&str>) -> anyhow::Result<Book> {
     match path {
         Some(p) => Book::load(std::path::Path::new(p)).with_context(|| format!("book {p}")),
-        None => book::load_default().context("no book found (try --book)"),
+        None => book::load_default()
+            .map_err(anyhow::Error::msg)?
+            .context("no book (JIANGJUN_BOOK is none; try --book)"),
     }
 }
 

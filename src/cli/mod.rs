@@ -29,8 +29,8 @@ use clap::{CommandFactory, FromArgMatches};
 pub enum Command {
     /// Count the leaf nodes of the legal-move tree (the move generator's check).
     ///
-    /// One line per root move and its count with --divide; the last line is always
-    /// `<nodes> nodes <nps> nps`.
+    /// One line per root move and its count with --divide; the last two lines are always
+    /// `time <ms> ms, <nps> nps` and `nodes <nodes>`.
     #[command(verbatim_doc_comment)]
     Perft(perft::PerftArgs),
     /// Search fixed positions: the node count that signs every commit (`Bench: N`).
@@ -260,8 +260,10 @@ fn help_request(args: &[String]) -> Option<Vec<&str>> {
             .filter(|w| !w.starts_with('-'))
     };
     let mut path = match first {
+        // `jiangjun help help`: the help of help is the general help.
+        "help" | "--help" | "-h" if word(1) == Some("help") => return None,
         "help" | "--help" | "-h" => vec![word(1)?],
-        sub if wants_help(&args[1..]) => vec![sub],
+        sub if !sub.starts_with('-') && wants_help(&args[1..]) => vec![sub],
         sub if is_group(sub) && args.get(1).is_some_and(|a| a == "help") => {
             return Some([sub].into_iter().chain(word(2)).collect());
         }
@@ -284,6 +286,12 @@ fn help_request(args: &[String]) -> Option<Vec<&str>> {
 pub fn run(args: &[String]) -> Option<i32> {
     let first = args.first()?;
     if matches!(first.as_str(), "--version" | "-V") {
+        if args.len() > 1 {
+            return Some(top_level_error(&format!(
+                "{first} takes no arguments (got '{}')",
+                args[1..].join(" ")
+            )));
+        }
         return Some(print_out(&version::text()));
     }
     if let Some(path) = help_request(args) {
@@ -298,6 +306,9 @@ pub fn run(args: &[String]) -> Option<i32> {
     if matches!(first.as_str(), "help" | "--help" | "-h") {
         return Some(print_out(&help_of(&[]).unwrap_or_default()));
     }
+    if first.starts_with('-') {
+        return Some(top_level_error(&format!("unknown flag '{first}'")));
+    }
     if command().find_subcommand(first).is_none() {
         return Some(unknown_subcommand(first, &[]));
     }
@@ -307,7 +318,10 @@ pub fn run(args: &[String]) -> Option<i32> {
         .and_then(|m| Cli::from_arg_matches(&m));
     let cli = match parsed {
         Ok(cli) => cli,
-        Err(e) => return Some(usage_error(&command_path(args), &clap_message(&e))),
+        Err(e) => {
+            let path = command_path(args);
+            return Some(usage_error(&path, &clap_message(&e, &path)));
+        }
     };
     quiet_on_closed_stdout();
     Some(match cli.command.run() {
@@ -348,8 +362,20 @@ fn print_out(text: &str) -> i32 {
 }
 
 /// The first paragraph of a clap error, without its `error: ` prefix: clap's own text goes
-/// on with a `Usage:` line that [`usage_error`] replaces by ours.
-fn clap_message(e: &clap::Error) -> String {
+/// on with a `Usage:` line that [`usage_error`] replaces by ours. A group named without a
+/// subcommand (`jiangjun book`) is said in words: clap's text there is the usage itself, which
+/// [`usage_error`] prints anyway.
+fn clap_message(e: &clap::Error, path: &[&str]) -> String {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let subs = find(path)
+            .map(|c| subcommand_names(&c).join(", "))
+            .unwrap_or_default();
+        return format!("a subcommand is needed: {subs}");
+    }
     let text = e.to_string();
     let first = text.split("\n\n").next().unwrap_or(&text);
     first.trim_start_matches("error: ").trim().to_string()
@@ -375,6 +401,14 @@ fn usage_error(path: &[&str], error: &str) -> i32 {
     let name = path.join(" ");
     let usage = usage_line(path);
     eprintln!("jiangjun {name}: {error}\n{usage}\n(`jiangjun {name} --help` says more)");
+    2
+}
+
+/// Bad usage before any subcommand (`jiangjun --bogus`, `jiangjun --version x`): the error and
+/// the top-level usage on stderr, exit status 2.
+fn top_level_error(error: &str) -> i32 {
+    let usage = usage_line(&[]);
+    eprintln!("jiangjun: {error}\n{usage}\n(`jiangjun help` says more)");
     2
 }
 

@@ -105,16 +105,16 @@ pub struct JudgeArgs {
 /// Runs a parsed `jiangjun pgn` command; the exit status as the module docs say.
 pub fn run(args: &PgnArgs) -> i32 {
     let mut out = std::io::stdout().lock();
-    let r = match &args.command {
-        PgnCommand::Convert(a) => convert(a),
-        PgnCommand::Check(a) => check(a, &mut out),
-        PgnCommand::Judge(a) => judge(a, &mut out),
+    let (name, r) = match &args.command {
+        PgnCommand::Convert(a) => ("convert", convert(a)),
+        PgnCommand::Check(a) => ("check", check(a, &mut out)),
+        PgnCommand::Judge(a) => ("judge", judge(a, &mut out)),
     };
     match r {
         Ok(code) => code,
         Err(e) if is_closed_pipe(&e) => CLOSED_PIPE_STATUS,
         Err(e) => {
-            eprintln!("jiangjun pgn: {e:#}");
+            eprintln!("jiangjun pgn {name}: {e:#}");
             2
         }
     }
@@ -240,7 +240,11 @@ fn convert(a: &ConvertArgs) -> Result<i32> {
             }
             Err(e) => {
                 bad += 1;
-                eprintln!("{}: game {n}: {e} (not converted)", a.input.path.display());
+                eprintln!(
+                    "{}: {} (not converted)",
+                    a.input.path.display(),
+                    game_error(n, &e)
+                );
             }
         }
         Ok(())
@@ -364,20 +368,22 @@ fn check_game(
         ),
         Err(e) => {
             *bad += 1;
-            match e {
-                GameError::Pgn(PgnError::Move {
-                    line,
-                    ply,
-                    token,
-                    error,
-                    ..
-                }) => writeln!(
-                    out,
-                    "game {n}: bad move at ply {ply} (line {line}) '{token}': {error}"
-                ),
-                e => writeln!(out, "game {n}: unreadable: {e}"),
-            }
+            writeln!(out, "{}", game_error(n, e))
         }
+    }
+}
+
+/// What is wrong with game `n`, the game named once (the reader's move error names it too).
+fn game_error(n: usize, e: &GameError) -> String {
+    match e {
+        GameError::Pgn(PgnError::Move {
+            line,
+            ply,
+            token,
+            error,
+            ..
+        }) => format!("game {n}: bad move at ply {ply} (line {line}) '{token}': {error}"),
+        e => format!("game {n}: unreadable: {e}"),
     }
 }
 
@@ -406,7 +412,7 @@ fn judge_game(
                     json_str(&e.to_string())
                 )?;
             } else {
-                writeln!(out, "game {n}: unreadable: {e}")?;
+                writeln!(out, "{}", game_error(n, e))?;
             }
             return Ok(());
         }

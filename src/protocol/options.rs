@@ -122,6 +122,10 @@ impl Default for Settings {
     }
 }
 
+/// The book option's default, as announced: the book built into the binary (or the one
+/// `JIANGJUN_BOOK` names instead), written as `evalfile`'s default is.
+const DEFAULT_BOOK: &str = "<built-in>";
+
 /// What the session must do with the engine after a `setoption`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Effect {
@@ -132,6 +136,8 @@ pub enum Effect {
     UseBook(bool),
     /// Load this book file (empty: no book).
     BookFile(String),
+    /// Go back to the default book: the built-in one, or `JIANGJUN_BOOK`'s.
+    DefaultBook,
     Randomness(Randomness),
     /// Repetition rules for the search and the book filter.
     Rules(RuleSet),
@@ -302,10 +308,16 @@ const OPTIONS: &[Def] = &[
         ucci: Some("bookfiles"),
         uci: Some("BookFile"),
         aliases: &[],
-        kind: Kind::Text("<empty>"),
+        kind: Kind::Text(DEFAULT_BOOK),
         set: |_, v| {
             // UCCI allows a ';'-separated list; the first file is used.
             let first = v.text().split(';').next().unwrap_or("").trim();
+            if [DEFAULT_BOOK, "<builtin>"]
+                .iter()
+                .any(|d| first.eq_ignore_ascii_case(d))
+            {
+                return Effect::DefaultBook;
+            }
             let first = if first == "<empty>" { "" } else { first };
             Effect::BookFile(first.to_string())
         },
@@ -1031,6 +1043,37 @@ mod tests {
                     assert!(m <= default && default <= max, "{:?}", d.ucci.or(d.uci));
                 }
             }
+        }
+    }
+
+    /// Issue 60 item 7: the book option's announced default is the built-in book, as the
+    /// README says, and that value (echoed back by a GUI) keeps the default book.
+    #[test]
+    fn book_option_default_is_the_built_in_book() {
+        for (dialect, line) in [
+            (
+                Dialect::Ucci,
+                "option bookfiles type string default <built-in>",
+            ),
+            (
+                Dialect::Uci,
+                "option name BookFile type string default <built-in>",
+            ),
+        ] {
+            assert!(announce(dialect).iter().any(|l| l == line), "{line}");
+        }
+        for v in ["<built-in>", "<BUILT-IN>", "<builtin>"] {
+            let a = apply_in(&mut Settings::default(), Dialect::Uci, "BookFile", Some(v));
+            assert_eq!(a.effect, Effect::DefaultBook, "{v}");
+        }
+        for (v, file) in [("", ""), ("<empty>", ""), ("a.jjb;b.jjb", "a.jjb")] {
+            let a = apply_in(
+                &mut Settings::default(),
+                Dialect::Ucci,
+                "bookfiles",
+                Some(v),
+            );
+            assert_eq!(a.effect, Effect::BookFile(file.into()), "{v}");
         }
     }
 

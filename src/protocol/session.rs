@@ -511,6 +511,8 @@ impl<W: Write> Session<W> {
             }
             Effect::EvalFile(value) => self.load_network(&value),
             Effect::BookFile(path) => self.load_book_file(&path),
+            // Chosen again at the next `isready` or `go`, as at the start.
+            Effect::DefaultBook => self.book_chosen = false,
         }
         for m in applied.messages {
             self.info(&m);
@@ -606,7 +608,15 @@ impl<W: Write> Session<W> {
             return;
         }
         if !self.book_chosen {
-            self.engine.set_book(book::load_default().map(Arc::new));
+            match book::load_default() {
+                Ok(b) => self.engine.set_book(b.map(Arc::new)),
+                // Said whether or not `debug` is on, as a bad `bookfiles` is; the first
+                // `isready` or `go` comes after the handshake, so stdout stays protocol.
+                Err(e) => {
+                    self.engine.set_book(None);
+                    self.info(&format!("{e}; no book"));
+                }
+            }
             self.book_chosen = true;
         }
         if self.settings.debug {
@@ -641,16 +651,44 @@ impl<W: Write> Session<W> {
         self.dialect == Some(Dialect::Uci)
     }
 
-    /// A move list as 0-based text, and whether it was read as 1-based.
-    fn input_moves(&self, moves: Vec<String>) -> (Vec<String>, bool) {
-        let ranks1 = self.uci()
-            && (self.settings.rank_origin == RankOrigin::One
-                || moves.iter().any(|m| surely_ranks1(m)));
-        if ranks1 {
-            (list_ranks1_to_ranks0(&moves), true)
-        } else {
-            (moves, false)
+    /// A GUI's move list (`position`, `probe`) as 0-based text: both readings, the one to try
+    /// first, and whether that one is 1-based. UCI tries the `Rank Origin` numbering first
+    /// (1-based at once when a token has a rank 10); UCCI and CECP moves are 0-based only.
+    fn input_moves(&self, moves: Vec<String>) -> (Vec<String>, Option<Vec<String>>, bool) {
+        if !self.uci() {
+            return (moves, None, false);
         }
+        let ranks1 =
+            self.settings.rank_origin == RankOrigin::One || moves.iter().any(|m| surely_ranks1(m));
+        let converted = list_ranks1_to_ranks0(&moves);
+        if ranks1 {
+            (converted, Some(moves), true)
+        } else {
+            (moves, Some(converted), false)
+        }
+    }
+
+    /// The other reading of a list whose first reading is legal for only `legal` moves from
+    /// `start`, when it plays more of them legally (ucci.md §9.5: a GUI uses one numbering
+    /// throughout); under `debug` it says which numbering was read.
+    fn other_reading(
+        &mut self,
+        what: &str,
+        start: &Position,
+        other: Option<Vec<String>>,
+        first_ranks1: bool,
+        legal: usize,
+    ) -> Option<Vec<String>> {
+        let other = other.filter(|o| legal_prefix(start, o) > legal)?;
+        if self.settings.debug {
+            let (read, not) = if first_ranks1 {
+                ("0-9", "1-10")
+            } else {
+                ("1-10", "0-9")
+            };
+            self.info(&format!("{what}: moves read with ranks {read}, not {not}"));
+        }
+        Some(other)
     }
 
     fn set_position(&mut self, fen: &PositionSpec, moves: Vec<String>) {
@@ -658,19 +696,18 @@ impl<W: Write> Session<W> {
             PositionSpec::Startpos => None,
             PositionSpec::Fen(f) => Some(f.as_str()),
         };
-        let (moves, converted) = self.input_moves(moves);
+        let (moves, other, ranks1) = self.input_moves(moves);
         let mut result = self.engine.set_position(fen_text, &moves);
         if let Err(SetPositionError::Move { index, .. }) = &result {
-            // UCI, 0-based by default: maybe the GUI writes 1-based ranks (`h3e3`).
-            if self.uci() && !converted {
-                let alt = list_ranks1_to_ranks0(&moves);
-                let start = match fen_text {
-                    None => Some(Position::startpos()),
-                    Some(f) => Position::from_fen(f).ok(),
-                };
-                if start.is_some_and(|s| legal_prefix(&s, &alt) > *index) {
-                    result = self.engine.set_position(fen_text, &alt);
-                }
+            let start = match fen_text {
+                None => Some(Position::startpos()),
+                Some(f) => Position::from_fen(f).ok(),
+            };
+            let index = *index;
+            if let Some(alt) =
+                start.and_then(|s| self.other_reading("position", &s, other, ranks1, index))
+            {
+                result = self.engine.set_position(fen_text, &alt);
             }
         }
         self.no_position = match &result {
@@ -823,9 +860,11 @@ impl<W: Write> Session<W> {
             let b = budget.map_or("none".to_string(), |b| {
                 format!("soft {} ms hard {} ms", b.soft_ms, b.hard_ms)
             });
+            let plain = |v: Option<String>| v.unwrap_or_else(|| "none".to_string());
             self.info(&format!(
-                "go: depth {depth:?} nodes {:?} time budget {b}{}",
-                limits.nodes,
+                "go: depth {} nodes {} time budget {b}{}",
+                plain(depth.map(|d| d.to_string())),
+                plain(limits.nodes.map(|n| n.to_string())),
                 if search.pondering {
                     " (from ponderhit)"
                 } else {
@@ -1001,10 +1040,10 @@ impl<W: Write> Session<W> {
                 return;
             }
         };
-        let (mut moves, converted) = self.input_moves(moves.to_vec());
-        if self.uci() && !converted && legal_prefix(&pos, &moves) < moves.len() {
-            let alt = list_ranks1_to_ranks0(&moves);
-            if legal_prefix(&pos, &alt) > legal_prefix(&pos, &moves) {
+        let (mut moves, other, ranks1) = self.input_moves(moves.to_vec());
+        let legal = legal_prefix(&pos, &moves);
+        if legal < moves.len() {
+            if let Some(alt) = self.other_reading("probe", &pos, other, ranks1, legal) {
                 moves = alt;
             }
         }
@@ -1407,6 +1446,51 @@ mod tests {
             mv.chars().filter(char::is_ascii_digit).all(|d| d != '0'),
             "{out:?}"
         );
+    }
+
+    /// Issue 60 item 1: with `Rank Origin` 1 set, a GUI that writes 0-based moves anyway is
+    /// still understood (the list is illegal 1-based and legal 0-based), and `debug` says so.
+    #[test]
+    fn rank_origin_one_still_reads_zero_based_lists() {
+        let mut s = dry();
+        feed(&mut s, &["uci", "setoption name Rank Origin value 1"]);
+        assert!(feed(&mut s, &["position startpos moves h2e2"]).is_empty());
+        assert_eq!(s.engine().position().history().len(), 1);
+        assert!(feed(&mut s, &["position startpos moves h3e3 h10g8"]).is_empty());
+        assert_eq!(s.engine().position().history().len(), 2);
+        feed(&mut s, &["debug on"]);
+        let out = feed(&mut s, &["position startpos moves h2e2 h9g7"]);
+        assert_eq!(s.engine().position().history().len(), 2);
+        assert!(
+            out.iter()
+                .any(|l| l == "info string position: moves read with ranks 0-9, not 1-10"),
+            "{out:?}"
+        );
+        // Neither reading legal: the error names the set numbering's reading.
+        let out = feed(&mut s, &["position startpos moves h2e2 h2e2"]);
+        assert!(out.iter().any(|l| l.contains("illegal move")), "{out:?}");
+    }
+
+    /// Issue 60 item 6: `debug`'s line about a `go` gives plain values, not Rust's.
+    #[test]
+    fn debug_go_line_is_plain() {
+        let mut s = dry();
+        feed(&mut s, &["uci", "debug on", "position startpos"]);
+        let out = feed(&mut s, &["go depth 3"]);
+        assert!(
+            out.iter()
+                .any(|l| l == "info string go: depth 3 nodes none time budget none"),
+            "{out:?}"
+        );
+        s.simulate_search_end(0, 1);
+        take(&mut s);
+        let out = feed(&mut s, &["go nodes 500"]);
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with("info string go: depth none nodes 500 ")),
+            "{out:?}"
+        );
+        assert!(!out.iter().any(|l| l.contains("Some(")), "{out:?}");
     }
 
     #[test]

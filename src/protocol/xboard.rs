@@ -443,7 +443,13 @@ impl<W: Write> Xboard<W> {
             ..Limits::default()
         };
         if !self.book_chosen && self.reports.is_some() {
-            self.engine.set_book(book::load_default().map(Arc::new));
+            match book::load_default() {
+                Ok(b) => self.engine.set_book(b.map(Arc::new)),
+                Err(e) => {
+                    self.engine.set_book(None);
+                    self.send(&format!("# {e}; no book"));
+                }
+            }
             self.book_chosen = true;
         }
         self.searches.push_back(purpose);

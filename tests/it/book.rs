@@ -523,3 +523,51 @@ fn book_lines_do_not_follow_a_cycle() {
         .collect();
     assert_eq!(text, vec!["h0g2 h9g7 g2h0".to_string()]);
 }
+
+/// Issue 60 item 2: a `JIANGJUN_BOOK` that cannot be loaded is said in an `info string` at the
+/// first `isready` (UCCI, UCI) or a `#` line at the first search (CECP), as `bookfiles` says a
+/// bad file; nothing comes before the handshake and nothing goes to standard error.
+#[test]
+fn a_bad_default_book_path_is_reported() {
+    let missing = "jiangjun-no-such-book.jjb";
+    for (hello, ok) in [("ucci", "ucciok"), ("uci", "uciok")] {
+        let mut e = support::Engine::start_with_book(Some(missing));
+        e.send(hello);
+        let first = e.next_line(Duration::from_secs(10)).expect("an answer");
+        assert!(first.text.starts_with("id "), "{}", first.text);
+        e.until_exact(ok);
+        e.send("isready");
+        let lines: Vec<String> = e
+            .until_exact("readyok")
+            .into_iter()
+            .map(|l| l.text)
+            .collect();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string JIANGJUN_BOOK: ")
+                    && l.contains(missing)
+                    && l.ends_with("; no book")),
+            "{hello}: {lines:?}"
+        );
+        e.send("quit");
+        e.wait_exit(Duration::from_secs(5));
+        e.assert_stderr_empty();
+    }
+    let mut e = support::Engine::start_with_book(Some(missing));
+    e.send_all(&["xboard", "protover 2", "variant xiangqi", "sd 1", "go"]);
+    let lines: Vec<String> = e
+        .until("a move", |l| l.starts_with("move "))
+        .into_iter()
+        .map(|l| l.text)
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("# JIANGJUN_BOOK: ") && l.contains(missing)),
+        "{lines:?}"
+    );
+    e.send("quit");
+    e.wait_exit(Duration::from_secs(5));
+    e.assert_stderr_empty();
+}

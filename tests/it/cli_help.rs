@@ -181,3 +181,51 @@ fn the_test_double_is_not_installed() {
         "{dev}"
     );
 }
+
+/// Issue 60 item 5: a group without its subcommand says so once, then its usage once.
+#[test]
+fn a_group_without_a_subcommand_says_so_once() {
+    for group in ["book", "pgn"] {
+        let (code, out, err) = run(&[group]);
+        assert_eq!(code, 2, "{err}");
+        assert!(out.is_empty(), "{out}");
+        let usage = format!("usage: jiangjun {group} <SUBCOMMAND>");
+        assert_eq!(err.matches(&usage).count(), 1, "{err}");
+        assert!(
+            err.starts_with(&format!("jiangjun {group}: a subcommand is needed: ")),
+            "{err}"
+        );
+    }
+}
+
+/// Issue 60 item 10: `help help` is the general help; a flag that is not one is called a flag,
+/// and `--version` with anything after it is bad usage (status 2), as `-V` is.
+#[test]
+fn bad_top_level_usage_exits_2() {
+    let (code, out, _) = run(&["help", "help"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("usage: jiangjun\n"), "{out}");
+    for args in [vec!["--bogus"], vec!["-x"], vec!["--bogus", "perft"]] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(
+            err.starts_with(&format!("jiangjun: unknown flag '{}'", args[0])),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("subcommand '-"), "{args:?}: {err}");
+    }
+    for args in [
+        vec!["--version", "--bogus"],
+        vec!["-V", "x"],
+        vec!["--version", "--version"],
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(
+            err.starts_with(&format!("jiangjun: {} takes no arguments", args[0])),
+            "{args:?}: {err}"
+        );
+    }
+}

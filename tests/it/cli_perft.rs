@@ -12,6 +12,32 @@ fn perft_prints_nodes_last() {
     assert!(lines[lines.len() - 2].contains("nps"));
 }
 
+/// Issue 60 item 3: the help names the last two lines as they are printed (scripts read
+/// `nodes N`, so the output stays and the help follows it).
+#[test]
+fn perft_help_describes_its_output() {
+    let (_, help, _) = run(&["perft", "--help"]);
+    assert!(
+        help.contains("`time <ms> ms, <nps> nps`") && help.contains("`nodes <nodes>`"),
+        "{help}"
+    );
+    let (_, out, _) = run(&["perft", "2"]);
+    let lines: Vec<&str> = out.lines().collect();
+    let [.., time, nodes] = lines[..] else {
+        panic!("{out}")
+    };
+    let t: Vec<&str> = time.split(' ').collect();
+    assert!(
+        t.len() == 5 && t[0] == "time" && t[2] == "ms," && t[4] == "nps",
+        "{time}"
+    );
+    assert!(
+        t[1].parse::<u64>().is_ok() && t[3].parse::<u64>().is_ok(),
+        "{time}"
+    );
+    assert_eq!(nodes, "nodes 1920");
+}
+
 #[test]
 fn perft_divide_lists_root_moves() {
     let fen = "3k5/9/9/9/9/9/9/9/3R5/4K4 b - - 0 1";

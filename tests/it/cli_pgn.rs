@@ -422,3 +422,33 @@ fn reads_the_san_xboard_writes() {
     assert!(out.contains("1. B2-E2 B9-C7 2. B0-C2"), "{out}");
     assert!(out.contains("[Result \"0-1\"]"), "{out}");
 }
+
+/// Issue 60 item 4: an error of `pgn check` is one message under the name `jiangjun pgn check`.
+#[test]
+fn an_error_names_the_pgn_subcommand() {
+    for sub in ["check", "judge"] {
+        let (code, _, err) = run(&["pgn", sub, "jiangjun-no-such-file.pgn"]);
+        assert_eq!(code, 2);
+        assert!(
+            err.starts_with(&format!("jiangjun pgn {sub}: cannot read ")),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+/// Issue 60 item 5: `pgn convert` says a bad game's number once, as `check` does.
+#[test]
+fn convert_names_a_bad_game_once() {
+    let dir = folder("convert_bad");
+    let text = "[Event \"broken\"]\n1. h2e2 h9g7\n2. h0g2 i9h9\n3. i0h0 h9h0 1-0\n";
+    let path = write(&dir, "bad.pgn", text.as_bytes());
+    let (code, _, err) = run(&["pgn", "convert", &path, "--to", "iccs"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(": game 1: bad move at ply 6 (line 4) 'h9h0': "),
+        "{err}"
+    );
+    assert_eq!(err.matches("game 1").count(), 1, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

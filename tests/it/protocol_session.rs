@@ -493,3 +493,33 @@ fn debug_isready_names_the_network() {
     );
     e.finish();
 }
+
+/// Issue 60 item 9, as docs/usage.md says it: a `movetime` is spent in full on an only move
+/// that is no short mate, and a mate in one is answered long before it.
+#[test]
+fn movetime_and_short_mates() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until_exact("uciok");
+    e.send("position fen 3k5/R8/9/9/9/9/9/9/9/5K3 w - - 0 1");
+    let before = e.elapsed_ms();
+    e.send("go movetime 4000");
+    let got = texts(&e.until_answer());
+    let took = e.elapsed_ms() - before;
+    assert!(got.iter().any(|l| l.contains(" score mate 1 ")), "{got:?}");
+    assert!(took < 2000, "a mate in one took {took} ms of 4000");
+    // The only move d9d8, then no quick mate: the time is used.
+    e.send("position fen R2k5/9/9/P7P/9/9/2p3p2/9/9/1N2K4 b - - 0 1");
+    let before = e.elapsed_ms();
+    e.send("go movetime 500");
+    let got = texts(&e.until_answer());
+    let took = e.elapsed_ms() - before;
+    assert_eq!(
+        got.last().map(|l| &l[..13]),
+        Some("bestmove d9d8"),
+        "{got:?}"
+    );
+    assert!(took >= 300, "an only move took {took} ms of 500");
+    e.send("quit");
+    e.wait_exit(Duration::from_secs(5));
+}

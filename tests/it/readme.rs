@@ -133,13 +133,37 @@ fn every_option_in_the_readme_table_is_announced_with_its_default() {
                 .unwrap_or_else(|| panic!("UCI does not announce {}: {uci:?}", cells[2]));
             defaults.push(announced_default(rest));
         }
-        // The table's default is the first protocol's (UCI's `<empty>` book path reads as
-        // "built-in" for users: no file named means the book in the binary).
+        // The table's default is the first protocol's.
         let first = defaults.first().expect("a row names at least one option");
-        if !(first == "<empty>" && default == "built-in") {
-            assert_eq!(&default, first, "README's default for {row}");
-        }
+        assert_eq!(&default, first, "README's default for {row}");
         rows += 1;
     }
     assert!(rows >= 20, "the options table has {rows} rows");
+}
+
+/// Issue 60 item 8: the README's "see it think" example, run as written (default book and
+/// all), searches: it prints `info depth 10` lines, not a book move at depth 0.
+#[test]
+fn the_see_it_think_example_searches() {
+    let line = README
+        .lines()
+        .find(|l| l.starts_with("printf '") && l.ends_with("' | jiangjun"))
+        .expect("README shows a printf ... | jiangjun example");
+    let script = &line["printf '".len()..line.len() - "' | jiangjun".len()];
+    let commands: Vec<&str> = script.split("\\n").filter(|c| !c.is_empty()).collect();
+    let depth = commands
+        .iter()
+        .find_map(|c| c.strip_prefix("go depth "))
+        .expect("a go depth command");
+    let mut e = Engine::start_with_book(None);
+    e.send_all(&commands);
+    let lines: Vec<String> = e.until_answer().into_iter().map(|l| l.text).collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with(&format!("info depth {depth} "))),
+        "{line}: {lines:?}"
+    );
+    e.send("quit");
+    e.wait_exit(std::time::Duration::from_secs(5));
 }
