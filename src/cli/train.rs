@@ -255,11 +255,9 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-/// Writes `bytes` aside and renames the file into place, so that `path` always holds a whole
+/// [`crate::output::write_whole`], with the path in its error: `path` always holds a whole
 /// file, even when the run is stopped while writing.
 fn write_whole(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    let tmp = path.with_extension("partial");
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, path))
+    crate::output::write_whole(path, bytes)
         .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))
 }
