@@ -124,11 +124,6 @@ fn unpack(data: u64) -> (TtEntry, u8) {
 /// table that took everything left the search thread unable to start, and the `go` unanswered.
 pub const HEADROOM_MB: usize = 128;
 
-/// Can [`HEADROOM_MB`] more be allocated now?
-fn headroom_left() -> bool {
-    can_allocate_mb(HEADROOM_MB)
-}
-
 /// Could `mb` megabytes be allocated now? Asked of the allocator and given back at once; a
 /// zeroed block that large is a fresh mapping (on Linux), so the question costs no memory.
 pub fn can_allocate_mb(mb: usize) -> bool {
@@ -145,7 +140,7 @@ impl TranspositionTable {
         let mut buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
         let words = loop {
             match bytemuck::allocation::try_zeroed_slice_box::<AtomicU64>(buckets * BUCKET * 2) {
-                Ok(words) if buckets == 1 || headroom_left() => break words,
+                Ok(words) if buckets == 1 || can_allocate_mb(HEADROOM_MB) => break words,
                 Ok(_) => buckets /= 2,
                 Err(()) if buckets > 1 => buckets /= 2,
                 // Not even one bucket (64 bytes): nothing else in the engine would run either.
