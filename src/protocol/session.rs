@@ -608,14 +608,10 @@ impl<W: Write> Session<W> {
             return;
         }
         if !self.book_chosen {
-            match book::load_default() {
-                Ok(b) => self.engine.set_book(b.map(Arc::new)),
-                // Said whether or not `debug` is on, as a bad `bookfiles` is; the first
-                // `isready` or `go` comes after the handshake, so stdout stays protocol.
-                Err(e) => {
-                    self.engine.set_book(None);
-                    self.info(&format!("{e}; no book"));
-                }
+            // Said whether or not `debug` is on, as a bad `bookfiles` is; the first `isready`
+            // or `go` comes after the handshake, so stdout stays protocol.
+            if let Some(why) = use_default_book(&mut self.engine) {
+                self.info(&why);
             }
             self.book_chosen = true;
         }
@@ -1080,6 +1076,21 @@ impl<W: Write> Session<W> {
         let written = self.out.write_all(&bytes).and_then(|()| self.out.flush());
         if written.is_err() {
             self.exit = Some(0);
+        }
+    }
+}
+
+/// Hands `engine` the default book ([`book::load_default`]); when that cannot be loaded, no
+/// book, and what to tell the user (each dialect says it in its own form).
+pub(crate) fn use_default_book(engine: &mut Engine) -> Option<String> {
+    match book::load_default() {
+        Ok(b) => {
+            engine.set_book(b.map(Arc::new));
+            None
+        }
+        Err(e) => {
+            engine.set_book(None);
+            Some(format!("{e}; no book"))
         }
     }
 }

@@ -25,9 +25,8 @@
 
 use super::draw_resign::{DrawResign, Facts};
 use super::output::Suffix;
-use super::session::{game_ply, Event};
+use super::session::{game_ply, use_default_book, Event};
 use crate::board::{Color, Move, Position};
-use crate::book;
 use crate::search::engine::Engine;
 use crate::search::limits::{Limits, MAX_DEPTH};
 use crate::search::report::{Info, Report, SearchResult};
@@ -36,7 +35,6 @@ use crate::search::time::{allocate, TimeBudget, TimeLimits, DEFAULT_MOVE_OVERHEA
 use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::mpsc::Sender;
-use std::sync::Arc;
 
 /// Does this first line choose CECP? (`xboard`, sent before `protover 2`.)
 pub fn is_hello(line: &str) -> bool {
@@ -443,12 +441,8 @@ impl<W: Write> Xboard<W> {
             ..Limits::default()
         };
         if !self.book_chosen && self.reports.is_some() {
-            match book::load_default() {
-                Ok(b) => self.engine.set_book(b.map(Arc::new)),
-                Err(e) => {
-                    self.engine.set_book(None);
-                    self.send(&format!("# {e}; no book"));
-                }
+            if let Some(why) = use_default_book(&mut self.engine) {
+                self.send(&format!("# {why}"));
             }
             self.book_chosen = true;
         }
