@@ -196,6 +196,21 @@ impl fmt::Display for PgnError {
 
 impl std::error::Error for PgnError {}
 
+impl PgnError {
+    /// Is it an error in a game's tags (a broken tag, a tag string never closed)? The reader
+    /// resumes after those differently from errors in the movetext.
+    fn in_tags(&self) -> bool {
+        matches!(
+            self,
+            PgnError::BadTag { .. }
+                | PgnError::Unterminated {
+                    what: "tag string",
+                    ..
+                }
+        )
+    }
+}
+
 /// Everything read from one PGN text: each game in file order (a bad game is its error, and
 /// the games after it are still read), and warnings about text that was skipped.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -468,12 +483,7 @@ impl<'a> Lexer<'a> {
         let r = self.scan();
         match &r {
             Some(Err(PgnError::StrayParen { .. })) => self.resync(false),
-            Some(Err(
-                PgnError::BadTag { .. }
-                | PgnError::Unterminated {
-                    what: "tag string", ..
-                },
-            )) => self.resync(self.line_opens_tag),
+            Some(Err(e)) if e.in_tags() => self.resync(self.line_opens_tag),
             _ => {}
         }
         r
@@ -755,14 +765,7 @@ pub fn read_pgn_stream<'a>(
             Ok(x) => x,
             Err(e) => {
                 // The lexer stands at the next game's tags (or the end): this game is over.
-                let in_tags = matches!(
-                    e,
-                    PgnError::BadTag { .. }
-                        | PgnError::Unterminated {
-                            what: "tag string",
-                            ..
-                        }
-                );
+                let in_tags = e.in_tags();
                 let game = std::mem::replace(&mut cur, Builder::new());
                 let whole = if in_tags {
                     game.has_movetext()
