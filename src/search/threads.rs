@@ -26,25 +26,6 @@ pub fn search_threads(
     histories: &Mutex<Vec<Histories>>,
     report: &mut impl FnMut(Report),
 ) -> SearchResult {
-    // A search that panicked left its statistics as they were: still valid numbers.
-    let mut kept = histories.lock().unwrap_or_else(|e| e.into_inner());
-    let wanted = threads.max(1);
-    kept.truncate(wanted);
-    // New tables for the threads that have none, as many as memory allows (with room for
-    // each thread's stack and worker beside them).
-    while kept.len() < wanted && tt::can_allocate_mb(THREAD_MB) {
-        match Histories::try_new() {
-            Some(h) => kept.push(h),
-            None => break,
-        }
-    }
-    let mut tables = std::mem::take(&mut *kept).into_iter();
-    let Some(main_hist) = tables.next() else {
-        report(Report::Warning(
-            "no memory for the search's tables; playing an unsearched move".to_string(),
-        ));
-        return unsearched(pos, banned);
-    };
     let worker = |id: usize, hist: Histories| {
         Worker::new(
             pos.clone(),
@@ -55,9 +36,33 @@ pub fn search_threads(
             hist,
         )
     };
+    // A search that panicked left its statistics as they were: still valid numbers.
+    let mut kept = histories.lock().unwrap_or_else(|e| e.into_inner());
+    let wanted = threads.max(1);
+    kept.truncate(wanted);
+    let mut tables = std::mem::take(&mut *kept).into_iter();
+    // The main worker first, while memory is plentiful: its first allocations on this thread
+    // make the allocator's arena for it (which reserves 128 MB of address space), and a
+    // failure there would abort the process. The helpers get what is left.
+    let Some(main_hist) = tables.next().or_else(Histories::try_new) else {
+        report(Report::Warning(
+            "no memory for the search's tables; playing an unsearched move".to_string(),
+        ));
+        return unsearched(pos, banned);
+    };
+    let mut main = worker(0, main_hist);
+    let mut tables: Vec<Histories> = tables.collect();
+    // New tables for the helpers that have none, as many as memory allows (with room for
+    // each thread's stack and worker beside them).
+    while tables.len() + 1 < wanted && tt::can_allocate_mb(THREAD_MB) {
+        match Histories::try_new() {
+            Some(h) => tables.push(h),
+            None => break,
+        }
+    }
     let (outcome, returned, started) = std::thread::scope(|s| {
         let mut helpers = Vec::new();
-        for (i, hist) in tables.enumerate() {
+        for (i, hist) in tables.into_iter().enumerate() {
             if !tt::can_allocate_mb(THREAD_MB) {
                 break;
             }
@@ -75,7 +80,6 @@ pub fn search_threads(
             }
         }
         let started = 1 + helpers.len();
-        let mut main = worker(0, main_hist);
         let outcome = main.run(|info| report(Report::Info(info.clone())));
         shared.stop.store(true, Ordering::Relaxed);
         let mut returned = vec![main.into_histories()];

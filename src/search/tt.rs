@@ -127,7 +127,11 @@ pub const HEADROOM_MB: usize = 128;
 /// Could `mb` megabytes be allocated now? Asked of the allocator and given back at once; a
 /// zeroed block that large is a fresh mapping (on Linux), so the question costs no memory.
 pub fn can_allocate_mb(mb: usize) -> bool {
-    bytemuck::allocation::try_zeroed_slice_box::<u8>(mb << 20).is_ok()
+    let probe = bytemuck::allocation::try_zeroed_slice_box::<u8>(mb << 20);
+    // Without this the optimiser removes an allocation that is never used, and the answer
+    // was always yes: 256 threads' tables then took every byte and the process aborted.
+    std::hint::black_box(&probe);
+    probe.is_ok()
 }
 
 impl TranspositionTable {
@@ -336,6 +340,14 @@ impl SharedTableStats {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The probe really asks the allocator (the optimiser once removed it, and every answer
+    /// was yes): a petabyte cannot be had, a megabyte can.
+    #[test]
+    fn allocation_probe_is_not_optimised_away() {
+        assert!(!can_allocate_mb(1 << 30));
+        assert!(can_allocate_mb(1));
+    }
 
     /// Threads adding their counts at once lose none of them.
     #[test]
