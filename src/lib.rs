@@ -15,6 +15,8 @@
 //!    not the search). [`checksum`] is a leaf helper for the file formats; [`input`], one for
 //!    reading files with bounds (type checked before opening, sizes capped); [`output`], one
 //!    for writing a file whole or not at all (a temporary file renamed at the end).
+//!    [`tablebase`], endgame tables (their generator, files and lookup), is beside the book:
+//!    it knows the board, not the search or the rules' referee.
 //! 4. [`search`]: evaluation, alpha-beta, time management and the [`search::engine`] façade.
 //!    It reads no files: the front end loads the book and network files and hands them over
 //!    (the built-in network, [`search::nnue::embedded`], is compiled in).
@@ -40,5 +42,6 @@ pub mod protocol;
 pub mod records;
 pub mod rules;
 pub mod search;
+pub mod tablebase;
 pub mod tools;
 pub mod tournament;

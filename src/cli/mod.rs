@@ -13,6 +13,7 @@ pub mod judge;
 pub mod params;
 pub mod perft;
 pub mod pgn;
+pub mod tb;
 pub mod tournament;
 pub mod train;
 pub mod tune;
@@ -86,6 +87,9 @@ pub enum Command {
     /// ?!/?/?? marks, better lines, the referee's notes) and, with --svg, an evaluation graph.
     #[command(verbatim_doc_comment)]
     Analyse(analyse::AnalyseArgs),
+    /// Endgame tablebases: generate them, probe a position, verify them.
+    #[command(verbatim_doc_comment)]
+    Tb(tb::TbArgs),
     /// A match between two engines, with an SPRT if asked.
     ///
     /// An engine SPEC is cmd=PATH[,name=NAME][,proto=auto|ucci|uci][,ranks=0|1][,dir=DIR]
@@ -148,6 +152,7 @@ impl Command {
             Command::Params(a) => params::run(a),
             Command::Pgn(a) => Ok(pgn::run(&a)),
             Command::Analyse(a) => analyse::run(a),
+            Command::Tb(a) => tb::run(a),
             Command::Match(a) => tournament::match_main(a),
             Command::Tournament(a) => tournament::tournament_main(a),
         }

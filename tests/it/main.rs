@@ -20,6 +20,7 @@ mod referee;
 mod book;
 mod search;
 mod simd_codegen;
+mod tablebase;
 
 // The protocol, through the real binary.
 mod protocol_evalfile;

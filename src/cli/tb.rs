@@ -1,0 +1,237 @@
+//! `jiangjun tb generate|probe|verify`: endgame tablebases (残局库), made by retrograde analysis
+//! and read back (docs/tablebases.md).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+
+use crate::board::{Color, Position};
+use crate::tablebase::generate::{self, Done, Quiet};
+use crate::tablebase::table::file_name;
+use crate::tablebase::{Material, TableSet, Value};
+
+/// The arguments of `jiangjun tb`: one of its subcommands.
+#[derive(clap::Args, Debug)]
+pub struct TbArgs {
+    #[command(subcommand)]
+    pub command: TbCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum TbCommand {
+    /// Generate the tables of each material and of every smaller one its captures reach.
+    ///
+    /// MATERIAL is written strong side first in FEN letters: KR-KAABB (rook against two
+    /// advisors and two elephants), KC-K, KP-K, KNP-KAABB. Tables already in the folder are
+    /// read, not made again, so a stopped run resumes; each new table is written whole when
+    /// it is done. One line a table: `NAME: N positions, W wins D draws L losses (side to
+    /// move), longest mate P plies, S s`.
+    #[command(verbatim_doc_comment)]
+    Generate(GenerateArgs),
+    /// A position's value from the tables and each legal move's.
+    ///
+    /// The first line is `win|draw|loss` for the side to move with `dtm N` (plies to mate)
+    /// when decided; then one line a legal move, best first: the move and its value for the
+    /// side that makes it.
+    #[command(verbatim_doc_comment)]
+    Probe(ProbeArgs),
+    /// Check tables against their positions' moves (every value follows from its moves').
+    #[command(verbatim_doc_comment)]
+    Verify(VerifyArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct GenerateArgs {
+    /// Material signatures, e.g. KR-KAABB KC-K.
+    #[arg(value_name = "MATERIAL", required = true)]
+    pub materials: Vec<String>,
+    /// The folder the tables are written to (made if missing).
+    #[arg(long, value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Threads (default: every core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ProbeArgs {
+    /// The position.
+    #[arg(long, value_name = "FEN")]
+    pub fen: String,
+    /// The folder of the tables.
+    #[arg(long, value_name = "DIR")]
+    pub dir: PathBuf,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct VerifyArgs {
+    /// Material signatures to check (with the tables their captures reach).
+    #[arg(value_name = "MATERIAL", required = true)]
+    pub materials: Vec<String>,
+    /// The folder of the tables.
+    #[arg(long, value_name = "DIR")]
+    pub dir: PathBuf,
+}
+
+pub fn run(args: TbArgs) -> anyhow::Result<i32> {
+    match args.command {
+        TbCommand::Generate(a) => generate_main(a),
+        TbCommand::Probe(a) => probe_main(a),
+        TbCommand::Verify(a) => verify_main(a),
+    }
+}
+
+fn parse_all(names: &[String]) -> anyhow::Result<Vec<Material>> {
+    names
+        .iter()
+        .map(|n| Ok(Material::parse(n)?.canonical()))
+        .collect()
+}
+
+/// One line about a table: its size and what its positions are worth.
+fn summary(set: &TableSet, m: Material) -> String {
+    let Some(t) = set.get(m) else {
+        return format!("{m}: not held");
+    };
+    let (mut w, mut d, mut l) = (0u64, 0u64, 0u64);
+    for side in Color::ALL {
+        for idx in 0..t.layout.size() {
+            match t.value(side, idx) {
+                Some(Value::Win(_)) => w += 1,
+                Some(Value::Draw) => d += 1,
+                Some(Value::Loss(_)) => l += 1,
+                None => {}
+            }
+        }
+    }
+    format!(
+        "{m}: {} positions, {w} wins {d} draws {l} losses (side to move), longest mate {} plies",
+        w + d + l,
+        t.max_plies()
+    )
+}
+
+fn with_threads<T: Send>(
+    threads: Option<usize>,
+    f: impl FnOnce() -> T + Send,
+) -> anyhow::Result<T> {
+    match threads {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(n) => Ok(rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .context("cannot start the threads")?
+            .install(f)),
+        None => Ok(f()),
+    }
+}
+
+fn generate_main(a: GenerateArgs) -> anyhow::Result<i32> {
+    let materials = parse_all(&a.materials)?;
+    std::fs::create_dir_all(&a.dir)
+        .with_context(|| format!("cannot make the folder {}", a.dir.display()))?;
+    with_threads(a.threads, || -> anyhow::Result<i32> {
+        let mut set = TableSet::new();
+        let out = std::io::stdout();
+        for m in materials {
+            if m.is_dead_draw() {
+                let _ = writeln!(
+                    out.lock(),
+                    "{m}: no table needed, neither side can mate (2011 rules 4.2.2: a draw)"
+                );
+                continue;
+            }
+            let mut started = Instant::now();
+            generate::generate_with_captures(m, Some(&a.dir), &mut set, &Quiet, |done, set| {
+                let line = match done {
+                    Done::Generated(m) => format!(
+                        "{}, {:.1} s",
+                        summary(set, *m),
+                        started.elapsed().as_secs_f64()
+                    ),
+                    Done::Read(m) => format!("{m}: already in {}", a.dir.display()),
+                };
+                let _ = writeln!(out.lock(), "{line}");
+                started = Instant::now();
+            })?;
+        }
+        Ok(0)
+    })?
+}
+
+/// Reads the tables a material needs (itself and what its captures reach) from a folder.
+fn load_with_captures(dir: &Path, m: Material, set: &mut TableSet) -> anyhow::Result<()> {
+    for need in m.closure() {
+        if need.is_dead_draw() || set.get(need).is_some() {
+            continue;
+        }
+        if !set.load(dir, need)? {
+            bail!(
+                "no table {} in {} (make it with `jiangjun tb generate {m} --dir {}`)",
+                file_name(need),
+                dir.display(),
+                dir.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+fn show(v: Value) -> String {
+    match v.plies() {
+        Some(n) => format!("{} dtm {n}", v.word()),
+        None => v.word().to_string(),
+    }
+}
+
+fn probe_main(a: ProbeArgs) -> anyhow::Result<i32> {
+    let pos = Position::from_fen(&a.fen).with_context(|| format!("--fen '{}'", a.fen))?;
+    let m = Material::of(&pos).canonical();
+    let mut set = TableSet::new();
+    load_with_captures(&a.dir, m, &mut set)?;
+    let value = set
+        .probe(&pos)
+        .with_context(|| format!("{m}: the position is not in the table"))?;
+    let mut moves: Vec<(String, Value)> = Vec::new();
+    for mv in pos.legal_moves() {
+        let mut child = pos.clone();
+        child.make_move(mv);
+        let v = set
+            .probe(&child)
+            .with_context(|| format!("{mv}: the position after it is not in the tables"))?;
+        moves.push((mv.to_string(), v.before()));
+    }
+    moves.sort_by_key(|(name, v)| (std::cmp::Reverse(v.for_mover()), name.clone()));
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    let _ = writeln!(out, "{}", show(value));
+    for (name, v) in moves {
+        let _ = writeln!(out, "{name} {}", show(v));
+    }
+    Ok(0)
+}
+
+fn verify_main(a: VerifyArgs) -> anyhow::Result<i32> {
+    let materials = parse_all(&a.materials)?;
+    let mut set = TableSet::new();
+    let mut bad = 0;
+    for m in materials {
+        if m.is_dead_draw() {
+            continue;
+        }
+        load_with_captures(&a.dir, m, &mut set)?;
+        for need in m.closure() {
+            let Some(t) = set.get(need) else { continue };
+            match generate::verify(t, &set) {
+                None => println!("{need}: ok"),
+                Some((side, idx, why)) => {
+                    bad += 1;
+                    println!("{need}: entry {idx}, {} to move: {why}", side.name());
+                }
+            }
+        }
+    }
+    Ok(if bad == 0 { 0 } else { 1 })
+}

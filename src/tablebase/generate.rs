@@ -1,0 +1,452 @@
+//! Retrograde analysis: every position of a material signature solved from the mates back.
+//!
+//! 1. Each entry is set up as a position and its legal moves generated once. Captures leave the
+//!    table: their values come from the smaller tables (generated first). A position with no
+//!    legal move has lost (mate and stalemate alike, 2011 rules 4.1.2); one with a capture into
+//!    a lost position is a win candidate at that distance; the rest count their moves that
+//!    stay in the table.
+//! 2. Levels of distance to mate, 0, 1, 2 …: a position lost at level `n` makes each
+//!    predecessor (found by un-moves, [`unmoves`]) won at `n + 1`; a position won at `n`
+//!    takes one from each predecessor's count of open moves, and a predecessor left with none
+//!    has lost one ply after its slowest child.
+//! 3. What no level reached is a draw: neither side can force mate. Repetitions are draws in
+//!    these tables; the rules that make a perpetual checker or chaser lose (2011 rules 25, 26)
+//!    are not applied (see docs/tablebases.md).
+//!
+//! The first step runs on every core (rayon); the levels run on one.
+
+use rayon::prelude::*;
+
+use crate::board::{Color, PieceKind, Position, Square};
+
+use super::index::{Board, Layout, Placement};
+use super::material::Material;
+use super::table::{Table, TableSet};
+use super::value::{Value, DRAW, ILLEGAL};
+
+/// No candidate: a distance no table reaches.
+const NONE: u16 = u16::MAX;
+
+/// What step 1 learns about one entry.
+#[derive(Clone, Copy)]
+struct Start {
+    /// [`ILLEGAL`], or 1 while open.
+    code: u16,
+    /// Moves that stay in the table.
+    open: u8,
+    /// The distance of the fastest capture into a lost position, or [`NONE`].
+    win_at: u16,
+    /// One more than the slowest capture into a won position (a loss floor), 0 if none.
+    loss_floor: u16,
+}
+
+/// What a position's captures lead to, for step 1 and for checks of a finished table.
+fn start(pos: &Position, others: &TableSet) -> Start {
+    let mut s = Start {
+        code: DRAW,
+        open: 0,
+        win_at: NONE,
+        loss_floor: 0,
+    };
+    for m in pos.legal_moves() {
+        if pos.piece_at(m.to()).is_none() {
+            s.open += 1;
+            continue;
+        }
+        let mut child = pos.clone();
+        child.make_move(m);
+        match others.probe(&child).unwrap_or(Value::Draw) {
+            Value::Loss(n) => s.win_at = s.win_at.min(n + 1),
+            Value::Win(n) => s.loss_floor = s.loss_floor.max(n + 1),
+            // A capture into a draw: the position can never be lost.
+            Value::Draw => s.open = s.open.saturating_add(1),
+        }
+    }
+    s
+}
+
+/// The position of an entry's board with `side` to move, if it is a legal one.
+fn position(board: Board, side: Color) -> Option<Position> {
+    Position::from_placement(board, side, 0, 1).ok()
+}
+
+/// Calls `f` with each placement from which `mover` reached this one by a move that captured
+/// nothing: the moved piece put back on a point it can have come from. The placements are not
+/// checked for legality (the table marks illegal entries).
+fn unmoves(
+    layout: &Layout,
+    placement: &Placement,
+    board: &Board,
+    mover: Color,
+    mut f: impl FnMut(&Placement),
+) {
+    let pieces = layout.piece_at_place();
+    let empty = |s: Square| board[s.index()].is_none();
+    for i in 0..layout.pieces() {
+        let Some(piece) = pieces[i] else { continue };
+        if piece.color() != mover {
+            continue;
+        }
+        let Some(to) = Square::new(placement[i]) else {
+            continue;
+        };
+        let mut back = |from: Square| {
+            let mut p = *placement;
+            p[i] = from.index() as u8;
+            f(&p);
+        };
+        let fits = |s: Square| crate::board::position::reachable(piece, s) && empty(s);
+        match piece.kind() {
+            PieceKind::King | PieceKind::Advisor | PieceKind::Elephant => {
+                let steps: &[(i8, i8)] = match piece.kind() {
+                    PieceKind::King => &[(1, 0), (-1, 0), (0, 1), (0, -1)],
+                    PieceKind::Advisor => &[(1, 1), (1, -1), (-1, 1), (-1, -1)],
+                    _ => &[(2, 2), (2, -2), (-2, 2), (-2, -2)],
+                };
+                for &(df, dr) in steps {
+                    let Some(from) = to.offset(df, dr) else {
+                        continue;
+                    };
+                    if !fits(from) {
+                        continue;
+                    }
+                    // An elephant's eye, the point between, must have been empty.
+                    if piece.kind() == PieceKind::Elephant {
+                        match to.offset(df / 2, dr / 2) {
+                            Some(eye) if empty(eye) => {}
+                            _ => continue,
+                        }
+                    }
+                    back(from);
+                }
+            }
+            PieceKind::Rook | PieceKind::Cannon => {
+                for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                    let mut s = to;
+                    while let Some(from) = s.offset(df, dr) {
+                        if !empty(from) {
+                            break;
+                        }
+                        back(from);
+                        s = from;
+                    }
+                }
+            }
+            PieceKind::Horse => {
+                for (df, dr) in [
+                    (1, 2),
+                    (-1, 2),
+                    (1, -2),
+                    (-1, -2),
+                    (2, 1),
+                    (-2, 1),
+                    (2, -1),
+                    (-2, -1),
+                ] {
+                    // The move went from `from` by (df, dr); its leg is next to `from`.
+                    let Some(from) = to.offset(-df, -dr) else {
+                        continue;
+                    };
+                    let leg = if df.abs() == 2 {
+                        from.offset(df / 2, 0)
+                    } else {
+                        from.offset(0, dr / 2)
+                    };
+                    if empty(from) && leg.is_some_and(empty) {
+                        back(from);
+                    }
+                }
+            }
+            PieceKind::Pawn => {
+                let ahead: i8 = if mover == Color::Red { 1 } else { -1 };
+                if let Some(from) = to.offset(0, -ahead) {
+                    if fits(from) {
+                        back(from);
+                    }
+                }
+                let crossed = |s: Square| match mover {
+                    Color::Red => s.rank() >= 5,
+                    Color::Black => s.rank() <= 4,
+                };
+                for df in [1, -1] {
+                    if let Some(from) = to.offset(df, 0) {
+                        if crossed(from) && fits(from) {
+                            back(from);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Calls `f` with the entry of each legal or illegal position (placement, `mover` to move) that
+/// has a move without capture into this entry or into its mirror, once per such move.
+///
+/// Entries keep Red's general on files d and e. A predecessor with it on file f is the mirror of
+/// an entry whose move reaches this entry's mirror, and is counted when that one is decided. An
+/// entry with the general on file d also stands for its mirror, which predecessors with the
+/// general on file e reach by the mirrored move: their mirrors are entries of their own.
+pub fn predecessors(
+    layout: &Layout,
+    placement: &Placement,
+    board: &Board,
+    mover: Color,
+    mut f: impl FnMut(&Placement),
+) {
+    let both_ways = placement[0] % 9 == 3;
+    unmoves(layout, placement, board, mover, |q| {
+        if q[0] % 9 > 4 {
+            return;
+        }
+        f(q);
+        if both_ways && q[0] % 9 == 4 {
+            f(&mirrored(q, layout.pieces()));
+        }
+    });
+}
+
+/// The placement seen in the board's left-right mirror.
+fn mirrored(p: &Placement, pieces: usize) -> Placement {
+    let mut m = *p;
+    for s in m.iter_mut().take(pieces) {
+        *s = *s - *s % 9 + (8 - *s % 9);
+    }
+    m
+}
+
+/// Progress of a generation, for long runs.
+pub trait Progress: Sync {
+    fn level(&self, _material: Material, _level: u16, _decided: u64) {}
+}
+
+/// No progress reports.
+pub struct Quiet;
+impl Progress for Quiet {}
+
+/// Solves one material signature; `others` must hold every table one capture away (see
+/// [`Material::closure`]) except those of dead draws.
+pub fn generate(material: Material, others: &TableSet, progress: &dyn Progress) -> Table {
+    let layout = Layout::new(material);
+    let size = layout.size() as usize;
+    let mut codes = [vec![ILLEGAL; size], vec![ILLEGAL; size]];
+    let mut open = [vec![0u8; size], vec![0u8; size]];
+    let mut floor = [vec![0u16; size], vec![0u16; size]];
+    // Entries decided at each level (index * 2 + side), and capture wins waiting for theirs.
+    let mut levels: Vec<Vec<u64>> = Vec::new();
+    let mut candidates: Vec<Vec<u64>> = Vec::new();
+    let push = |v: &mut Vec<Vec<u64>>, level: u16, e: u64| {
+        let l = level as usize;
+        if v.len() <= l {
+            v.resize_with(l + 1, Vec::new);
+        }
+        v[l].push(e);
+    };
+    // Step 1, on every core, a block of entries at a time (bounded memory).
+    const BLOCK: usize = 1 << 20;
+    for first in (0..size).step_by(BLOCK) {
+        let starts: Vec<[Start; 2]> = (first..size.min(first + BLOCK))
+            .into_par_iter()
+            .map(|idx| {
+                let placement = layout.decode(idx as u64);
+                let mut out = [Start {
+                    code: ILLEGAL,
+                    open: 0,
+                    win_at: NONE,
+                    loss_floor: 0,
+                }; 2];
+                if let Some(board) = layout.board(&placement) {
+                    for side in Color::ALL {
+                        if let Some(pos) = position(board, side) {
+                            out[side.index()] = start(&pos, others);
+                        }
+                    }
+                }
+                out
+            })
+            .collect();
+        for (i, s) in starts.iter().enumerate() {
+            let idx = first + i;
+            for (side, st) in s.iter().enumerate() {
+                let e = idx as u64 * 2 + side as u64;
+                codes[side][idx] = st.code;
+                if st.code == ILLEGAL {
+                    continue;
+                }
+                open[side][idx] = st.open;
+                floor[side][idx] = st.loss_floor;
+                if st.win_at != NONE {
+                    push(&mut candidates, st.win_at, e);
+                } else if st.open == 0 {
+                    // Every move is a capture into a lost game, or there is no move at all.
+                    codes[side][idx] = Value::Loss(st.loss_floor).code();
+                    push(&mut levels, st.loss_floor, e);
+                }
+            }
+        }
+    }
+    // Step 2.
+    let mut level: usize = 0;
+    let mut decided = 0u64;
+    while level < levels.len().max(candidates.len()) {
+        if level < candidates.len() {
+            for e in std::mem::take(&mut candidates[level]) {
+                let (idx, side) = ((e / 2) as usize, (e % 2) as usize);
+                if codes[side][idx] == DRAW {
+                    codes[side][idx] = Value::Win(level as u16).code();
+                    push(&mut levels, level as u16, e);
+                }
+            }
+        }
+        if level >= levels.len() {
+            level += 1;
+            continue;
+        }
+        let here = std::mem::take(&mut levels[level]);
+        decided += here.len() as u64;
+        for &e in &here {
+            let (idx, side) = (e / 2, (e % 2) as usize);
+            let placement = layout.decode(idx);
+            let Some(board) = layout.board(&placement) else {
+                continue;
+            };
+            let mover = Color::ALL[1 - side];
+            let lost_here = level.is_multiple_of(2);
+            predecessors(&layout, &placement, &board, mover, |q| {
+                let Some(qi) = layout.encode(q) else { return };
+                let (qi, qs) = (qi as usize, mover.index());
+                if codes[qs][qi] != DRAW {
+                    return;
+                }
+                let qe = qi as u64 * 2 + qs as u64;
+                if lost_here {
+                    codes[qs][qi] = Value::Win(level as u16 + 1).code();
+                    push(&mut levels, level as u16 + 1, qe);
+                } else {
+                    open[qs][qi] -= 1;
+                    if open[qs][qi] == 0 {
+                        let at = floor[qs][qi].max(level as u16 + 1);
+                        codes[qs][qi] = Value::Loss(at).code();
+                        push(&mut levels, at, qe);
+                    }
+                }
+            });
+        }
+        progress.level(material, level as u16, decided);
+        level += 1;
+    }
+    Table { layout, codes }
+}
+
+/// Checks a finished table against its positions' moves, forward, without un-moves: a win in
+/// `n` has a move into a loss in `n - 1` and none faster, a loss in `n` has only moves into
+/// wins and the slowest is `n - 1`, a draw has no move into a loss and one into a draw. Returns
+/// the first entry that breaks this, as `(side, index, why)`.
+pub fn verify(table: &Table, others: &TableSet) -> Option<(Color, u64, String)> {
+    let layout = &table.layout;
+    (0..layout.size()).into_par_iter().find_map_any(|idx| {
+        let placement = layout.decode(idx);
+        for side in Color::ALL {
+            let stored = table.value(side, idx);
+            let pos = layout.board(&placement).and_then(|b| position(b, side));
+            let Some(pos) = pos else {
+                if stored.is_some() {
+                    return Some((side, idx, "an illegal position has a value".into()));
+                }
+                continue;
+            };
+            let Some(stored) = stored else {
+                return Some((side, idx, "a legal position is marked illegal".into()));
+            };
+            let mut best: Option<Value> = None;
+            for m in pos.legal_moves() {
+                let mut child = pos.clone();
+                child.make_move(m);
+                let v = if pos.piece_at(m.to()).is_some() {
+                    others.probe(&child).unwrap_or(Value::Draw)
+                } else {
+                    let entry = super::table::entry_of(&child);
+                    let Some(ci) = layout
+                        .placement_of(&entry.board)
+                        .and_then(|p| layout.encode(&p))
+                    else {
+                        return Some((side, idx, "a move leaves the table".into()));
+                    };
+                    match table.value(entry.side, ci) {
+                        Some(v) => v,
+                        None => return Some((side, idx, "a move reaches an illegal entry".into())),
+                    }
+                }
+                .before();
+                if best.is_none_or(|b| v.for_mover() > b.for_mover()) {
+                    best = Some(v);
+                }
+            }
+            let expect = best.unwrap_or(Value::Loss(0));
+            if expect != stored {
+                return Some((
+                    side,
+                    idx,
+                    format!("stored {stored}, its moves say {expect}"),
+                ));
+            }
+        }
+        None
+    })
+}
+
+/// What [`generate_with_captures`] did for one table.
+pub enum Done {
+    /// Generated (and written, with a folder).
+    Generated(Material),
+    /// Read from the folder, where an earlier run left it.
+    Read(Material),
+}
+
+/// Generates `material` and every table its captures lead to, smallest first. With a folder,
+/// tables already there are read instead of generated again (a stopped run resumes table by
+/// table) and each new one is written there whole as soon as it is done. Tables of games
+/// without attacking pieces are never made (2011 rules 4.2.2 draws them).
+pub fn generate_with_captures(
+    material: Material,
+    dir: Option<&std::path::Path>,
+    set: &mut TableSet,
+    progress: &dyn Progress,
+    mut done: impl FnMut(&Done, &TableSet),
+) -> Result<(), super::table::TableError> {
+    for m in material.closure() {
+        if m.is_dead_draw() || set.get(m).is_some() {
+            continue;
+        }
+        if let Some(dir) = dir {
+            if set.load(dir, m)? {
+                done(&Done::Read(m), set);
+                continue;
+            }
+        }
+        let table = generate(m, set, progress);
+        if let Some(dir) = dir {
+            let path = dir.join(super::table::file_name(m));
+            crate::output::write_whole(&path, &table.to_bytes())
+                .map_err(|e| super::table::TableError::Io(path, e))?;
+        }
+        set.insert(table);
+        done(&Done::Generated(m), set);
+    }
+    Ok(())
+}
+
+/// `material`'s table and every table its captures lead to, made in memory on every core.
+pub fn generate_in_memory(material: Material) -> TableSet {
+    let mut set = TableSet::new();
+    for m in material.closure() {
+        if !m.is_dead_draw() {
+            let table = generate(m, &set, &Quiet);
+            set.insert(table);
+        }
+    }
+    set
+}
+
+#[cfg(test)]
+mod tests;

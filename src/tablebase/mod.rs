@@ -1,0 +1,18 @@
+//! Endgame tablebases (残局库): every position of a small material signature solved by
+//! retrograde analysis, read back by the engine and the `tb` subcommand.
+//!
+//! [`material`] names the tables (`KR-KAABB`), [`index`] numbers their positions, [`generate`]
+//! solves them, [`table`] reads and writes them and looks positions up, [`value`] is what they
+//! say. The values are win, draw or loss for the side to move with the distance to mate in plies;
+//! mate and stalemate both lose (2011 rules 4.1.2) and games without attacking pieces are drawn
+//! (4.2.2). The scope of the repetition rules in these tables is in docs/tablebases.md.
+
+pub mod generate;
+pub mod index;
+pub mod material;
+pub mod table;
+pub mod value;
+
+pub use material::Material;
+pub use table::{Table, TableSet};
+pub use value::Value;

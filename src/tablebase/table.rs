@@ -1,0 +1,260 @@
+//! One table in memory and on disk, and a set of tables probed together.
+//!
+//! File (`NAME.jjtb`, little-endian): `JJTB`, format version (u16), bytes per entry (u8: 1 or
+//! 2), a reserved byte, the name's length (u8) and the name, entries per side to move (u64), the
+//! longest distance to mate (u16), an FNV-1a checksum of the entries (u64), then the entries:
+//! Red to move, then Black to move, each [`super::value::Value::code`]. Files are written whole
+//! or not at all ([`crate::output::write_whole`]).
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::board::square::SQUARES;
+use crate::board::{Color, Piece, Position, Square};
+use crate::checksum::fnv1a64;
+
+use super::index::{Board, Layout};
+use super::material::Material;
+use super::value::{Value, ILLEGAL};
+
+/// The file format's version; a file of another version is refused.
+pub const FORMAT_VERSION: u16 = 1;
+const MAGIC: &[u8; 4] = b"JJTB";
+
+/// One material signature's values, both sides to move.
+pub struct Table {
+    pub layout: Layout,
+    /// Entries per side to move ([`Color::index`]).
+    pub codes: [Vec<u16>; 2],
+}
+
+/// Why a table file could not be read.
+#[derive(Debug)]
+pub enum TableError {
+    Io(PathBuf, std::io::Error),
+    Format(PathBuf, String),
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::Io(p, e) => write!(f, "cannot read {}: {e}", p.display()),
+            TableError::Format(p, why) => write!(f, "{}: {why}", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+/// The file name of a table.
+pub fn file_name(m: Material) -> String {
+    format!("{m}.jjtb")
+}
+
+impl Table {
+    /// The value of entry `idx` with `side` to move; `None` when it is not a legal position.
+    pub fn value(&self, side: Color, idx: u64) -> Option<Value> {
+        Value::from_code(self.codes[side.index()][idx as usize])
+    }
+
+    /// The longest distance to mate in the table.
+    pub fn max_plies(&self) -> u16 {
+        self.codes
+            .iter()
+            .flatten()
+            .filter(|&&c| c > 1)
+            .map(|&c| c - 2)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let max = self.max_plies();
+        let width: usize = if max as u32 + 2 <= u8::MAX as u32 {
+            1
+        } else {
+            2
+        };
+        let mut payload = Vec::with_capacity(self.codes[0].len() * 2 * width);
+        for side in &self.codes {
+            for &c in side {
+                if width == 1 {
+                    payload.push(c as u8);
+                } else {
+                    payload.extend_from_slice(&c.to_le_bytes());
+                }
+            }
+        }
+        let name = self.layout.material.to_string();
+        let mut out = Vec::with_capacity(payload.len() + 64);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.push(width as u8);
+        out.push(0);
+        out.push(name.len() as u8);
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(&self.layout.size().to_le_bytes());
+        out.extend_from_slice(&max.to_le_bytes());
+        out.extend_from_slice(&fnv1a64(&payload).to_le_bytes());
+        out.extend_from_slice(&payload);
+        out
+    }
+
+    /// Reads a table file, checking its version, name, size and checksum.
+    pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
+        let bad = |why: String| TableError::Format(path.to_path_buf(), why);
+        let mut at = 0usize;
+        let mut take = |n: usize| -> Result<&[u8], TableError> {
+            let s = bytes
+                .get(at..at + n)
+                .ok_or_else(|| bad("the file is cut short".into()))?;
+            at += n;
+            Ok(s)
+        };
+        if take(4)? != MAGIC {
+            return Err(bad("not a Jiangjun tablebase file".into()));
+        }
+        let version = u16::from_le_bytes(take(2)?.try_into().unwrap_or_default());
+        if version != FORMAT_VERSION {
+            return Err(bad(format!(
+                "format version {version}, this engine reads {FORMAT_VERSION}: generate it again"
+            )));
+        }
+        let width = take(1)?[0] as usize;
+        if width != 1 && width != 2 {
+            return Err(bad(format!("{width} bytes per entry")));
+        }
+        take(1)?;
+        let name_len = take(1)?[0] as usize;
+        let name = std::str::from_utf8(take(name_len)?).map_err(|_| bad("bad name".into()))?;
+        let material = Material::parse(name).map_err(|e| bad(e.to_string()))?;
+        let size = u64::from_le_bytes(take(8)?.try_into().unwrap_or_default());
+        take(2)?;
+        let sum = u64::from_le_bytes(take(8)?.try_into().unwrap_or_default());
+        let layout = Layout::new(material);
+        if size != layout.size() {
+            return Err(bad(format!("{size} entries, {name} has {}", layout.size())));
+        }
+        let payload = &bytes[at..];
+        if payload.len() as u64 != 2 * size * width as u64 {
+            return Err(bad("the file is cut short or too long".into()));
+        }
+        if fnv1a64(payload) != sum {
+            return Err(bad("checksum mismatch (a damaged file)".into()));
+        }
+        let n = size as usize;
+        let read = |i: usize| -> u16 {
+            if width == 1 {
+                payload[i] as u16
+            } else {
+                u16::from_le_bytes([payload[2 * i], payload[2 * i + 1]])
+            }
+        };
+        let codes = [(0..n).map(read).collect(), (n..2 * n).map(read).collect()];
+        Ok(Table { layout, codes })
+    }
+}
+
+/// Where a position is in its table.
+pub struct Entry {
+    pub material: Material,
+    pub side: Color,
+    pub board: Board,
+}
+
+/// The board a table stores `pos` as: its first side as Red (the position colour-flipped when
+/// Black holds those pieces), with the side to move in that frame.
+pub fn entry_of(pos: &Position) -> Entry {
+    let material = Material::of(pos);
+    let canonical = material.canonical();
+    let flip = canonical != material;
+    let mut board = [None; SQUARES];
+    for sq in Square::all() {
+        if let Some(p) = pos.piece_at(sq) {
+            if flip {
+                board[sq.flip_rank().index()] = Some(Piece::new(!p.color(), p.kind()));
+            } else {
+                board[sq.index()] = Some(p);
+            }
+        }
+    }
+    let side = if flip {
+        !pos.side_to_move()
+    } else {
+        pos.side_to_move()
+    };
+    Entry {
+        material: canonical,
+        side,
+        board,
+    }
+}
+
+/// Tables probed together: those generated or read so far, by material.
+#[derive(Default)]
+pub struct TableSet {
+    tables: HashMap<Material, Table>,
+}
+
+impl TableSet {
+    pub fn new() -> TableSet {
+        TableSet::default()
+    }
+
+    /// Adds (or replaces) a table.
+    pub fn insert(&mut self, table: Table) {
+        self.tables.insert(table.layout.material, table);
+    }
+
+    /// The table of a (canonical) material, if held.
+    pub fn get(&self, m: Material) -> Option<&Table> {
+        self.tables.get(&m)
+    }
+
+    /// How many tables are held.
+    pub fn len(&self) -> usize {
+        self.tables.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+    }
+
+    /// Reads `DIR/NAME.jjtb` for a material into the set; `Ok(false)` when there is no such file.
+    pub fn load(&mut self, dir: &Path, m: Material) -> Result<bool, TableError> {
+        let path = dir.join(file_name(m));
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+            Err(e) => return Err(TableError::Io(path, e)),
+        };
+        let table = Table::from_bytes(&path, &bytes)?;
+        if table.layout.material != m {
+            return Err(TableError::Format(
+                path,
+                format!("holds {}, not {m}", table.layout.material),
+            ));
+        }
+        self.insert(table);
+        Ok(true)
+    }
+
+    /// The value of a position for its side to move: `None` when no table holds its material.
+    /// Games where neither side has an attacking piece are draws without a table (2011 rules
+    /// 4.2.2).
+    pub fn probe(&self, pos: &Position) -> Option<Value> {
+        let entry = entry_of(pos);
+        if entry.material.is_dead_draw() {
+            return Some(Value::Draw);
+        }
+        let table = self.tables.get(&entry.material)?;
+        let placement = table.layout.placement_of(&entry.board)?;
+        let idx = table.layout.encode(&placement)?;
+        match table.codes[entry.side.index()][idx as usize] {
+            ILLEGAL => None,
+            c => Value::from_code(c),
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! Endgame tablebases: `jiangjun tb` run as a user runs it, and the tables held against the
+//! engine's own search.
+
+use crate::cli_support::{run, temp_folder};
+use jiangjun::board::{Color, Position};
+use jiangjun::tablebase::generate::generate_in_memory;
+use jiangjun::tablebase::{Material, Value};
+
+#[test]
+fn generate_then_probe() {
+    let dir = temp_folder("tb", "probe");
+    let d = dir.to_string_lossy().into_owned();
+    let (code, out, err) = run(&["tb", "generate", "kr-ka", "KC-K", "KA-KB", "--dir", &d]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[0].starts_with("KR-K: 5832 positions, "), "{out}");
+    assert!(lines[1].starts_with("KR-KA: "), "{out}");
+    assert!(
+        lines[2].starts_with("KC-K: 6552 positions, 0 wins 6552 draws 0 losses"),
+        "{out}"
+    );
+    assert!(lines[3].starts_with("KA-KB: no table needed"), "{out}");
+    // A second run finds the tables made.
+    let (code, out, _) = run(&["tb", "generate", "KR-KA", "--dir", &d]);
+    assert_eq!(code, 0);
+    assert!(out.lines().all(|l| l.contains("already in")), "{out}");
+
+    // Black holds the rook here: the table is read through the colour-flipped position.
+    let (code, out, err) = run(&[
+        "tb",
+        "probe",
+        "--fen",
+        "r3k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 1",
+        "--dir",
+        &d,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let mut lines = out.lines();
+    let first = lines.next().unwrap();
+    assert!(first.starts_with("win dtm "), "{out}");
+    // The best move comes first and keeps the value; every legal move is listed.
+    let best = lines.next().unwrap();
+    assert!(best.ends_with(first), "{out}");
+    let pos = Position::from_fen("r3k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 1").unwrap();
+    assert_eq!(out.lines().count(), 1 + pos.legal_moves().len());
+    let (code, out, _) = run(&[
+        "tb",
+        "probe",
+        "--fen",
+        "4k4/9/9/9/9/9/9/9/4C4/3K5 w - - 0 1",
+        "--dir",
+        &d,
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().next(), Some("draw"));
+
+    let (code, out, _) = run(&["tb", "verify", "KR-KA", "--dir", &d]);
+    assert_eq!((code, out.as_str()), (0, "KR-K: ok\nKR-KA: ok\n"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_input_is_answered_with_status_2() {
+    let dir = temp_folder("tb", "bad");
+    let d = dir.to_string_lossy().into_owned();
+    let rook_probe = [
+        "tb",
+        "probe",
+        "--fen",
+        "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1",
+        "--dir",
+        &d,
+    ];
+    for args in [
+        vec!["tb", "generate", "KX-K", "--dir", &d],
+        vec!["tb", "generate", "KR", "--dir", &d],
+        vec!["tb", "generate", "KR-K", "--dir", &d, "--threads", "0"],
+        vec!["tb", "probe", "--fen", "not a fen", "--dir", &d],
+        rook_probe.to_vec(),
+        vec!["tb", "generate"],
+    ] {
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    // A missing table is named, with the command that makes it.
+    let (_, _, err) = run(&rook_probe);
+    assert!(
+        err.contains("KR-K.jjtb") && err.contains("jiangjun tb generate KR-K"),
+        "{err}"
+    );
+    // A damaged file is refused by name.
+    std::fs::write(dir.join("KR-K.jjtb"), b"JJTB\x01\x00").unwrap();
+    let (code, _, err) = run(&rook_probe);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("KR-K.jjtb") && err.contains("cut short"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+/// Where the engine's search proves a mate in random positions, the tables agree: the side
+/// the search says mates wins in the table, no slower than the search's mate, and the side it
+/// says is mated loses.
+#[test]
+fn tables_agree_with_the_search_where_it_finds_mates() {
+    use jiangjun::search::engine::Engine;
+    use jiangjun::search::limits::Limits;
+    use jiangjun::search::score::{decisive_plies, is_mate};
+    let mut checked = 0;
+    for name in ["KR-KA", "KP-K", "KN-K"] {
+        let set = generate_in_memory(material(name));
+        let t = set.get(material(name)).unwrap();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut tried = 0;
+        while tried < 40 {
+            seed = jiangjun::board::zobrist::mix64(seed);
+            let idx = seed % t.layout.size();
+            let side = Color::ALL[(seed >> 40) as usize % 2];
+            let Some(pos) = t
+                .layout
+                .board(&t.layout.decode(idx))
+                .and_then(|b| position(b, side))
+            else {
+                continue;
+            };
+            if !pos.has_legal_move() {
+                continue;
+            }
+            tried += 1;
+            let mut engine = Engine::new();
+            engine.set_hash_mb(16);
+            engine.set_threads(1);
+            engine.set_use_book(false);
+            engine.set_position(Some(&pos.to_fen()), &[]).unwrap();
+            let result = engine.search_blocking(
+                Limits {
+                    depth: Some(14),
+                    ..Limits::default()
+                },
+                |_| {},
+            );
+            if !is_mate(result.score) {
+                continue;
+            }
+            let k = decisive_plies(result.score).unwrap() as u16;
+            let value = set.probe(&pos).unwrap();
+            let fen = pos.to_fen();
+            if result.score > 0 {
+                assert!(
+                    matches!(value, Value::Win(n) if n <= k),
+                    "{fen}: search mates in {k}, table {value}"
+                );
+            } else {
+                assert!(
+                    matches!(value, Value::Loss(_)),
+                    "{fen}: search is mated in {k}, table {value}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "only {checked} mates found");
+}
+
+fn material(s: &str) -> Material {
+    Material::parse(s).unwrap()
+}
+
+fn position(board: jiangjun::tablebase::index::Board, side: Color) -> Option<Position> {
+    Position::from_placement(board, side, 0, 1).ok()
+}
