@@ -1,7 +1,8 @@
 //! README.md names only what exists: every `jiangjun <subcommand>` it writes (and every
-//! subcommand of a group, such as `jiangjun pgn check`) answers `--help` with status 0, and
+//! subcommand of a group, such as `jiangjun pgn check`) answers `--help` with status 0,
 //! every row of its options table names options the engine announces, under `ucci` and under
-//! `uci`, with the default the table gives. `scripts/readme_check.sh` runs the README's
+//! `uci`, with the default the table gives, and the options its XBoard paragraph says XBoard
+//! is offered are the engine's `feature option` lines. `scripts/readme_check.sh` runs the README's
 //! commands themselves; this is the cheap part of that check, kept in the suite.
 
 use crate::cli_support::run;
@@ -105,40 +106,113 @@ fn announced_default(rest: &str) -> String {
     words[at + 1].to_string()
 }
 
-#[test]
-fn every_option_in_the_readme_table_is_announced_with_its_default() {
+/// One row of an options table (`| UCCI | UCI | default | what it does |`): the names
+/// (`None` for `-`) and the default, as written.
+struct OptionRow {
+    ucci: Option<String>,
+    uci: Option<String>,
+    default: String,
+    row: String,
+}
+
+/// The rows of the options table in the section `heading` of `readme`, header and rule rows
+/// left out.
+fn option_rows(readme: &str, heading: &str) -> Vec<OptionRow> {
+    let table = readme
+        .split(heading)
+        .nth(1)
+        .unwrap_or_else(|| panic!("no `{heading}` section"));
+    let name = |cell: &str| (cell != "-").then(|| cell.trim_matches('`').to_string());
+    table
+        .lines()
+        .take_while(|l| !l.starts_with("## "))
+        .filter_map(|row| {
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            if cells.len() < 5 || !cells[1].starts_with('`') && cells[1] != "-" {
+                return None;
+            }
+            Some(OptionRow {
+                ucci: name(cells[1]),
+                uci: name(cells[2]),
+                default: cells[3].trim_matches('`').to_string(),
+                row: row.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// Every row names options the engine announces, under `ucci` and under `uci`, and gives the
+/// default of the first protocol that announces it.
+fn assert_announced_with_defaults(rows: &[OptionRow]) {
     let ucci = announced("ucci");
     let uci = announced("uci");
-    let table = README
-        .split("## Engine options")
-        .nth(1)
-        .expect("README has an `## Engine options` section");
-    let mut rows = 0;
-    for row in table.lines().take_while(|l| !l.starts_with("## ")) {
-        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-        // | UCCI | UCI | default | what it does |, header and rule rows left out.
-        if cells.len() < 5 || !cells[1].starts_with('`') && cells[1] != "-" {
-            continue;
-        }
-        let name = |cell: &str| cell.trim_matches('`').to_string();
-        let default = name(cells[3]);
+    for r in rows {
         let mut defaults = Vec::new();
-        if cells[1] != "-" {
-            let rest = find(&ucci, "option ", &name(cells[1]))
-                .unwrap_or_else(|| panic!("UCCI does not announce {}: {ucci:?}", cells[1]));
+        if let Some(n) = &r.ucci {
+            let rest = find(&ucci, "option ", n)
+                .unwrap_or_else(|| panic!("UCCI does not announce {n}: {ucci:?}"));
             defaults.push(announced_default(rest));
         }
-        if cells[2] != "-" {
-            let rest = find(&uci, "option name ", &name(cells[2]))
-                .unwrap_or_else(|| panic!("UCI does not announce {}: {uci:?}", cells[2]));
+        if let Some(n) = &r.uci {
+            let rest = find(&uci, "option name ", n)
+                .unwrap_or_else(|| panic!("UCI does not announce {n}: {uci:?}"));
             defaults.push(announced_default(rest));
         }
-        // The table's default is the first protocol's.
         let first = defaults.first().expect("a row names at least one option");
-        assert_eq!(&default, first, "README's default for {row}");
-        rows += 1;
+        assert_eq!(&r.default, first, "the default in {}", r.row);
     }
-    assert!(rows >= 20, "the options table has {rows} rows");
+}
+
+#[test]
+fn every_option_in_the_readme_table_is_announced_with_its_default() {
+    let rows = option_rows(README, "## Engine options");
+    assert!(
+        rows.len() >= 20,
+        "the options table has {} rows",
+        rows.len()
+    );
+    assert_announced_with_defaults(&rows);
+}
+
+/// The names of the engine's `feature option` lines, after `xboard` and `protover 2`.
+fn offered_to_xboard() -> BTreeSet<String> {
+    let mut engine = Engine::start_with_book(None);
+    engine.send_all(&["xboard", "protover 2"]);
+    let lines = engine.until_exact("feature done=1");
+    engine.send("quit");
+    engine.finish();
+    lines
+        .iter()
+        .filter_map(|l| l.text.strip_prefix("feature option=\"")?.split(" -").next())
+        .map(str::to_string)
+        .collect()
+}
+
+/// README's XBoard paragraph: XBoard is offered the table's options that have a UCI name,
+/// under that name, but the ones it names as left out, and two UCCI-only ones by UCI's
+/// spellings.
+#[test]
+fn the_options_readme_says_xboard_offers_are_the_ones_offered() {
+    let left_out = ["Ponder", "UCI_ShowWDL", "Rank Origin", "UCI_Variant"];
+    let added = ["AllowDraw", "AllowResign"];
+    let paragraph = README
+        .split("**XBoard and WinBoard**")
+        .nth(1)
+        .and_then(|rest| rest.split("\n\nTo see it think").next())
+        .expect("README has an XBoard paragraph");
+    for name in left_out.iter().chain(&added) {
+        assert!(
+            paragraph.contains(&format!("`{name}`")),
+            "the XBoard paragraph does not name {name}"
+        );
+    }
+    let mut expected: BTreeSet<String> = option_rows(README, "## Engine options")
+        .into_iter()
+        .filter_map(|r| r.uci)
+        .filter(|n| !left_out.contains(&n.as_str()))
+        .collect();
+    expected.extend(added.map(String::from));
+    assert_eq!(offered_to_xboard(), expected);
 }
 
 /// Issue 60 item 8: the README's "see it think" example, run as written (default book and
