@@ -2,7 +2,8 @@
 //! subcommand of a group, such as `jiangjun pgn check`) answers `--help` with status 0,
 //! every row of its options table names options the engine announces, under `ucci` and under
 //! `uci`, with the default the table gives, and the options its XBoard paragraph says XBoard
-//! is offered are the engine's `feature option` lines. `scripts/readme_check.sh` runs the README's
+//! is offered are the engine's `feature option` lines. README.zh-CN.md has the same options
+//! table and shows only commands README.md shows. `scripts/readme_check.sh` runs the README's
 //! commands themselves; this is the cheap part of that check, kept in the suite.
 
 use crate::cli_support::run;
@@ -10,6 +11,9 @@ use crate::protocol_support::Engine;
 use std::collections::BTreeSet;
 
 const README: &str = include_str!("../../README.md");
+
+/// The README for Chinese players, README.zh-CN.md: the same options and commands.
+const README_ZH: &str = include_str!("../../README.zh-CN.md");
 
 /// Every `jiangjun WORD [WORD]` of the README where WORD is a lower-case word: the candidate
 /// subcommand and the word after it (a group's subcommand, or an argument).
@@ -174,6 +178,54 @@ fn every_option_in_the_readme_table_is_announced_with_its_default() {
     assert_announced_with_defaults(&rows);
 }
 
+/// README.zh-CN.md's options table has README.md's rows (names and defaults, in order), and so
+/// holds to the engine as that one does.
+#[test]
+fn the_chinese_readmes_option_table_is_the_engines() {
+    let rows = option_rows(README_ZH, "## 引擎选项");
+    let names = |rows: &[OptionRow]| -> Vec<(Option<String>, Option<String>, String)> {
+        rows.iter()
+            .map(|r| (r.ucci.clone(), r.uci.clone(), r.default.clone()))
+            .collect()
+    };
+    assert_eq!(
+        names(&rows),
+        names(&option_rows(README, "## Engine options")),
+        "README.zh-CN.md's options table differs from README.md's"
+    );
+    assert_announced_with_defaults(&rows);
+}
+
+/// The lines of the code blocks of `readme` (```sh, ```text), comments and blank lines left
+/// out.
+fn code_lines(readme: &str) -> BTreeSet<&str> {
+    let mut lines = BTreeSet::new();
+    let mut inside = false;
+    for line in readme.lines().map(str::trim) {
+        if line.starts_with("```") {
+            inside = !inside;
+        } else if inside && !line.is_empty() && !line.starts_with('#') {
+            lines.insert(line);
+        }
+    }
+    lines
+}
+
+/// Every command README.zh-CN.md shows is one README.md shows, word for word, so that
+/// `scripts/readme_check.sh`, which runs README.md's, runs them all; and the two link each
+/// other at the top.
+#[test]
+fn the_chinese_readmes_commands_are_the_english_ones() {
+    let english = code_lines(README);
+    let chinese = code_lines(README_ZH);
+    assert!(chinese.len() >= 20, "{chinese:?}");
+    let missing: Vec<&&str> = chinese.difference(&english).collect();
+    assert!(missing.is_empty(), "not in README.md: {missing:?}");
+    let top = |readme: &'static str| readme.lines().take(5).collect::<Vec<_>>().join("\n");
+    assert!(top(README).contains("(README.zh-CN.md)"), "{}", top(README));
+    assert!(top(README_ZH).contains("(README.md)"), "{}", top(README_ZH));
+}
+
 /// The names of the engine's `feature option` lines, after `xboard` and `protover 2`.
 fn offered_to_xboard() -> BTreeSet<String> {
     let mut engine = Engine::start_with_book(None);
@@ -188,23 +240,28 @@ fn offered_to_xboard() -> BTreeSet<String> {
         .collect()
 }
 
-/// README's XBoard paragraph: XBoard is offered the table's options that have a UCI name,
-/// under that name, but the ones it names as left out, and two UCCI-only ones by UCI's
-/// spellings.
+/// README's XBoard paragraph (and README.zh-CN.md's): XBoard is offered the table's options
+/// that have a UCI name, under that name, but the ones it names as left out, and two
+/// UCCI-only ones by UCI's spellings.
 #[test]
 fn the_options_readme_says_xboard_offers_are_the_ones_offered() {
     let left_out = ["Ponder", "UCI_ShowWDL", "Rank Origin", "UCI_Variant"];
     let added = ["AllowDraw", "AllowResign"];
-    let paragraph = README
-        .split("**XBoard and WinBoard**")
-        .nth(1)
-        .and_then(|rest| rest.split("\n\nTo see it think").next())
-        .expect("README has an XBoard paragraph");
-    for name in left_out.iter().chain(&added) {
-        assert!(
-            paragraph.contains(&format!("`{name}`")),
-            "the XBoard paragraph does not name {name}"
-        );
+    for (readme, start, end) in [
+        (README, "**XBoard and WinBoard**", "\n\nTo see it think"),
+        (README_ZH, "**XBoard 和 WinBoard**", "\n\n不用界面"),
+    ] {
+        let paragraph = readme
+            .split(start)
+            .nth(1)
+            .and_then(|rest| rest.split(end).next())
+            .unwrap_or_else(|| panic!("no {start} paragraph"));
+        for name in left_out.iter().chain(&added) {
+            assert!(
+                paragraph.contains(&format!("`{name}`")),
+                "the {start} paragraph does not name {name}"
+            );
+        }
     }
     let mut expected: BTreeSet<String> = option_rows(README, "## Engine options")
         .into_iter()
