@@ -681,9 +681,9 @@ fn announcement(dialect: Dialect, name: &str, kind: Kind) -> String {
     }
 }
 
-/// The `feature option="..."` lines that announce the options to XBoard, from [`OPTIONS`], in
-/// CECP's form `NAME -TYPE ...`: `-check 0|1`, `-spin DEFAULT MIN MAX`, `-combo` with the
-/// choices between ` /// ` and the default marked `*`, `-file DEFAULT`, `-button`.
+/// The `feature option="..."` lines that announce the options to XBoard, from the option
+/// table, in CECP's form `NAME -TYPE ...`: `-check 0|1`, `-spin DEFAULT MIN MAX`, `-combo`
+/// with the choices between ` /// ` and the default marked `*`, `-file DEFAULT`, `-button`.
 pub fn cecp_features() -> Vec<String> {
     OPTIONS
         .iter()
