@@ -3,7 +3,8 @@
 //!
 //! Modules: [`command`] parses one line; [`session`] is the state machine (boot → idle →
 //! thinking, the queue of commands that arrive while thinking, ending); [`stdio`] is the
-//! process edge (reader thread, main loop); [`options`] announces and applies options;
+//! process edge (reader thread, main loop); [`options`] announces and reads options, and
+//! [`configure`] applies them to the engine, for every protocol;
 //! [`output`] words replies per dialect (0-/1-based UCI ranks through
 //! [`crate::board::rank_origin`]); [`draw_resign`] decides `draw`/`resign`; [`evalfile`] reads the network file `evalfile` names;
 //! [`xboard`] is the third dialect, CECP (XBoard/WinBoard), chosen by a first line `xboard`.
@@ -40,6 +41,7 @@
 //!   messages for `info string`, and the engine keeps running (§4.11, gui.md §12 item 7).
 
 pub mod command;
+pub mod configure;
 pub mod draw_resign;
 pub mod evalfile;
 pub mod options;

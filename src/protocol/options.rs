@@ -1,4 +1,4 @@
-//! Engine options: what we announce, and what each `setoption` does.
+//! Engine options: what we announce, and what each `setoption` (CECP: `option`) does.
 //!
 //! **Only options that act are announced** (ucci.md §5.2 lists what a full engine could
 //! announce; announcing a setting that does nothing misleads users). Everything a GUI may send
@@ -20,10 +20,17 @@
 //!   nothing is printed, so XQWizard's start-up (gui.md §1.1) stays quiet where it can;
 //! * unknown names get an `info string` and are ignored.
 //!
-//! The options that act are declared once, in the table `OPTIONS`: each with its UCCI and UCI
-//! names, its kind (check, spin with the range each dialect announces, combo, string, button)
-//! and what setting it does. The table writes both handshakes and reads every value, so a
-//! name, a range or a default cannot differ between what is announced and what is accepted.
+//! The options that act are declared once, in the table `OPTIONS`: each with its UCCI, UCI
+//! and CECP names, its kind (check, spin with the range each protocol announces, combo, file,
+//! button) and what setting it does. The table writes every handshake (UCCI's and UCI's
+//! `option` lines, XBoard's `feature option="..."` lines) and reads every value, so a name, a
+//! range or a default cannot differ between what is announced and what is accepted.
+//!
+//! XBoard is offered the options that act in a CECP game, under their UCI names (and
+//! `AllowDraw`, `AllowResign`): not `usemillisec`, `batch`, `debug`, `Ponder` (XBoard's
+//! `hard`/`easy`), `UCI_ShowWDL` (its thinking lines have no place for it), `Rank Origin` or
+//! `UCI_Variant` (its `variant`). What an option does to the engine is applied in one place
+//! for every protocol, [`super::configure`].
 //!
 //! Names are matched case-insensitively and without spaces, `_` or `-`, so `Move Overhead`,
 //! `move_overhead` and `moveoverhead` are one option; `Hash`/`Threads` are the UCCI
@@ -162,14 +169,69 @@ impl Settings {
     }
 }
 
-/// The result of one `setoption`: an engine action and `info string` texts.
+/// The protocol whose names and ranges an option is announced and read with: UCCI and UCI
+/// (the two [`Dialect`]s of one session), or CECP, XBoard's protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Ucci,
+    Uci,
+    Cecp,
+}
+
+impl From<Dialect> for Protocol {
+    fn from(dialect: Dialect) -> Protocol {
+        match dialect {
+            Dialect::Ucci => Protocol::Ucci,
+            Dialect::Uci => Protocol::Uci,
+        }
+    }
+}
+
+impl Protocol {
+    /// The announced minimum of a spin: UCCI's (0 is "automatic" for `hashsize` and
+    /// `threads`), or UCI's, which CECP shares.
+    fn min(self, min: [u64; 2]) -> u64 {
+        min[usize::from(self != Protocol::Ucci)]
+    }
+
+    /// The command that sets an option, which messages about it start with.
+    fn verb(self) -> &'static str {
+        match self {
+            Protocol::Cecp => "option",
+            Protocol::Ucci | Protocol::Uci => "setoption",
+        }
+    }
+}
+
+/// Why an option command changed nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// No option has this name.
+    UnknownOption,
+    /// The option exists, but the value is not one it takes.
+    BadValue,
+}
+
+impl Refusal {
+    /// The reason, in the words of CECP's `Error (reason): command`.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Refusal::UnknownOption => "unknown option",
+            Refusal::BadValue => "bad value",
+        }
+    }
+}
+
+/// The result of one `setoption` (or CECP `option`): an engine action, texts for the user
+/// (`info string`, CECP `#` lines), and why nothing changed, if the command was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Applied {
     pub effect: Effect,
     pub messages: Vec<String>,
+    pub refused: Option<Refusal>,
 }
 
-/// How an option's value is read, and how both dialects announce it.
+/// How an option's value is read, and how each protocol announces it.
 #[derive(Clone, Copy, Debug)]
 enum Kind {
     Check(bool),
@@ -185,8 +247,9 @@ enum Kind {
         vars: &'static [&'static str],
         default: &'static str,
     },
-    /// Free text, announced with this default.
-    Text(&'static str),
+    /// A file name (free text), announced with this default: a string in UCCI and UCI, a
+    /// file (with a browse button) in CECP.
+    File(&'static str),
     Button,
 }
 
@@ -228,12 +291,15 @@ impl<'a> Value<'a> {
 }
 
 /// One option: its names, its kind and what setting it does. The table [`OPTIONS`] drives
-/// the handshake of both dialects ([`announce`]) and every `setoption` ([`apply_in`]).
+/// the handshake of every protocol ([`announce`], [`cecp_features`]) and every `setoption`
+/// or CECP `option` ([`apply_in`]).
 struct Def {
     /// The name announced in UCCI; `None`: not announced there (still accepted).
     ucci: Option<&'static str>,
     /// The name announced in UCI; `None`: not announced there (still accepted).
     uci: Option<&'static str>,
+    /// The name announced in CECP (XBoard); `None`: not announced there (still accepted).
+    cecp: Option<&'static str>,
     /// Further spellings accepted.
     aliases: &'static [&'static str],
     kind: Kind,
@@ -250,6 +316,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: None,
         uci: Some("UCI_Variant"),
+        cecp: None,
         aliases: &[],
         kind: Kind::Combo {
             vars: &["xiangqi"],
@@ -260,6 +327,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("usemillisec"),
         uci: None,
+        cecp: None,
         aliases: &[],
         kind: Kind::Check(true),
         set: |s, v| {
@@ -270,6 +338,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("batch"),
         uci: None,
+        cecp: None,
         aliases: &[],
         kind: Kind::Check(false),
         set: |s, v| {
@@ -280,6 +349,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("debug"),
         uci: None,
+        cecp: None,
         aliases: &[],
         kind: Kind::Check(false),
         set: |s, v| {
@@ -290,6 +360,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("ponder"),
         uci: Some("Ponder"),
+        cecp: None,
         aliases: &[],
         kind: Kind::Check(false),
         set: |s, v| {
@@ -300,6 +371,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("usebook"),
         uci: Some("OwnBook"),
+        cecp: Some("OwnBook"),
         aliases: &[],
         kind: Kind::Check(true),
         set: |_, v| Effect::UseBook(v.on()),
@@ -307,8 +379,9 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("bookfiles"),
         uci: Some("BookFile"),
+        cecp: Some("BookFile"),
         aliases: &[],
-        kind: Kind::Text(DEFAULT_BOOK),
+        kind: Kind::File(DEFAULT_BOOK),
         set: |_, v| {
             // UCCI allows a ';'-separated list; the first file is used.
             let first = v.text().split(';').next().unwrap_or("").trim();
@@ -325,6 +398,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("randomness"),
         uci: Some("Randomness"),
+        cecp: Some("Randomness"),
         aliases: &["selectivity"],
         kind: Kind::Combo {
             vars: &["none", "tiny", "small", "medium", "large", "huge"],
@@ -335,6 +409,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("hashsize"),
         uci: Some("Hash"),
+        cecp: Some("Hash"),
         aliases: &[],
         // UCCI's 0 is "automatic"; UCI's Hash starts at 1.
         kind: Kind::Spin {
@@ -347,6 +422,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("threads"),
         uci: Some("Threads"),
+        cecp: Some("Threads"),
         aliases: &[],
         kind: Kind::Spin {
             min: [0, 1],
@@ -358,6 +434,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("moveoverhead"),
         uci: Some("Move Overhead"),
+        cecp: Some("Move Overhead"),
         aliases: &[],
         kind: Kind::Spin {
             min: [0, 0],
@@ -372,6 +449,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("allowdraw"),
         uci: None,
+        cecp: Some("AllowDraw"),
         aliases: &[],
         kind: Kind::Check(true),
         set: |s, v| {
@@ -382,6 +460,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("allowresign"),
         uci: None,
+        cecp: Some("AllowResign"),
         aliases: &[],
         kind: Kind::Check(true),
         set: |s, v| {
@@ -392,6 +471,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("repetition"),
         uci: Some("Repetition"),
+        cecp: Some("Repetition"),
         aliases: &["repetitionrules"],
         kind: Kind::Combo {
             vars: &["cxa2011", "axf"],
@@ -408,6 +488,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("pruning"),
         uci: Some("Pruning"),
+        cecp: Some("Pruning"),
         aliases: &[],
         kind: Kind::Combo {
             vars: LEVELS,
@@ -424,6 +505,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("knowledge"),
         uci: Some("Knowledge"),
+        cecp: Some("Knowledge"),
         aliases: &[],
         kind: Kind::Combo {
             vars: LEVELS,
@@ -440,6 +522,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("style"),
         uci: Some("Style"),
+        cecp: Some("Style"),
         aliases: &[],
         kind: Kind::Combo {
             vars: &["solid", "normal", "risky"],
@@ -456,6 +539,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("multipv"),
         uci: Some("MultiPV"),
+        cecp: Some("MultiPV"),
         aliases: &[],
         kind: Kind::Spin {
             min: [1, 1],
@@ -470,6 +554,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("limitstrength"),
         uci: Some("UCI_LimitStrength"),
+        cecp: Some("UCI_LimitStrength"),
         aliases: &[],
         kind: Kind::Check(false),
         set: |s, v| {
@@ -480,6 +565,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("elo"),
         uci: Some("UCI_Elo"),
+        cecp: Some("UCI_Elo"),
         aliases: &[],
         kind: Kind::Spin {
             min: [MIN_ELO as u64, MIN_ELO as u64],
@@ -494,6 +580,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("showwdl"),
         uci: Some("UCI_ShowWDL"),
+        cecp: None,
         aliases: &[],
         kind: Kind::Check(false),
         set: |s, v| {
@@ -504,13 +591,15 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("evalfile"),
         uci: Some("EvalFile"),
+        cecp: Some("EvalFile"),
         aliases: &[],
-        kind: Kind::Text(BUILT_IN_NAME),
+        kind: Kind::File(BUILT_IN_NAME),
         set: |_, v| Effect::EvalFile(v.text().trim().to_string()),
     },
     Def {
         ucci: Some("usennue"),
         uci: Some("Use NNUE"),
+        cecp: Some("Use NNUE"),
         aliases: &[],
         kind: Kind::Check(DEFAULT_ON),
         set: |s, v| {
@@ -521,6 +610,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: None,
         uci: Some("Rank Origin"),
+        cecp: None,
         aliases: &[],
         kind: Kind::Combo {
             vars: &["0", "1"],
@@ -538,6 +628,7 @@ const OPTIONS: &[Def] = &[
     Def {
         ucci: Some("newgame"),
         uci: Some("Clear Hash"),
+        cecp: Some("Clear Hash"),
         aliases: &[],
         kind: Kind::Button,
         set: |_, _| Effect::NewGame,
@@ -570,7 +661,7 @@ fn announcement(dialect: Dialect, name: &str, kind: Kind) -> String {
     match kind {
         Kind::Check(b) => format!("{head} type check default {b}"),
         Kind::Spin { min, max, default } => {
-            let min = min[usize::from(uci)];
+            let min = Protocol::from(dialect).min(min);
             if uci {
                 format!("{head} type spin default {default} min {min} max {max}")
             } else {
@@ -585,26 +676,60 @@ fn announcement(dialect: Dialect, name: &str, kind: Kind) -> String {
                 format!("{head} type combo{vars} default {default}")
             }
         }
-        Kind::Text(default) => format!("{head} type string default {default}"),
+        Kind::File(default) => format!("{head} type string default {default}"),
         Kind::Button => format!("{head} type button"),
     }
 }
 
-/// The option `name` stands for, in any dialect's spelling.
+/// The `feature option="..."` lines that announce the options to XBoard, from the option
+/// table, in CECP's form `NAME -TYPE ...`: `-check 0|1`, `-spin DEFAULT MIN MAX`, `-combo`
+/// with the choices between ` /// ` and the default marked `*`, `-file DEFAULT`, `-button`.
+pub fn cecp_features() -> Vec<String> {
+    OPTIONS
+        .iter()
+        .filter_map(|d| {
+            let name = d.cecp?;
+            let text = match d.kind {
+                Kind::Check(b) => format!("{name} -check {}", u8::from(b)),
+                Kind::Spin { min, max, default } => {
+                    let min = Protocol::Cecp.min(min);
+                    format!("{name} -spin {default} {min} {max}")
+                }
+                Kind::Combo { vars, default } => {
+                    let marked: Vec<String> = vars
+                        .iter()
+                        .map(|v| {
+                            let star = if *v == default { "*" } else { "" };
+                            format!("{star}{v}")
+                        })
+                        .collect();
+                    format!("{name} -combo {}", marked.join(" /// "))
+                }
+                Kind::File(default) => format!("{name} -file {default}"),
+                Kind::Button => format!("{name} -button"),
+            };
+            Some(format!("feature option=\"{text}\""))
+        })
+        .collect()
+}
+
+/// The option `name` stands for, in any protocol's spelling.
 fn find(name_key: &str) -> Option<&'static Def> {
     OPTIONS.iter().find(|d| {
         d.ucci
             .into_iter()
             .chain(d.uci)
+            .chain(d.cecp)
             .chain(d.aliases.iter().copied())
             .any(|n| key(n) == name_key)
     })
 }
 
-/// Reads `value` as `kind` in `dialect`; `None`, with a message, when it cannot be.
+/// Reads `value` as `kind` with `protocol`'s ranges; `None`, with a message, when it cannot
+/// be. `shown` is the command and the option's name, which each message starts with.
 fn read<'a>(
     kind: Kind,
-    dialect: Dialect,
+    protocol: Protocol,
     shown: &str,
     value: Option<&'a str>,
     messages: &mut Vec<String>,
@@ -615,7 +740,7 @@ fn read<'a>(
             let b = value.and_then(parse_check_value);
             if b.is_none() {
                 messages.push(format!(
-                    "setoption {shown}: '{}' is not true/false; unchanged",
+                    "{shown}: '{}' is not true/false; unchanged",
                     excerpt(text)
                 ));
             }
@@ -624,22 +749,22 @@ fn read<'a>(
         Kind::Spin { min, max, .. } => {
             if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
                 messages.push(format!(
-                    "setoption {shown}: '{}' is not a whole number; unchanged",
+                    "{shown}: '{}' is not a whole number; unchanged",
                     excerpt(text)
                 ));
                 return None;
             }
             // All digits: only overflow can fail, and that is "more than max".
             let n = text.parse::<u64>().unwrap_or(u64::MAX);
-            let min = min[usize::from(dialect == Dialect::Uci)];
+            let min = protocol.min(min);
             if n > max {
                 messages.push(format!(
-                    "setoption {shown}: {} is above {max}; using {max}",
+                    "{shown}: {} is above {max}; using {max}",
                     excerpt(text)
                 ));
             } else if n < min {
                 messages.push(format!(
-                    "setoption {shown}: {n} is below the minimum {min}; using {min}"
+                    "{shown}: {n} is below the minimum {min}; using {min}"
                 ));
             }
             Some(Value::Number(n.clamp(min, max)))
@@ -654,34 +779,42 @@ fn read<'a>(
                     format!("{} or {last}", rest.join(", "))
                 };
                 messages.push(format!(
-                    "setoption {shown}: '{}' is not {choices}; unchanged",
+                    "{shown}: '{}' is not {choices}; unchanged",
                     excerpt(text)
                 ));
             }
             found.map(|v| Value::Choice(v))
         }
-        Kind::Text(_) => Some(Value::Text(value.unwrap_or(""))),
+        Kind::File(_) => Some(Value::Text(value.unwrap_or(""))),
         Kind::Button => Some(Value::Press),
     }
 }
 
-/// Applies `setoption <name> [<value>]` as `dialect` announces the option: the value is read
-/// by the option's kind (a number outside the announced range is brought into it, with a
-/// message, instead of taking a meaning the GUI was never told about), then set.
+/// Applies `setoption <name> [<value>]` (CECP: `option NAME[=VALUE]`) as `protocol`
+/// announces the option: the value is read by the option's kind (a number outside the
+/// announced range is brought into it, with a message, instead of taking a meaning the GUI
+/// was never told about), then set.
 pub fn apply_in(
     settings: &mut Settings,
-    dialect: Dialect,
+    protocol: impl Into<Protocol>,
     name: &str,
     value: Option<&str>,
 ) -> Applied {
+    let protocol = protocol.into();
+    let verb = protocol.verb();
     let mut messages = Vec::new();
+    let mut refused = None;
     let k = key(name);
-    let shown = excerpt(name);
+    let shown = format!("{verb} {}", excerpt(name));
+    let unknown = format!("{verb}: unknown option '{}' ignored", excerpt(name));
     let value_trimmed = value.map(str::trim);
     let effect = if let Some(def) = find(&k) {
-        match read(def.kind, dialect, &shown, value, &mut messages) {
+        match read(def.kind, protocol, &shown, value, &mut messages) {
             Some(v) => (def.set)(settings, v),
-            None => Effect::None,
+            None => {
+                refused = Some(Refusal::BadValue);
+                Effect::None
+            }
         }
     } else {
         match k.as_str() {
@@ -689,21 +822,24 @@ pub fn apply_in(
                 let spec = Parameters::SPECS.iter().find(|s| key(s.name) == tune[4..]);
                 match (spec, value_trimmed.map(str::parse::<i32>)) {
                     (None, _) => {
-                        messages.push(format!("setoption: unknown option '{shown}' ignored"));
+                        messages.push(unknown);
+                        refused = Some(Refusal::UnknownOption);
                         Effect::None
                     }
                     (Some(spec), Some(Ok(v))) => match settings.params.set(spec.name, v) {
                         Ok(()) => Effect::Parameters(settings.params),
                         Err(e) => {
-                            messages.push(format!("setoption {shown}: {e}"));
+                            messages.push(format!("{shown}: {e}"));
+                            refused = Some(Refusal::BadValue);
                             Effect::None
                         }
                     },
                     (Some(spec), _) => {
                         messages.push(format!(
-                            "setoption {shown}: expected an integer from {} to {}",
+                            "{shown}: expected an integer from {} to {}",
                             spec.min, spec.max
                         ));
+                        refused = Some(Refusal::BadValue);
                         Effect::None
                     }
                 }
@@ -713,10 +849,11 @@ pub fn apply_in(
                     if !is_neutral(neutral, value_trimmed) {
                         let v = value_trimmed.map(excerpt).unwrap_or_default();
                         let v = if v.is_empty() { v } else { format!(" {v}") };
-                        messages.push(format!("setoption {shown}{v}: no effect yet ({why})"));
+                        messages.push(format!("{shown}{v}: no effect yet ({why})"));
                     }
                 } else if !QUIET.contains(&k.as_str()) {
-                    messages.push(format!("setoption: unknown option '{shown}' ignored"));
+                    messages.push(unknown);
+                    refused = Some(Refusal::UnknownOption);
                 }
                 Effect::None
             }
@@ -724,14 +861,18 @@ pub fn apply_in(
     };
     if settings.debug && messages.is_empty() {
         let v = value.map(excerpt).unwrap_or_default();
-        messages.push(format!("setoption {shown} {v}").trim_end().to_string());
+        messages.push(format!("{shown} {v}").trim_end().to_string());
     }
-    Applied { effect, messages }
+    Applied {
+        effect,
+        messages,
+        refused,
+    }
 }
 
 /// [`apply_in`] with UCCI's announced ranges.
 pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Applied {
-    apply_in(settings, Dialect::Ucci, name, value)
+    apply_in(settings, Protocol::Ucci, name, value)
 }
 
 /// Lower case without spaces, `_` and `-`: the key names are compared by.

@@ -31,26 +31,22 @@
 use super::command::{
     parse_line, ucci_time_scale, Command, Dialect, GoParams, ParseError, PositionSpec,
 };
+use super::configure::Configuration;
 use super::draw_resign::{DrawResign, Facts};
-use super::evalfile::{self, EvalFile};
-use super::options::{self, Effect, Settings};
+use super::options::{self, Effect};
 use super::output::{self, Suffix};
 use crate::board::rank_origin::{
     legal_prefix, list_ranks1_to_ranks0, root_move_ranks0, surely_ranks1, RankOrigin,
 };
 use crate::board::{Color, Move, Position};
-use crate::book::{self, Book};
 use crate::search::engine::{Engine, SetPositionError};
 use crate::search::limits::{Limits, MAX_DEPTH};
-use crate::search::nnue;
 use crate::search::report::{Report, SearchResult};
 use crate::search::time::{allocate, TimeBudget, TimeLimits};
 use crate::search::tt::TableStats;
 use std::collections::VecDeque;
 use std::io::Write;
-use std::path::Path;
 use std::sync::mpsc::Sender;
-use std::sync::Arc;
 
 /// Longest accepted input line: 1 MiB, about 200,000 moves — far beyond any real game. The
 /// reader (the `stdio` module) skips longer lines and sends [`Event::TooLong`] instead.
@@ -175,7 +171,8 @@ pub struct Session<W: Write> {
     engine: Engine,
     /// `None` in the boot state.
     dialect: Option<Dialect>,
-    settings: Settings,
+    /// The options' settings, and what they handed the engine (shared with CECP's session).
+    config: Configuration,
     draw_resign: DrawResign,
     search: Option<Search>,
     /// Why there is no valid position: the last `position` had a FEN we refused. Until a good
@@ -187,11 +184,6 @@ pub struct Session<W: Write> {
     exit: Option<i32>,
     /// Where the search thread sends its reports; `None` runs no searches (fuzzing, tests).
     reports: Option<Sender<Event>>,
-    /// A book was handed to the engine (`bookfiles`, or the default book at the first `go`).
-    book_chosen: bool,
-    /// The network the engine holds, as debug messages name it: the built-in one, the file
-    /// `evalfile` loaded, or `none`.
-    network_name: String,
 }
 
 impl<W: Write> Session<W> {
@@ -203,7 +195,7 @@ impl<W: Write> Session<W> {
             out,
             engine: Engine::new(),
             dialect: None,
-            settings: Settings::default(),
+            config: Configuration::default(),
             draw_resign: DrawResign::default(),
             search: None,
             no_position: None,
@@ -211,8 +203,6 @@ impl<W: Write> Session<W> {
             ending: None,
             exit: None,
             reports,
-            book_chosen: false,
-            network_name: nnue::BUILT_IN_NAME.to_string(),
         }
     }
 
@@ -317,8 +307,12 @@ impl<W: Write> Session<W> {
         }
         match report {
             Report::Info(info) => {
-                let line =
-                    output::info_line(dialect, &info, self.out_origin(), self.settings.show_wdl);
+                let line = output::info_line(
+                    dialect,
+                    &info,
+                    self.out_origin(),
+                    self.config.settings.show_wdl,
+                );
                 self.send(&line);
             }
             Report::Book { candidates, chosen } => {
@@ -327,8 +321,8 @@ impl<W: Write> Session<W> {
                     &candidates,
                     chosen,
                     self.out_origin(),
-                    self.settings.multipv,
-                    self.settings.show_wdl,
+                    self.config.settings.multipv,
+                    self.config.settings.show_wdl,
                 );
                 for line in lines {
                     self.send(&line);
@@ -373,7 +367,7 @@ impl<W: Write> Session<W> {
     // ---- state handling ----
 
     fn while_thinking(&mut self, cmd: Command) {
-        if self.settings.batch {
+        if self.config.settings.batch {
             match cmd {
                 Command::Quit => self.begin_ending(Ending::Quit),
                 other => self.enqueue(Pending::Run(other)),
@@ -409,7 +403,7 @@ impl<W: Write> Session<W> {
             Command::Ucci => self.handshake(Dialect::Ucci),
             Command::Uci => self.handshake(Dialect::Uci),
             Command::UciCyclone => {
-                self.settings.rank_origin = RankOrigin::Zero;
+                self.config.settings.rank_origin = RankOrigin::Zero;
                 self.handshake(Dialect::Uci);
             }
             Command::IsReady => {
@@ -448,7 +442,7 @@ impl<W: Write> Session<W> {
             Command::Ucci => self.handshake(Dialect::Ucci),
             Command::Uci => self.handshake(Dialect::Uci),
             Command::UciCyclone => {
-                self.settings.rank_origin = RankOrigin::Zero;
+                self.config.settings.rank_origin = RankOrigin::Zero;
                 self.handshake(Dialect::Uci);
             }
             Command::Position { fen, moves } => {
@@ -485,81 +479,17 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// `setoption`: applied to the engine by the path every protocol shares.
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let dialect = self.dialect.unwrap_or(Dialect::Ucci);
-        let applied = options::apply_in(&mut self.settings, dialect, name, value);
-        match applied.effect {
-            Effect::None => {}
-            Effect::HashMb(mb) => self.engine.set_hash_mb(mb),
-            Effect::Threads(n) => self.engine.set_threads(n),
-            Effect::NewGame => self.new_game(),
-            Effect::UseBook(on) => self.engine.set_use_book(on),
-            Effect::Randomness(r) => self.engine.set_randomness(r),
-            Effect::Rules(r) => self.engine.set_rules(r),
-            Effect::Pruning(l) => self.engine.set_pruning(l),
-            Effect::Knowledge(l) => self.engine.set_knowledge(l),
-            Effect::Style(st) => self.engine.set_style(st),
-            Effect::Parameters(p) => self.engine.set_parameters(p),
-            Effect::Strength(s) => self.engine.set_strength(s),
-            Effect::UseNnue(on) => {
-                self.engine.set_use_network(on);
-                if on && self.engine.active_network().is_none() {
-                    self.info(
-                        "usennue: no network (evalfile is none); the hand-written evaluation stays",
-                    );
-                }
-            }
-            Effect::EvalFile(value) => self.load_network(&value),
-            Effect::BookFile(path) => self.load_book_file(&path),
-            // Chosen again at the next `isready` or `go`, as at the start.
-            Effect::DefaultBook => self.book_chosen = false,
+        let applied = self
+            .config
+            .apply(&mut self.engine, dialect.into(), name, value);
+        if applied.effect == Effect::NewGame {
+            self.draw_resign.reset();
         }
         for m in applied.messages {
             self.info(&m);
-        }
-    }
-
-    /// `evalfile`: loads the network, goes back to the built-in one (`<built-in>`, empty), or
-    /// drops it (`none`). A file that cannot be used is reported and the current evaluation
-    /// stays.
-    fn load_network(&mut self, value: &str) {
-        let state = if self.settings.use_nnue {
-            "in use"
-        } else {
-            "used when usennue is true"
-        };
-        match EvalFile::parse(value) {
-            EvalFile::BuiltIn => match nnue::built_in() {
-                Ok(net) => {
-                    self.engine.set_network(Some(net));
-                    self.network_name = nnue::BUILT_IN_NAME.to_string();
-                    if self.settings.debug {
-                        self.info(&format!("evalfile: the built-in network, {state}"));
-                    }
-                }
-                // Only a build whose embedded file is broken gets here (a test guards it).
-                Err(e) => self.info(&format!(
-                    "evalfile: the built-in network: {e}; evaluation unchanged"
-                )),
-            },
-            EvalFile::None => {
-                self.engine.set_network(None);
-                self.network_name = "none".to_string();
-                if self.settings.debug {
-                    self.info("evalfile: no network; the hand-written evaluation is used");
-                }
-            }
-            EvalFile::Path(path) => match evalfile::load(path) {
-                Ok(net) => {
-                    let arch = net.architecture();
-                    self.engine.set_network(Some(Arc::new(net)));
-                    self.network_name = path.to_string();
-                    self.info(&format!(
-                        "evalfile: network {path} loaded, {state}; architecture {arch}"
-                    ));
-                }
-                Err(e) => self.info(&format!("evalfile: {e}; evaluation unchanged")),
-            },
         }
     }
 
@@ -568,38 +498,7 @@ impl<W: Write> Session<W> {
         self.draw_resign.reset();
     }
 
-    /// Loads a book file (`bookfiles`; our format or ElephantEye's BOOK.DAT) and hands it to
-    /// the engine. An empty path means "no book". On error the previous book stays and the
-    /// `info string` says why.
-    fn load_book_file(&mut self, path: &str) {
-        let path = path.trim();
-        let msg = if path.is_empty() {
-            self.engine.set_book(None);
-            "no book".to_string()
-        } else {
-            match Book::load(Path::new(path)) {
-                Ok(b) => {
-                    let msg = format!(
-                        "book {path}: {} positions, {} moves",
-                        b.positions(),
-                        b.len()
-                    );
-                    self.engine.set_book(Some(Arc::new(b)));
-                    msg
-                }
-                Err(e) => {
-                    self.info(&format!("bookfiles: {path}: {e}; book unchanged"));
-                    return;
-                }
-            }
-        };
-        self.book_chosen = true;
-        if self.settings.debug {
-            self.info(&msg);
-        }
-    }
-
-    /// Hands the engine the default book (built in, or [`book::BOOK_ENV`]'s) if no `bookfiles`
+    /// Hands the engine the default book (built in, or [`crate::book::BOOK_ENV`]'s) if no `bookfiles`
     /// came first, once, at the first `isready` or `go` of a session that searches; in debug
     /// mode `info string`s say which book and which network are in use, so a GUI user can
     /// see both.
@@ -607,15 +506,12 @@ impl<W: Write> Session<W> {
         if self.reports.is_none() {
             return;
         }
-        if !self.book_chosen {
-            // Said whether or not `debug` is on, as a bad `bookfiles` is; the first `isready`
-            // or `go` comes after the handshake, so stdout stays protocol.
-            if let Some(why) = use_default_book(&mut self.engine) {
-                self.info(&why);
-            }
-            self.book_chosen = true;
+        // Said whether or not `debug` is on, as a bad `bookfiles` is; the first `isready` or
+        // `go` comes after the handshake, so stdout stays protocol.
+        if let Some(why) = self.config.choose_default_book(&mut self.engine) {
+            self.info(&why);
         }
-        if self.settings.debug {
+        if self.config.settings.debug {
             let what = match self.engine.book_in_use() {
                 Some(b) => format!(
                     "{} ({} positions, {} moves)",
@@ -627,8 +523,10 @@ impl<W: Write> Session<W> {
             };
             self.info(&format!("{at}: book in use: {what}"));
             let net = match self.engine.active_network() {
-                Some(_) => self.network_name.clone(),
-                None if self.settings.use_nnue => "none (the hand-written evaluation)".to_string(),
+                Some(_) => self.config.network_name.clone(),
+                None if self.config.settings.use_nnue => {
+                    "none (the hand-written evaluation)".to_string()
+                }
                 None => "none (usennue is false: the hand-written evaluation)".to_string(),
             };
             self.info(&format!("{at}: network in use: {net}"));
@@ -638,7 +536,7 @@ impl<W: Write> Session<W> {
     /// Rank numbering of printed moves: UCCI is always 0-based.
     fn out_origin(&self) -> RankOrigin {
         match self.dialect {
-            Some(Dialect::Uci) => self.settings.rank_origin,
+            Some(Dialect::Uci) => self.config.settings.rank_origin,
             _ => RankOrigin::Zero,
         }
     }
@@ -654,8 +552,8 @@ impl<W: Write> Session<W> {
         if !self.uci() {
             return (moves, None, false);
         }
-        let ranks1 =
-            self.settings.rank_origin == RankOrigin::One || moves.iter().any(|m| surely_ranks1(m));
+        let ranks1 = self.config.settings.rank_origin == RankOrigin::One
+            || moves.iter().any(|m| surely_ranks1(m));
         let converted = list_ranks1_to_ranks0(&moves);
         if ranks1 {
             (converted, Some(moves), true)
@@ -676,7 +574,7 @@ impl<W: Write> Session<W> {
         legal: usize,
     ) -> Option<Vec<String>> {
         let other = other.filter(|o| legal_prefix(start, o) > legal)?;
-        if self.settings.debug {
+        if self.config.settings.debug {
             let (read, not) = if first_ranks1 {
                 ("0-9", "1-10")
             } else {
@@ -713,7 +611,7 @@ impl<W: Write> Session<W> {
         if let Err(e) = result {
             self.info(&format!("position: {e}"));
         }
-        if self.settings.debug && self.no_position.is_none() {
+        if self.config.settings.debug && self.no_position.is_none() {
             let fen = self.engine.position().to_fen();
             self.info(&format!("position now {fen}"));
         }
@@ -738,7 +636,7 @@ impl<W: Write> Session<W> {
 
     fn input_origin(&self) -> RankOrigin {
         if self.uci() {
-            self.settings.rank_origin
+            self.config.settings.rank_origin
         } else {
             RankOrigin::Zero
         }
@@ -845,14 +743,14 @@ impl<W: Write> Session<W> {
             soft_ms: budget.filter(|_| timed).map(|b| b.soft_ms),
             hard_ms: budget.filter(|_| timed).map(|b| b.hard_ms),
             infinite: search.infinite,
-            multipv: self.settings.multipv,
+            multipv: self.config.settings.multipv,
             // Accepting or declining needs the real score, even of an only move.
             score_only_move: search.draw_offered,
             fixed_time: time_limits.is_some_and(|t| t.is_fixed_time()),
             // The engine applies its own rule set (the `repetition` option).
             ..Limits::default()
         };
-        if self.settings.debug {
+        if self.config.settings.debug {
             let b = budget.map_or("none".to_string(), |b| {
                 format!("soft {} ms hard {} ms", b.soft_ms, b.hard_ms)
             });
@@ -893,11 +791,11 @@ impl<W: Write> Session<W> {
     fn time_limits(&self, s: &Search) -> Option<TimeLimits> {
         let dialect = self.dialect?;
         Some(TimeLimits {
-            move_overhead_ms: self.settings.move_overhead_ms,
+            move_overhead_ms: self.config.settings.move_overhead_ms,
             ply: s.ply,
-            ponder_expected: self.settings.ponder,
+            ponder_expected: self.config.settings.ponder,
             ..s.go
-                .limits(dialect, self.settings.usemillisec, s.red_to_move)
+                .limits(dialect, self.config.settings.usemillisec, s.red_to_move)
         })
     }
 
@@ -913,7 +811,7 @@ impl<W: Write> Session<W> {
             s.pondering = false;
             s.draw_offered |= draw;
         }
-        if self.settings.debug {
+        if self.config.settings.debug {
             let b = budget.map_or("none".to_string(), |b| {
                 format!("soft {} ms hard {} ms", b.soft_ms, b.hard_ms)
             });
@@ -970,8 +868,8 @@ impl<W: Write> Session<W> {
                     };
                     self.draw_resign.decide(
                         &facts,
-                        self.settings.allow_draw,
-                        self.settings.allow_resign,
+                        self.config.settings.allow_draw,
+                        self.config.settings.allow_resign,
                     )
                 } else {
                     Suffix::None
@@ -1076,21 +974,6 @@ impl<W: Write> Session<W> {
         let written = self.out.write_all(&bytes).and_then(|()| self.out.flush());
         if written.is_err() {
             self.exit = Some(0);
-        }
-    }
-}
-
-/// Hands `engine` the default book ([`book::load_default`]); when that cannot be loaded, no
-/// book, and what to tell the user (each dialect says it in its own form).
-pub(crate) fn use_default_book(engine: &mut Engine) -> Option<String> {
-    match book::load_default() {
-        Ok(b) => {
-            engine.set_book(b.map(Arc::new));
-            None
-        }
-        Err(e) => {
-            engine.set_book(None);
-            Some(format!("{e}; no book"))
         }
     }
 }

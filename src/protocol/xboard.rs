@@ -17,21 +17,28 @@
 //! `undo`, `setboard`, a move, …) end a running search and throw its answer away; `?` makes
 //! it move now; `ping` waits for the move of a search in progress, as the protocol asks.
 //!
+//! Options: `protover 2` is answered with a `feature option="..."` line for each option that
+//! acts in a CECP game, written from the table the UCCI and UCI handshakes come from
+//! ([`options::cecp_features`]); `option NAME=VALUE` (`option NAME` for a button), `memory`
+//! and `cores` are applied by the path `setoption` takes ([`Configuration::apply`]).
+//!
 //! Replies follow the protocol's forms: `move M`, `Illegal move (reason): M`,
 //! `Error (reason): command`, `tellusererror Illegal position`, `resign`, `offer draw`,
 //! results as `1-0 {…}`, and with `post` thinking lines `depth score time nodes pv` (time in
 //! centiseconds; a mate in N moves scores 100000 + N, being mated in N -100000 - N). Bad input
 //! never ends the session.
 
+use super::configure::Configuration;
 use super::draw_resign::{DrawResign, Facts};
+use super::options::{self, Effect, Protocol};
 use super::output::Suffix;
-use super::session::{game_ply, use_default_book, Event};
+use super::session::{game_ply, Event};
 use crate::board::{Color, Move, Position};
-use crate::search::engine::Engine;
+use crate::search::engine::{Engine, MAX_HASH_MB};
 use crate::search::limits::{Limits, MAX_DEPTH};
 use crate::search::report::{Info, Report, SearchResult};
 use crate::search::score::{mate_in_moves, reported};
-use crate::search::time::{allocate, TimeBudget, TimeLimits, DEFAULT_MOVE_OVERHEAD_MS};
+use crate::search::time::{allocate, TimeBudget, TimeLimits};
 use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::mpsc::Sender;
@@ -40,6 +47,15 @@ use std::sync::mpsc::Sender;
 pub fn is_hello(line: &str) -> bool {
     line.trim() == "xboard"
 }
+
+/// The engine's memory beside the transposition table, in MB, for `memory`: the resident
+/// size of a search with a 1 MB table and one thread (the binary with its network and book,
+/// the search's own tables) is about 16 MB.
+const OWN_MB: usize = 16;
+
+/// What each search thread after the first adds to [`OWN_MB`], in MB (measured as above: a
+/// second thread adds under 2 MB).
+const THREAD_MB: usize = 2;
 
 /// How long a move takes when XBoard set no time control at all (no `level`, `st`, `time`
 /// or `sd`): the engine must still answer by itself.
@@ -100,7 +116,12 @@ pub struct Xboard<W: Write> {
     /// The opponent offered a draw (`draw`) for the engine's next move.
     draw_offered: bool,
     draw_resign: DrawResign,
-    book_chosen: bool,
+    /// The options' settings, and what they handed the engine (shared with the UCCI/UCI
+    /// session): `option`, `memory` and `cores` change them.
+    config: Configuration,
+    /// The memory `memory` allows, in MB, while it decides the table's size: `cores` fits the
+    /// table to it again (more threads need more memory beside it); an `option Hash` ends it.
+    memory_mb: Option<usize>,
     /// Input has ended: end once the engine's move is out.
     ending: bool,
     exit: Option<i32>,
@@ -125,7 +146,8 @@ impl<W: Write> Xboard<W> {
             pongs: Vec::new(),
             draw_offered: false,
             draw_resign: DrawResign::default(),
-            book_chosen: false,
+            config: Configuration::default(),
+            memory_mb: None,
             ending: false,
             exit: None,
         }
@@ -187,8 +209,10 @@ impl<W: Write> Xboard<W> {
             "" => {}
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
             | "ics" | "." | "hint" | "bk" | "white" | "black" | "easy" | "hard" | "post"
-            | "nopost" | "time" | "otim" | "level" | "st" | "sd" | "memory" | "cores" | "ping"
-            | "draw" | "protover" | "variant" | "?" | "quit" => self.setting(cmd, arg, line),
+            | "nopost" | "time" | "otim" | "level" | "st" | "sd" | "memory" | "cores"
+            | "option" | "ping" | "draw" | "protover" | "variant" | "?" | "quit" => {
+                self.setting(cmd, arg, line);
+            }
             "new" | "force" | "go" | "playother" | "usermove" | "undo" | "remove" | "setboard"
             | "result" | "analyze" | "exit" => self.game_command(cmd, arg),
             _ if looks_like_move(cmd) && arg.is_empty() => self.game_command("usermove", cmd),
@@ -240,13 +264,30 @@ impl<W: Write> Xboard<W> {
                 _ => self.error("bad depth", line),
             },
             "memory" => match arg.parse::<usize>() {
-                Ok(mb) if mb > 0 => self.engine.set_hash_mb(mb),
+                Ok(mb) if mb > 0 => {
+                    self.memory_mb = Some(mb);
+                    self.fit_table();
+                }
                 _ => self.error("bad memory size", line),
             },
             "cores" => match arg.parse::<usize>() {
-                Ok(n) if n > 0 => self.engine.set_threads(n),
+                Ok(n) if n > 0 => {
+                    self.set_option("Threads", Some(&n.to_string()), line);
+                    self.fit_table();
+                }
                 _ => self.error("bad number of cores", line),
             },
+            "option" => {
+                // `option NAME=VALUE`, or `option NAME` for a button.
+                let (name, value) = match arg.split_once('=') {
+                    Some((name, value)) => (name.trim(), Some(value.trim())),
+                    None => (arg, None),
+                };
+                if let Effect::HashMb(_) = self.set_option(name, value, line) {
+                    // The user chose the table's size: `memory` no longer decides it.
+                    self.memory_mb = None;
+                }
+            }
             "ping" => {
                 // `pong N` echoes the number; a bare `ping` gets a bare `pong`, not one with a
                 // trailing blank (found by the session fuzzer).
@@ -269,6 +310,40 @@ impl<W: Write> Xboard<W> {
             // Accepted and ignored: nothing in them changes how the engine plays.
             _ => {}
         }
+    }
+
+    /// Sets an option by the path the UCCI/UCI session takes too ([`Configuration::apply`]);
+    /// says what happened in `#` lines, and answers a refused `line` with the protocol's
+    /// `Error (reason): command`. Returns what the option changed.
+    fn set_option(&mut self, name: &str, value: Option<&str>, line: &str) -> Effect {
+        let applied = self
+            .config
+            .apply(&mut self.engine, Protocol::Cecp, name, value);
+        for m in &applied.messages {
+            self.send(&format!("# {m}"));
+        }
+        if let Some(refusal) = applied.refused {
+            self.error(refusal.reason(), line);
+        }
+        applied.effect
+    }
+
+    /// After `memory` (and `cores` while `memory` decides): the table gets what the memory
+    /// XBoard allows leaves beside the engine's own ([`OWN_MB`], [`THREAD_MB`] a thread after
+    /// the first), at least 1 MB.
+    fn fit_table(&mut self) {
+        let Some(mb) = self.memory_mb else {
+            return;
+        };
+        let own = OWN_MB + THREAD_MB * self.engine.threads().saturating_sub(1);
+        let table = mb.saturating_sub(own).max(1);
+        if table.min(MAX_HASH_MB) == self.engine.hash_mb() {
+            return;
+        }
+        self.send(&format!(
+            "# memory {mb}: a {table} MB transposition table, about {own} MB for the rest"
+        ));
+        self.set_option("Hash", Some(&table.to_string()), &format!("memory {mb}"));
     }
 
     /// Commands that change the game or who plays: a running search is stopped first and its
@@ -438,13 +513,13 @@ impl<W: Write> Xboard<W> {
             soft_ms: budget.map(|b| b.soft_ms),
             hard_ms: budget.map(|b| b.hard_ms),
             infinite,
+            multipv: self.config.settings.multipv,
             ..Limits::default()
         };
-        if !self.book_chosen && self.reports.is_some() {
-            if let Some(why) = use_default_book(&mut self.engine) {
+        if self.reports.is_some() {
+            if let Some(why) = self.config.choose_default_book(&mut self.engine) {
                 self.send(&format!("# {why}"));
             }
-            self.book_chosen = true;
         }
         self.searches.push_back(purpose);
         if let Some(tx) = &self.reports {
@@ -471,7 +546,7 @@ impl<W: Write> Xboard<W> {
                 .or((remaining.is_none() && c.depth.is_none()).then_some(DEFAULT_MOVE_MS)),
             opp_remaining_ms: c.opp_ms.or(c.base_ms),
             opp_increment_ms: c.increment_ms,
-            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            move_overhead_ms: self.config.settings.move_overhead_ms,
             ply,
             ponder_expected: self.ponder,
         })
@@ -528,7 +603,11 @@ impl<W: Write> Xboard<W> {
             quiet_plies: self.game.halfmove_clock(),
             offered: std::mem::take(&mut self.draw_offered),
         };
-        match self.draw_resign.decide(&facts, true, true) {
+        let settings = &self.config.settings;
+        match self
+            .draw_resign
+            .decide(&facts, settings.allow_draw, settings.allow_resign)
+        {
             Suffix::Resign => {
                 self.send("resign");
                 self.engine_side = None;
@@ -585,13 +664,17 @@ impl<W: Write> Xboard<W> {
         self.send(&format!("Error ({reason}): {}", shown(command, 80)));
     }
 
-    /// The answer to `protover 2`: what this engine does, ending with `done=1`.
+    /// The answer to `protover 2`: what this engine does, then its options (from the table
+    /// the UCCI and UCI handshakes are written from), ending with `done=1`.
     fn features(&mut self) {
         let version = env!("CARGO_PKG_VERSION");
         self.send(&format!(
             "feature myname=\"Jiangjun {version}\" variants=\"xiangqi\" setboard=1 usermove=1 \
              ping=1 sigint=0 sigterm=0 analyze=1 colors=0 memory=1 smp=1 draw=1 reuse=1"
         ));
+        for line in options::cecp_features() {
+            self.send(&line);
+        }
         self.send("feature done=1");
     }
 

@@ -26,6 +26,7 @@ mod tablebase;
 mod protocol_evalfile;
 mod protocol_session;
 mod protocol_transcripts;
+mod protocol_xboard_options;
 
 // Whole scripts piped at once; searches under a memory limit.
 mod protocol_bursts;

@@ -372,29 +372,31 @@ pub fn info_field(line: &str, key: &str) -> Option<i64> {
     toks.get(i + 1)?.parse().ok()
 }
 
-/// The GUI lines (`> …`) of case `n` in tests/data/transcripts.md, comments in parentheses
-/// after two or more spaces removed and a written `\r\n` turned into a real CR.
-pub fn transcript_inputs(n: u32) -> Vec<String> {
+/// The lines of case `n` in tests/data/transcripts.md, from its header to the next one.
+fn transcript_case(n: u32) -> Vec<&'static str> {
     let text = include_str!("../data/transcripts.md");
     let header = format!("**{n}. ");
-    let mut inputs = Vec::new();
+    let mut lines = Vec::new();
     let mut inside = false;
     for line in text.lines() {
         if line.starts_with("**") {
             inside = line.starts_with(&header);
-            continue;
+        } else if inside {
+            lines.push(line);
         }
-        if !inside {
-            continue;
-        }
+    }
+    lines
+}
+
+/// The GUI lines (`> …`) of case `n` in tests/data/transcripts.md, comments in parentheses
+/// after two or more spaces removed and a written `\r\n` turned into a real CR.
+pub fn transcript_inputs(n: u32) -> Vec<String> {
+    let mut inputs = Vec::new();
+    for line in transcript_case(n) {
         let Some(cmd) = line.trim_start().strip_prefix("> ") else {
             continue;
         };
-        let cmd = match cmd.find("  (") {
-            Some(i) => &cmd[..i],
-            None => cmd,
-        };
-        let cmd = cmd.trim_end();
+        let cmd = without_comment(cmd);
         let cmd = match cmd.strip_suffix("\\r\\n") {
             Some(c) => format!("{c}\r"),
             None => cmd.to_string(),
@@ -402,6 +404,25 @@ pub fn transcript_inputs(n: u32) -> Vec<String> {
         inputs.push(cmd);
     }
     inputs
+}
+
+/// The exact engine lines (`<  …`, not the `<~` patterns) of case `n` in
+/// tests/data/transcripts.md, in order, comments removed as from the GUI lines.
+pub fn transcript_outputs(n: u32) -> Vec<String> {
+    transcript_case(n)
+        .into_iter()
+        .filter_map(|line| line.trim_start().strip_prefix("<  "))
+        .map(|l| without_comment(l).to_string())
+        .collect()
+}
+
+/// A transcript line without its comment: text in parentheses after two or more spaces.
+fn without_comment(line: &str) -> &str {
+    match line.find("  (") {
+        Some(i) => &line[..i],
+        None => line,
+    }
+    .trim_end()
 }
 
 /// Case numbers present in tests/data/transcripts.md.

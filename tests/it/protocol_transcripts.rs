@@ -40,7 +40,7 @@ fn only_info_strings(lines: &[String]) {
 #[test]
 fn every_case_has_a_test() {
     // Keep in step with the `case_NN` functions below.
-    let implemented: Vec<u32> = (1..=50).collect();
+    let implemented: Vec<u32> = (1..=51).collect();
     assert_eq!(transcript_case_numbers(), implemented);
     for n in implemented {
         assert!(
@@ -963,7 +963,7 @@ fn handshake(mut e: Engine, n: u32) -> (Engine, Vec<String>) {
     (e, inputs)
 }
 
-// ---- CECP (XBoard protocol 2), cases 45-50 ----
+// ---- CECP (XBoard protocol 2), cases 45-51 ----
 
 /// A thinking line: `depth score centiseconds nodes pv…`.
 fn is_thinking_line(line: &str) -> bool {
@@ -1001,7 +1001,10 @@ fn case_45_cecp_handshake() {
     e.send_all(&inputs[..2]);
     let got = texts(&e.until_exact("feature done=1"));
     assert!(sent.elapsed() < Duration::from_secs(1));
-    assert_eq!(got.len(), 2, "{got:?}");
+    // The options (case 51) come between the first line and `done=1`.
+    for option in &got[1..got.len() - 1] {
+        assert!(option.starts_with("feature option=\""), "{got:?}");
+    }
     for f in [
         " myname=\"Jiangjun ",
         " variants=\"xiangqi\"",
@@ -1108,5 +1111,35 @@ fn case_50_cecp_move_now_and_pondering() {
         e.wait_exit(Duration::from_secs(5)).is_some(),
         "quit ends the session"
     );
+    e.finish();
+}
+
+#[test]
+fn case_51_cecp_options() {
+    let inputs = transcript_inputs(51);
+    let expected = transcript_outputs(51);
+    let mut e = Engine::start();
+    e.send_all(&inputs[..2]);
+    let got = texts(&e.until_exact("feature done=1"));
+    assert!(
+        got[0].starts_with("feature myname=\"Jiangjun ")
+            && got[0].contains(" memory=1")
+            && got[0].contains(" smp=1"),
+        "{got:?}"
+    );
+    // Every option line exactly as the case writes it, in its order, and `done=1` last.
+    let features = expected.iter().take_while(|l| l.starts_with("feature "));
+    assert_eq!(got[1..], features.cloned().collect::<Vec<_>>());
+    e.send_all(&inputs[2..]);
+    let got = texts(&e.until_exact("pong 7"));
+    // Each refused option: a `#` comment saying why, then the protocol's error.
+    let answers: Vec<&String> = got.iter().filter(|l| !l.starts_with("# ")).collect();
+    let expected_answers = &expected[expected.len() - 3..];
+    assert_eq!(
+        answers,
+        expected_answers.iter().collect::<Vec<_>>(),
+        "{got:?}"
+    );
+    assert_eq!(got.len(), 5, "{got:?}");
     e.finish();
 }

@@ -1,7 +1,9 @@
 //! README.md names only what exists: every `jiangjun <subcommand>` it writes (and every
-//! subcommand of a group, such as `jiangjun pgn check`) answers `--help` with status 0, and
+//! subcommand of a group, such as `jiangjun pgn check`) answers `--help` with status 0,
 //! every row of its options table names options the engine announces, under `ucci` and under
-//! `uci`, with the default the table gives. `scripts/readme_check.sh` runs the README's
+//! `uci`, with the default the table gives, and the options its XBoard paragraph says XBoard
+//! is offered are the engine's `feature option` lines. README.zh-CN.md has the same options
+//! table and shows only commands README.md shows. `scripts/readme_check.sh` runs the README's
 //! commands themselves; this is the cheap part of that check, kept in the suite.
 
 use crate::cli_support::run;
@@ -9,6 +11,9 @@ use crate::protocol_support::Engine;
 use std::collections::BTreeSet;
 
 const README: &str = include_str!("../../README.md");
+
+/// The README for Chinese players, README.zh-CN.md: the same options and commands.
+const README_ZH: &str = include_str!("../../README.zh-CN.md");
 
 /// Every `jiangjun WORD [WORD]` of the README where WORD is a lower-case word: the candidate
 /// subcommand and the word after it (a group's subcommand, or an argument).
@@ -105,40 +110,166 @@ fn announced_default(rest: &str) -> String {
     words[at + 1].to_string()
 }
 
-#[test]
-fn every_option_in_the_readme_table_is_announced_with_its_default() {
+/// One row of an options table (`| UCCI | UCI | default | what it does |`): the names
+/// (`None` for `-`) and the default, as written.
+struct OptionRow {
+    ucci: Option<String>,
+    uci: Option<String>,
+    default: String,
+    row: String,
+}
+
+/// The rows of the options table in the section `heading` of `readme`, header and rule rows
+/// left out.
+fn option_rows(readme: &str, heading: &str) -> Vec<OptionRow> {
+    let table = readme
+        .split(heading)
+        .nth(1)
+        .unwrap_or_else(|| panic!("no `{heading}` section"));
+    let name = |cell: &str| (cell != "-").then(|| cell.trim_matches('`').to_string());
+    table
+        .lines()
+        .take_while(|l| !l.starts_with("## "))
+        .filter_map(|row| {
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            if cells.len() < 5 || !cells[1].starts_with('`') && cells[1] != "-" {
+                return None;
+            }
+            Some(OptionRow {
+                ucci: name(cells[1]),
+                uci: name(cells[2]),
+                default: cells[3].trim_matches('`').to_string(),
+                row: row.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// Every row names options the engine announces, under `ucci` and under `uci`, and gives the
+/// default of the first protocol that announces it.
+fn assert_announced_with_defaults(rows: &[OptionRow]) {
     let ucci = announced("ucci");
     let uci = announced("uci");
-    let table = README
-        .split("## Engine options")
-        .nth(1)
-        .expect("README has an `## Engine options` section");
-    let mut rows = 0;
-    for row in table.lines().take_while(|l| !l.starts_with("## ")) {
-        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-        // | UCCI | UCI | default | what it does |, header and rule rows left out.
-        if cells.len() < 5 || !cells[1].starts_with('`') && cells[1] != "-" {
-            continue;
-        }
-        let name = |cell: &str| cell.trim_matches('`').to_string();
-        let default = name(cells[3]);
+    for r in rows {
         let mut defaults = Vec::new();
-        if cells[1] != "-" {
-            let rest = find(&ucci, "option ", &name(cells[1]))
-                .unwrap_or_else(|| panic!("UCCI does not announce {}: {ucci:?}", cells[1]));
+        if let Some(n) = &r.ucci {
+            let rest = find(&ucci, "option ", n)
+                .unwrap_or_else(|| panic!("UCCI does not announce {n}: {ucci:?}"));
             defaults.push(announced_default(rest));
         }
-        if cells[2] != "-" {
-            let rest = find(&uci, "option name ", &name(cells[2]))
-                .unwrap_or_else(|| panic!("UCI does not announce {}: {uci:?}", cells[2]));
+        if let Some(n) = &r.uci {
+            let rest = find(&uci, "option name ", n)
+                .unwrap_or_else(|| panic!("UCI does not announce {n}: {uci:?}"));
             defaults.push(announced_default(rest));
         }
-        // The table's default is the first protocol's.
         let first = defaults.first().expect("a row names at least one option");
-        assert_eq!(&default, first, "README's default for {row}");
-        rows += 1;
+        assert_eq!(&r.default, first, "the default in {}", r.row);
     }
-    assert!(rows >= 20, "the options table has {rows} rows");
+}
+
+#[test]
+fn every_option_in_the_readme_table_is_announced_with_its_default() {
+    let rows = option_rows(README, "## Engine options");
+    assert!(
+        rows.len() >= 20,
+        "the options table has {} rows",
+        rows.len()
+    );
+    assert_announced_with_defaults(&rows);
+}
+
+/// README.zh-CN.md's options table has README.md's rows (names and defaults, in order), and so
+/// holds to the engine as that one does.
+#[test]
+fn the_chinese_readmes_option_table_is_the_engines() {
+    let rows = option_rows(README_ZH, "## 引擎选项");
+    let names = |rows: &[OptionRow]| -> Vec<(Option<String>, Option<String>, String)> {
+        rows.iter()
+            .map(|r| (r.ucci.clone(), r.uci.clone(), r.default.clone()))
+            .collect()
+    };
+    assert_eq!(
+        names(&rows),
+        names(&option_rows(README, "## Engine options")),
+        "README.zh-CN.md's options table differs from README.md's"
+    );
+    assert_announced_with_defaults(&rows);
+}
+
+/// The lines of the code blocks of `readme` (```sh, ```text), comments and blank lines left
+/// out.
+fn code_lines(readme: &str) -> BTreeSet<&str> {
+    let mut lines = BTreeSet::new();
+    let mut inside = false;
+    for line in readme.lines().map(str::trim) {
+        if line.starts_with("```") {
+            inside = !inside;
+        } else if inside && !line.is_empty() && !line.starts_with('#') {
+            lines.insert(line);
+        }
+    }
+    lines
+}
+
+/// Every command README.zh-CN.md shows is one README.md shows, word for word, so that
+/// `scripts/readme_check.sh`, which runs README.md's, runs them all; and the two link each
+/// other at the top.
+#[test]
+fn the_chinese_readmes_commands_are_the_english_ones() {
+    let english = code_lines(README);
+    let chinese = code_lines(README_ZH);
+    assert!(chinese.len() >= 20, "{chinese:?}");
+    let missing: Vec<&&str> = chinese.difference(&english).collect();
+    assert!(missing.is_empty(), "not in README.md: {missing:?}");
+    let top = |readme: &'static str| readme.lines().take(5).collect::<Vec<_>>().join("\n");
+    assert!(top(README).contains("(README.zh-CN.md)"), "{}", top(README));
+    assert!(top(README_ZH).contains("(README.md)"), "{}", top(README_ZH));
+}
+
+/// The names of the engine's `feature option` lines, after `xboard` and `protover 2`.
+fn offered_to_xboard() -> BTreeSet<String> {
+    let mut engine = Engine::start_with_book(None);
+    engine.send_all(&["xboard", "protover 2"]);
+    let lines = engine.until_exact("feature done=1");
+    engine.send("quit");
+    engine.finish();
+    lines
+        .iter()
+        .filter_map(|l| l.text.strip_prefix("feature option=\"")?.split(" -").next())
+        .map(str::to_string)
+        .collect()
+}
+
+/// README's XBoard paragraph (and README.zh-CN.md's): XBoard is offered the table's options
+/// that have a UCI name, under that name, but the ones it names as left out, and two
+/// UCCI-only ones by UCI's spellings.
+#[test]
+fn the_options_readme_says_xboard_offers_are_the_ones_offered() {
+    let left_out = ["Ponder", "UCI_ShowWDL", "Rank Origin", "UCI_Variant"];
+    let added = ["AllowDraw", "AllowResign"];
+    for (readme, start, end) in [
+        (README, "**XBoard and WinBoard**", "\n\nTo see it think"),
+        (README_ZH, "**XBoard 和 WinBoard**", "\n\n不用界面"),
+    ] {
+        let paragraph = readme
+            .split(start)
+            .nth(1)
+            .and_then(|rest| rest.split(end).next())
+            .unwrap_or_else(|| panic!("no {start} paragraph"));
+        for name in left_out.iter().chain(&added) {
+            assert!(
+                paragraph.contains(&format!("`{name}`")),
+                "the {start} paragraph does not name {name}"
+            );
+        }
+    }
+    let mut expected: BTreeSet<String> = option_rows(README, "## Engine options")
+        .into_iter()
+        .filter_map(|r| r.uci)
+        .filter(|n| !left_out.contains(&n.as_str()))
+        .collect();
+    expected.extend(added.map(String::from));
+    assert_eq!(offered_to_xboard(), expected);
 }
 
 /// Issue 60 item 8: the README's "see it think" example, run as written (default book and

@@ -1,4 +1,7 @@
 use super::*;
+use crate::rules::RuleSet;
+use crate::search::levels::Style;
+use crate::search::strength::Strength;
 use crate::search::tt::{Bound, TableStats};
 
 fn dry() -> Xboard<Vec<u8>> {
@@ -52,7 +55,6 @@ fn info(depth: i32, score: i32, pv: &[&str]) -> Report {
 fn features_answer_protover_2() {
     let mut x = dry();
     let out = feed(&mut x, &["protover 2"]);
-    assert_eq!(out.len(), 2, "{out:?}");
     for f in [
         "myname=\"Jiangjun ",
         "variants=\"xiangqi\"",
@@ -63,13 +65,18 @@ fn features_answer_protover_2() {
         "sigterm=0",
         "analyze=1",
         "colors=0",
+        "memory=1",
+        "smp=1",
     ] {
         assert!(
             out[0].starts_with("feature ") && out[0].contains(f),
             "{f}: {out:?}"
         );
     }
-    assert_eq!(out[1], "feature done=1");
+    // The options come between the first line and `done=1`, which is last.
+    assert_eq!(out.last().map(String::as_str), Some("feature done=1"));
+    let options = &out[1..out.len() - 1];
+    assert_eq!(options, options::cecp_features().as_slice());
     assert!(feed(
         &mut x,
         &["accepted setboard", "rejected nps", "variant xiangqi"]
@@ -77,6 +84,203 @@ fn features_answer_protover_2() {
     .is_empty());
     let out = feed(&mut x, &["variant normal"]);
     assert_eq!(out, vec!["Error (unsupported variant): variant normal"]);
+}
+
+/// The option lines in XBoard's syntax, exactly; and what a UCCI or UCI GUI cannot use in a
+/// CECP game (the clock unit, batch mode, pondering, WDL, rank numbering, the variant) is
+/// not offered.
+#[test]
+fn option_features_have_xboards_shapes() {
+    let lines = options::cecp_features();
+    for expected in [
+        "feature option=\"Hash -spin 64 1 16384\"",
+        "feature option=\"Threads -spin 1 1 256\"",
+        "feature option=\"OwnBook -check 1\"",
+        "feature option=\"BookFile -file <built-in>\"",
+        "feature option=\"Randomness -combo *none /// tiny /// small /// medium /// large /// huge\"",
+        "feature option=\"Repetition -combo *cxa2011 /// axf\"",
+        "feature option=\"Style -combo solid /// *normal /// risky\"",
+        "feature option=\"MultiPV -spin 1 1 128\"",
+        "feature option=\"UCI_LimitStrength -check 0\"",
+        "feature option=\"UCI_Elo -spin 700 700 2590\"",
+        "feature option=\"EvalFile -file <built-in>\"",
+        "feature option=\"Use NNUE -check 1\"",
+        "feature option=\"AllowResign -check 1\"",
+        "feature option=\"Clear Hash -button\"",
+    ] {
+        assert!(lines.iter().any(|l| l == expected), "{expected}: {lines:?}");
+    }
+    for absent in [
+        "usemillisec",
+        "batch",
+        "debug",
+        "Ponder",
+        "UCI_ShowWDL",
+        "Rank Origin",
+        "UCI_Variant",
+    ] {
+        assert!(
+            !lines.iter().any(|l| l.contains(&format!("\"{absent} -"))),
+            "{absent}: {lines:?}"
+        );
+    }
+    for line in &lines {
+        let text = line
+            .strip_prefix("feature option=\"")
+            .and_then(|t| t.strip_suffix('"'))
+            .unwrap_or_else(|| panic!("{line}"));
+        let (_, kind) = text.split_once(" -").unwrap();
+        let words: Vec<&str> = kind.split(' ').collect();
+        match words[0] {
+            "check" => assert!(words[1..] == ["0"] || words[1..] == ["1"], "{line}"),
+            "spin" => {
+                let n: Vec<u64> = words[1..].iter().map(|w| w.parse().unwrap()).collect();
+                assert!(n.len() == 3 && n[1] <= n[0] && n[0] <= n[2], "{line}");
+            }
+            "combo" => {
+                let choices: Vec<&str> = kind["combo ".len()..].split(" /// ").collect();
+                let marked = choices.iter().filter(|c| c.starts_with('*')).count();
+                assert!(choices.len() >= 2 && marked == 1, "{line}");
+            }
+            "file" => assert_eq!(words.len(), 2, "{line}"),
+            "button" => assert_eq!(words.len(), 1, "{line}"),
+            other => panic!("{other}: {line}"),
+        }
+    }
+}
+
+/// Every offered option, sent back at its default (`option NAME=VALUE`, a button bare), is
+/// taken without a word: XBoard sends the options a user saved at each start.
+#[test]
+fn every_offered_option_takes_its_default_quietly() {
+    let mut x = dry();
+    for line in options::cecp_features() {
+        let text = &line["feature option=\"".len()..line.len() - 1];
+        let (name, kind) = text.split_once(" -").unwrap();
+        let command = match kind.split_once(' ') {
+            None => format!("option {name}"),
+            Some(("combo", choices)) => {
+                let default = choices.split(" /// ").find(|c| c.starts_with('*')).unwrap();
+                format!("option {name}={}", &default[1..])
+            }
+            Some((_, value)) => format!("option {name}={}", value.split(' ').next().unwrap()),
+        };
+        assert!(feed(&mut x, &[&command]).is_empty(), "{command}");
+    }
+}
+
+#[test]
+fn options_change_the_engine_by_the_shared_path() {
+    let mut x = dry();
+    assert!(feed(
+        &mut x,
+        &[
+            "option Threads=2",
+            "option Hash=32",
+            "option Style=risky",
+            "option MultiPV=3",
+            "option Repetition=axf",
+            "option Move Overhead=100",
+            "option UCI_LimitStrength=1",
+            "option UCI_Elo=1500",
+            "option Clear Hash",
+        ]
+    )
+    .is_empty());
+    assert_eq!((x.engine.threads(), x.engine.hash_mb()), (2, 32));
+    let s = &x.config.settings;
+    assert_eq!((s.style, s.multipv), (Style::Risky, 3));
+    assert_eq!(s.repetition, RuleSet::Axf);
+    assert_eq!(s.move_overhead_ms, 100);
+    assert_eq!(s.strength(), Some(Strength::from_elo(1500)));
+    // The move overhead counts in the time of a move.
+    feed(&mut x, &["level 0 1 0", "time 3000", "otim 3000"]);
+    let before = x.budget(&Position::startpos()).unwrap();
+    feed(&mut x, &["option Move Overhead=2000"]);
+    let after = x.budget(&Position::startpos()).unwrap();
+    assert!(after.hard_ms < before.hard_ms, "{before:?} {after:?}");
+    // Spellings are matched as in UCCI and UCI: without case, spaces, `_` or `-`.
+    assert!(feed(&mut x, &["option threads = 3", "option move_overhead=20"]).is_empty());
+    assert_eq!(x.engine.threads(), 3);
+    assert_eq!(x.config.settings.move_overhead_ms, 20);
+}
+
+#[test]
+fn bad_options_are_answered_and_the_engine_goes_on() {
+    let mut x = dry();
+    let out = feed(&mut x, &["option Threads=x"]);
+    assert_eq!(
+        out,
+        vec![
+            "# option Threads: 'x' is not a whole number; unchanged",
+            "Error (bad value): option Threads=x",
+        ]
+    );
+    let out = feed(&mut x, &["option Style=wild"]);
+    assert_eq!(
+        out.last().map(String::as_str),
+        Some("Error (bad value): option Style=wild")
+    );
+    assert_eq!(x.config.settings.style, Style::Normal);
+    let out = feed(&mut x, &["option Nonsense=1"]);
+    assert_eq!(
+        out,
+        vec![
+            "# option: unknown option 'Nonsense' ignored",
+            "Error (unknown option): option Nonsense=1",
+        ]
+    );
+    assert_eq!(
+        feed(&mut x, &["option"]).last().map(String::as_str),
+        Some("Error (unknown option): option")
+    );
+    // A value outside the announced range is brought into it, and said.
+    let out = feed(&mut x, &["option Threads=100000"]);
+    assert_eq!(
+        out,
+        vec!["# option Threads: 100000 is above 256; using 256"]
+    );
+    assert_eq!(x.engine.threads(), 256);
+    // A book that cannot be read leaves the book as it was.
+    let out = feed(&mut x, &["option BookFile=/no/such/book.jjb"]);
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(
+        out[0].starts_with("# ") && out[0].ends_with("book unchanged"),
+        "{out:?}"
+    );
+    assert_eq!(feed(&mut x, &["ping 9"]), vec!["pong 9"]);
+}
+
+#[test]
+fn memory_sets_the_table_to_what_fits_and_cores_the_threads() {
+    let mut x = dry();
+    let out = feed(&mut x, &["memory 64"]);
+    assert_eq!(
+        out,
+        vec!["# memory 64: a 48 MB transposition table, about 16 MB for the rest"]
+    );
+    assert_eq!(x.engine.hash_mb(), 64 - OWN_MB);
+    // More threads need more memory beside the table.
+    assert_eq!(
+        feed(&mut x, &["cores 3"]),
+        vec!["# memory 64: a 44 MB transposition table, about 20 MB for the rest"]
+    );
+    assert_eq!(x.engine.threads(), 3);
+    assert_eq!(x.engine.hash_mb(), 64 - OWN_MB - 2 * THREAD_MB);
+    // Too little memory still leaves a table.
+    feed(&mut x, &["memory 10"]);
+    assert_eq!(x.engine.hash_mb(), 1);
+    // The user's own Hash wins until the next `memory`.
+    assert!(feed(&mut x, &["option Hash=100", "cores 1"]).is_empty());
+    assert_eq!((x.engine.hash_mb(), x.engine.threads()), (100, 1));
+    feed(&mut x, &["memory 128"]);
+    assert_eq!(x.engine.hash_mb(), 128 - OWN_MB);
+    for bad in ["memory 0", "memory x", "cores 0", "cores -1"] {
+        let out = feed(&mut x, &[bad]);
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(out[0].starts_with("Error (bad "), "{out:?}");
+    }
+    assert_eq!((x.engine.hash_mb(), x.engine.threads()), (128 - OWN_MB, 1));
 }
 
 #[test]
@@ -317,18 +521,98 @@ fn draw_offers_and_first_line() {
     assert!(is_hello("xboard"));
     assert!(is_hello("xboard\r"));
     assert!(!is_hello("ucci"));
-    let mut x = dry();
-    // A dead-drawn position: the offer is accepted with the move.
-    feed(
-        &mut x,
-        &[
-            "new",
-            "force",
-            "setboard 4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1",
-            "draw",
-            "go",
-        ],
-    );
-    done(&mut x, Some("d0d1"), None, 0);
-    assert_eq!(take(&mut x), vec!["offer draw", "move d0d1"]);
+    // A dead-drawn position: the offer is accepted with the move; with `AllowDraw` off the
+    // move comes alone.
+    for (allow, said) in [
+        ("1", vec!["offer draw", "move d0d1"]),
+        ("0", vec!["move d0d1"]),
+    ] {
+        let mut x = dry();
+        let option = format!("option AllowDraw={allow}");
+        feed(
+            &mut x,
+            &[
+                &option,
+                "new",
+                "force",
+                "setboard 4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1",
+                "draw",
+                "go",
+            ],
+        );
+        done(&mut x, Some("d0d1"), None, 0);
+        assert_eq!(take(&mut x), said);
+    }
+}
+
+/// Names an `option` command may carry: every offered one, spellings of others, and junk.
+fn option_names() -> Vec<String> {
+    let mut names: Vec<String> = options::cecp_features()
+        .iter()
+        .filter_map(|l| l["feature option=\"".len()..].split(" -").next())
+        .map(str::to_string)
+        .collect();
+    for other in [
+        "hashsize",
+        "promotion",
+        "tune_rfp_margin",
+        "Nonsense",
+        "",
+        " = ",
+    ] {
+        names.push(other.to_string());
+    }
+    names
+}
+
+const OPTION_VALUES: &[&str] = &[
+    "0",
+    "1",
+    "-1",
+    "3",
+    "99999999999999999999999",
+    "x",
+    "",
+    "<built-in>",
+    "none",
+    "risky",
+    "axf",
+    "*none",
+    "/no/such/file",
+    "1 2",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: 64,
+        ..proptest::prelude::ProptestConfig::default()
+    })]
+
+    /// Whatever `option` commands arrive, each is answered in `#` lines and `Error (...)` at
+    /// most, and the engine still answers `ping`.
+    #[test]
+    fn random_option_commands_never_break_the_session(
+        picks in proptest::collection::vec((0usize..64, 0usize..64, proptest::bool::ANY), 1..12),
+    ) {
+        let names = option_names();
+        let mut x = dry();
+        for (name, value, button) in picks {
+            let name = &names[name % names.len()];
+            let command = if button {
+                format!("option {name}")
+            } else {
+                format!("option {name}={}", OPTION_VALUES[value % OPTION_VALUES.len()])
+            };
+            let out = feed(&mut x, &[command.as_str(), "ping 5"]);
+            proptest::prop_assert_eq!(out.last().map(String::as_str), Some("pong 5"));
+            for line in &out[..out.len() - 1] {
+                proptest::prop_assert!(
+                    line.starts_with("# ") || line.starts_with("Error ("),
+                    "{}: {:?}",
+                    command,
+                    out
+                );
+            }
+        }
+    }
 }
