@@ -9,6 +9,7 @@ use anyhow::{bail, Context};
 
 use crate::board::{Color, Position};
 use crate::tablebase::generate::{self, Done, Quiet};
+use crate::tablebase::material::MAX_TABLE_PIECES;
 use crate::tablebase::table::file_name;
 use crate::tablebase::{Material, TableSet, Value};
 
@@ -189,6 +190,12 @@ fn show(v: Value) -> String {
 fn probe_main(a: ProbeArgs) -> anyhow::Result<i32> {
     let pos = Position::from_fen(&a.fen).with_context(|| format!("--fen '{}'", a.fen))?;
     let m = Material::of(&pos).canonical();
+    if m.piece_count() > MAX_TABLE_PIECES {
+        bail!(
+            "{} pieces on the board; tables hold at most {MAX_TABLE_PIECES}",
+            m.piece_count()
+        );
+    }
     let mut set = TableSet::new();
     load_with_captures(&a.dir, m, &mut set)?;
     let value = set

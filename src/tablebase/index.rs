@@ -16,7 +16,7 @@ use crate::board::{Color, Piece, PieceKind, Square};
 use super::material::{Material, KINDS};
 
 /// The most pieces a table holds (both generals included).
-pub const MAX_PIECES: usize = 16;
+pub const MAX_PIECES: usize = super::material::MAX_TABLE_PIECES as usize;
 
 /// A board in the table's frame: what stands on each point.
 pub type Board = [Option<Piece>; SQUARES];
@@ -61,8 +61,13 @@ pub struct Layout {
 pub type Placement = [u8; MAX_PIECES];
 
 impl Layout {
-    /// The index of `material`'s table (its first side as Red).
+    /// The index of `material`'s table (its first side as Red). Every [`Material`] a table
+    /// can be made of has at most [`MAX_PIECES`] pieces ([`Material::parse`] refuses more).
     pub fn new(material: Material) -> Layout {
+        assert!(
+            material.piece_count() as usize <= MAX_PIECES,
+            "{material}: too many pieces"
+        );
         let mut groups = Vec::new();
         let mut add =
             |color: Color, kind: PieceKind, count: usize, only: &dyn Fn(Square) -> bool| {
@@ -159,7 +164,7 @@ impl Layout {
         let mut idx = 0u64;
         let mut at = 0;
         for g in &self.groups {
-            let mut slots = [0u8; 5];
+            let mut slots = [0u8; MAX_PIECES];
             for (j, s) in slots.iter_mut().enumerate().take(g.count) {
                 let mut sq = placement[at + j];
                 if mirror {

@@ -28,6 +28,10 @@ pub const ATTACKERS: [PieceKind; 4] = [
     PieceKind::Pawn,
 ];
 
+/// The most pieces (generals included) a table can hold: the index is a `u64` and the
+/// placements fixed arrays, and nothing larger could be generated on one machine anyway.
+pub const MAX_TABLE_PIECES: u32 = 8;
+
 /// One side's pieces besides its general: a count per kind, indexed by [`PieceKind::index`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, PartialOrd, Ord)]
 pub struct Side {
@@ -123,7 +127,14 @@ impl Material {
                 *side = side.with(kind, 1);
             }
         }
-        Ok(Material { sides })
+        let m = Material { sides };
+        if m.piece_count() > MAX_TABLE_PIECES {
+            return Err(bad(&format!(
+                "{} pieces; tables hold at most {MAX_TABLE_PIECES}",
+                m.piece_count()
+            )));
+        }
+        Ok(m)
     }
 
     /// The signature of a position's pieces, Red's side first.

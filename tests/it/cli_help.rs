@@ -5,7 +5,7 @@ use crate::cli_support;
 use cli_support::run;
 
 /// Every subcommand, and a line its usage must contain.
-const SUBCOMMANDS: [(&str, &str); 9] = [
+const SUBCOMMANDS: [(&str, &str); 10] = [
     ("params", "usage: jiangjun params [OPTIONS]"),
     ("perft", "usage: jiangjun perft [OPTIONS] <depth>"),
     ("bench", "usage: jiangjun bench [OPTIONS] [depth]"),
@@ -15,6 +15,7 @@ const SUBCOMMANDS: [(&str, &str); 9] = [
     ("tune", "usage: jiangjun tune [OPTIONS] --data <F[,F...]>"),
     ("match", "usage: jiangjun match [OPTIONS]"),
     ("tournament", "usage: jiangjun tournament [OPTIONS]"),
+    ("tb", "usage: jiangjun tb <SUBCOMMAND>"),
 ];
 
 #[test]
@@ -60,15 +61,15 @@ fn unknown_flags_exit_2_with_the_usage() {
         // Arguments a subcommand needs before it looks at the rest.
         match sub {
             "perft" => args.push("1"),
-            "book" => args.push("probe"),
+            "book" | "tb" => args.push("probe"),
             _ => {}
         }
         args.push("--no-such-flag");
         // A group's subcommand has its own usage.
-        let line = if sub == "book" {
-            "usage: jiangjun book probe [OPTIONS]"
-        } else {
-            line
+        let line = match sub {
+            "book" => "usage: jiangjun book probe [OPTIONS]",
+            "tb" => "usage: jiangjun tb probe --fen <FEN> --dir <DIR>",
+            _ => line,
         };
         let (code, out, err) = run(&args);
         assert_eq!(code, 2, "{args:?}: {out}{err}");
