@@ -20,7 +20,7 @@ root=$(pwd)
 secs=${1:-60}
 shift || true
 all=(command session records fen moves book eleeye_book network datagen train_state match_args openings
-  tune game_walk)
+  tune game_walk tablebase)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 for t in "${targets[@]}"; do
@@ -116,6 +116,15 @@ make_seeds() {
         { printf '\0'; cat; printf 'not a sample\n'; } > "$d/samples"
       { printf '\1'; cat src/search/eval/weights.json; } > "$d/weights"
       printf '\2\020\0"tempo": 2147483648' > "$d/overlay" ;;
+    tablebase)
+      # Flags byte 0: a material signature; 1: a table file (KR-K and KC-K, made here).
+      for m in KR-KAABB kaabb-kr KNP-KAABB KC-K KP-K KR-KNAABB KRR-KAB K-K; do
+        i=$((i + 1)); { printf '\0'; printf '%s' "$m"; } > "$d/material_$i"
+      done
+      cargo build --release --quiet
+      target/release/jiangjun tb generate KR-K KC-K --dir "$d/tables" >/dev/null
+      for f in "$d"/tables/*.jjtb; do { printf '\1'; cat "$f"; } > "$f.in"; mv "$f.in" "$d/"; done
+      rm -rf "$d/tables" ;;
     game_walk)
       # Two bytes a step: (folder << 2 | 0 folder, 1 file, 2-3 link), (target << 3 | name); the
       # first byte asks for extra paths. The tree of the walk's unit test, in these names:

@@ -11,6 +11,7 @@ use super::options::{self, Applied, Effect, Protocol, Settings};
 use crate::book::{self, Book};
 use crate::search::engine::Engine;
 use crate::search::nnue;
+use crate::tablebase::TableSet;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -74,6 +75,7 @@ impl Configuration {
             }
             Effect::EvalFile(value) => self.load_network(engine, value, &mut messages),
             Effect::BookFile(path) => self.load_book_file(engine, path, &mut messages),
+            Effect::TablebasePath(dir) => load_tablebases(engine, dir, &mut messages),
             // Chosen again at the next search (UCCI, UCI: or `isready`), as at the start.
             Effect::DefaultBook => self.book_chosen = false,
         }
@@ -168,6 +170,26 @@ impl Configuration {
         if self.settings.debug {
             messages.push(loaded);
         }
+    }
+}
+
+/// The tables option: reads every table in the folder (none for an empty value). A folder
+/// that cannot be read is reported and the tables in use stay; a file that cannot be used is
+/// reported and the others are used.
+fn load_tablebases(engine: &mut Engine, dir: &str, messages: &mut Vec<String>) {
+    if dir.is_empty() {
+        engine.set_tablebases(None);
+        return;
+    }
+    match TableSet::load_dir(Path::new(dir)) {
+        Ok((set, problems)) => {
+            for p in problems {
+                messages.push(format!("tbpath: {p}"));
+            }
+            messages.push(format!("tbpath: {} endgame tables from {dir}", set.len()));
+            engine.set_tablebases((!set.is_empty()).then(|| Arc::new(set)));
+        }
+        Err(e) => messages.push(format!("tbpath: {e}; tables unchanged")),
     }
 }
 

@@ -156,6 +156,8 @@ pub enum Effect {
     EvalFile(String),
     /// Evaluate with the network (`true`) or the hand-written evaluation.
     UseNnue(bool),
+    /// Read the endgame tables of this folder (empty: no tables).
+    TablebasePath(String),
     /// New search parameters (a hidden `tune_<name>` option).
     Parameters(Parameters),
     /// Play at this strength (`None`: full strength).
@@ -595,6 +597,17 @@ const OPTIONS: &[Def] = &[
         aliases: &[],
         kind: Kind::File(BUILT_IN_NAME),
         set: |_, v| Effect::EvalFile(v.text().trim().to_string()),
+    },
+    Def {
+        ucci: Some("tbpath"),
+        uci: Some("TablebasePath"),
+        cecp: Some("TablebasePath"),
+        aliases: &[],
+        kind: Kind::File("<empty>"),
+        set: |_, v| {
+            let dir = v.text().trim();
+            Effect::TablebasePath(if dir == "<empty>" { "" } else { dir }.to_string())
+        },
     },
     Def {
         ucci: Some("usennue"),

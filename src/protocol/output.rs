@@ -91,6 +91,10 @@ pub fn info_line(dialect: Dialect, info: &Info, origin: RankOrigin, wdl: bool) -
     ));
     if dialect == Dialect::Uci {
         s.push_str(&format!(" hashfull {}", info.hashfull));
+        // UCI's field; UCCI has none, and XQWizard is not shown words it does not know.
+        if info.tbhits > 0 {
+            s.push_str(&format!(" tbhits {}", info.tbhits));
+        }
     }
     if !info.pv.is_empty() {
         s.push_str(" pv");
@@ -237,6 +241,7 @@ mod tests {
             time_ms: 20,
             nps: 50000,
             hashfull: 3,
+            tbhits: 0,
             multipv: None,
             pv: pv.iter().map(|m| mv(m)).collect(),
         }

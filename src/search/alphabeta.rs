@@ -388,6 +388,10 @@ impl Worker {
         if alpha >= beta {
             return alpha;
         }
+        // An endgame table knows this position's value exactly.
+        if let Some(v) = self.probe_tables(ply) {
+            return v;
+        }
 
         // A singular-extension search of this node leaves one move out: it takes no cutoff
         // from the table, prunes nothing before the moves and stores nothing.

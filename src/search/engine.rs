@@ -24,6 +24,7 @@ use super::tt::{self, TableStats, TranspositionTable, TtEntry};
 use crate::board::{FenError, Move, MoveError, Position};
 use crate::book::{self, Book, BookMove, Randomness};
 use crate::rules::RuleSet;
+use crate::tablebase::TableSet;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -106,6 +107,8 @@ pub struct Engine {
     /// The book the front end handed over ([`Engine::set_book`]); the search layer reads no
     /// files, so there is no book until one is given.
     book: Option<Arc<Book>>,
+    /// Endgame tables (`tbpath`), probed by the search.
+    tablebases: Option<Arc<TableSet>>,
     randomness: Randomness,
     /// Draws the book choices; seeded from the system by default, or by
     /// [`Engine::set_book_seed`] so that a seed reproduces a game.
@@ -155,6 +158,7 @@ impl Engine {
             running: None,
             use_book: true,
             book: None,
+            tablebases: None,
             randomness: Randomness::None,
             book_rng: ChaCha8Rng::from_os_rng(),
             rules: RuleSet::Cxa2011,
@@ -291,6 +295,16 @@ impl Engine {
 
     /// Uses `book` from now on (`None`: no book). The front end finds and loads the file
     /// (`bookfiles`, or the default book) and hands it over.
+    /// Endgame tables for the search to read exact values from (`None`: no tables).
+    pub fn set_tablebases(&mut self, tables: Option<Arc<TableSet>>) {
+        self.tablebases = tables;
+    }
+
+    /// The endgame tables in use, if any.
+    pub fn tablebases(&self) -> Option<&TableSet> {
+        self.tablebases.as_deref()
+    }
+
     pub fn set_book(&mut self, book: Option<Arc<Book>>) {
         self.book = book;
     }
@@ -516,14 +530,16 @@ impl Engine {
         // a busy machine stays busy, and a single wait fades.
         let stall = self.stall_ms.load(Ordering::Relaxed);
         self.stall_ms.store(stall - stall / 4, Ordering::Relaxed);
+        let (tablebases, banned, root_drawn) = self.table_plan();
         let shared = Arc::new(Shared {
             start: started,
             stall_ms: self.stall_ms.clone(),
+            tablebases,
+            root_drawn,
             ..Shared::new(tt, &limits, ponder)
         });
         let threads = self.threads_for(&limits);
         let pos = self.pos.clone();
-        let banned = self.banned.clone();
         let sh = shared.clone();
         let histories = self.histories.clone();
         // Shared with the thread, so that the report is still at hand if it cannot start.
@@ -604,6 +620,39 @@ impl Engine {
         repetition::natural_limit_plies(self.rules).saturating_sub(pos.halfmove_clock())
     }
 
+    /// How a search uses the endgame tables: the tables its nodes read, and the root moves it
+    /// may not play (the banned ones, and those the tables say throw the result away). When
+    /// the tables hold the root and call it a draw, the search keeps only the moves that hold
+    /// the draw and reads no tables below: every move scored 0 would leave it no way to pick
+    /// the one that sets the opponent problems, as a search without tables does.
+    fn table_plan(&self) -> (Option<Arc<TableSet>>, Vec<Move>, bool) {
+        let mut banned = self.banned.clone();
+        let Some(tables) = &self.tablebases else {
+            return (None, banned, false);
+        };
+        let Some(root) = tables.probe(&self.pos) else {
+            return (Some(tables.clone()), banned, false);
+        };
+        let mut worse = Vec::new();
+        let mut kept = 0;
+        for m in self.pos.legal_moves() {
+            if banned.contains(&m) {
+                continue;
+            }
+            let mut child = self.pos.clone();
+            child.make_move(m);
+            match tables.probe(&child).map(|v| v.before()) {
+                Some(v) if v.word() != root.word() => worse.push(m),
+                _ => kept += 1,
+            }
+        }
+        if kept > 0 {
+            banned.extend(worse);
+        }
+        let drawn = root == crate::tablebase::Value::Draw;
+        (Some(tables.clone()).filter(|_| !drawn), banned, drawn)
+    }
+
     /// Waits for the running search (if any) to finish and report.
     pub fn wait(&mut self) {
         if let Some(r) = self.running.take() {
@@ -622,7 +671,12 @@ impl Engine {
         self.wait();
         let tt = self.ensure_ready();
         tt.new_search();
-        let shared = Arc::new(Shared::new(tt, &limits, false));
+        let (tablebases, banned, root_drawn) = self.table_plan();
+        let shared = Arc::new(Shared {
+            tablebases,
+            root_drawn,
+            ..Shared::new(tt, &limits, false)
+        });
         let mut report = |r: Report| {
             if let Report::Info(i) = r {
                 on_info(&i)
@@ -631,7 +685,7 @@ impl Engine {
         let threads = self.threads_for(&limits);
         search_threads(
             &self.pos,
-            &self.banned,
+            &banned,
             &shared,
             &limits,
             threads,

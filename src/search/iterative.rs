@@ -216,6 +216,13 @@ impl Worker {
     fn info(&self, depth: i32, score: i32, pv: &[Move]) -> Info {
         let time_ms = self.shared.elapsed_ms();
         let nodes = self.shared.nodes.load(Ordering::Relaxed);
+        // A drawn table position is worth 0 whatever the evaluation says (a rook against 士象全
+        // looks like a rook up), unless the search proves more.
+        let score = if self.shared.root_drawn && !is_decisive(score) {
+            0
+        } else {
+            score
+        };
         Info {
             depth,
             seldepth: self.seldepth as i32,
@@ -225,6 +232,7 @@ impl Worker {
             time_ms,
             nps: nodes * 1000 / time_ms.max(1),
             hashfull: self.shared.tt.hashfull(),
+            tbhits: self.shared.tb_hits.load(Ordering::Relaxed),
             multipv: None,
             pv: pv.to_vec(),
         }

@@ -16,6 +16,8 @@ pub struct Info {
     pub time_ms: u64,
     pub nps: u64,
     pub hashfull: u32,
+    /// Positions whose value came from the endgame tables.
+    pub tbhits: u64,
     /// The line's rank (1 = best) when several lines are searched (`multipv` > 1); `None` in
     /// a one-line search, which prints no `multipv` field.
     pub multipv: Option<usize>,

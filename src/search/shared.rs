@@ -3,6 +3,7 @@
 
 use super::limits::Limits;
 use super::tt::{SharedTableStats, TranspositionTable};
+use crate::tablebase::TableSet;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 use std::time::Instant;
@@ -29,6 +30,13 @@ pub struct Shared {
     /// search is not scheduled for tens of milliseconds at a time; stopping that much before
     /// the hard limit keeps the answer in time when the next wait comes at the end.
     pub stall_ms: Arc<AtomicU64>,
+    /// Endgame tables the search reads exact values from, if any.
+    pub tablebases: Option<Arc<TableSet>>,
+    /// Positions whose value came from the tables, by all threads.
+    pub tb_hits: AtomicU64,
+    /// The root is a draw by the tables: scores are reported as 0, what the game is worth,
+    /// while the search picks among the moves that hold the draw.
+    pub root_drawn: bool,
 }
 
 /// Waits between clock checks up to this long are the checks' own spacing (1024 nodes), not a
@@ -58,6 +66,9 @@ impl Shared {
             table_stats: SharedTableStats::default(),
             tt,
             stall_ms: Arc::default(),
+            tablebases: None,
+            tb_hits: AtomicU64::new(0),
+            root_drawn: false,
         }
     }
 

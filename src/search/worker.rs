@@ -20,6 +20,7 @@ use super::shared::{stall_margin, Shared};
 use super::tt::TranspositionTable;
 use super::tt::{self, Bound, TableStats, TtEntry};
 use crate::board::{Move, Position};
+use crate::tablebase::Value;
 use arrayvec::ArrayVec;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -237,6 +238,25 @@ impl Worker {
     /// A draw's score for the side to move at `ply`: 0, less the `style`'s contempt for the
     /// side that started the search (and plus it for the other side).
     #[inline]
+    /// The score of the position from the endgame tables, if they hold it: a table's mate in
+    /// `n` plies is a mate `ply + n` plies from the root, unless the natural limit comes
+    /// first (then it is a draw). `None` without tables, with more pieces than any table
+    /// holds, or for a material no table has.
+    pub(super) fn probe_tables(&mut self, ply: usize) -> Option<i32> {
+        let tables = self.shared.tablebases.as_ref()?;
+        if self.pos.occupied().count() > tables.max_pieces() {
+            return None;
+        }
+        let value = tables.probe(&self.pos)?;
+        self.shared.tb_hits.fetch_add(1, Ordering::Relaxed);
+        let beyond_limit = |n: u16| n as u32 > self.plies_to_limit();
+        Some(match value {
+            Value::Win(n) if !beyond_limit(n) => mate_in(ply + n as usize),
+            Value::Loss(n) if !beyond_limit(n) => mated_in(ply + n as usize),
+            _ => self.draw_score(ply),
+        })
+    }
+
     pub(super) fn draw_score(&self, ply: usize) -> i32 {
         let c = self.limits.style.contempt();
         if ply.is_multiple_of(2) {

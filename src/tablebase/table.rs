@@ -213,6 +213,19 @@ impl TableSet {
         self.tables.get(&m)
     }
 
+    /// The most pieces (generals included) of any position the set can answer: the largest
+    /// table's, and with any table at least 10, a game without attacking pieces (two generals
+    /// with their advisors and elephants), which is drawn without a table (2011 rules 4.2.2).
+    pub fn max_pieces(&self) -> u32 {
+        let largest = self
+            .tables
+            .keys()
+            .map(|m| m.piece_count())
+            .max()
+            .unwrap_or(0);
+        largest.max(if self.tables.is_empty() { 0 } else { 10 })
+    }
+
     /// How many tables are held.
     pub fn len(&self) -> usize {
         self.tables.len()
@@ -222,9 +235,44 @@ impl TableSet {
         self.tables.is_empty()
     }
 
+    /// Reads every table file (`*.jjtb`) of a folder: the set, and what was wrong with the
+    /// files it could not use (each named). Fails only when the folder cannot be read.
+    pub fn load_dir(dir: &Path) -> Result<(TableSet, Vec<String>), TableError> {
+        let entries = std::fs::read_dir(dir).map_err(|e| TableError::Io(dir.to_path_buf(), e))?;
+        let mut names: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "jjtb"))
+            .collect();
+        names.sort();
+        let mut set = TableSet::new();
+        let mut problems = Vec::new();
+        for path in names {
+            let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+            let m = match Material::parse(stem) {
+                Ok(m) if m.is_canonical() => m,
+                _ => {
+                    problems.push(format!("{}: not a table's name", path.display()));
+                    continue;
+                }
+            };
+            if let Err(e) = set.load(dir, m) {
+                problems.push(e.to_string());
+            }
+        }
+        Ok((set, problems))
+    }
+
     /// Reads `DIR/NAME.jjtb` for a material into the set; `Ok(false)` when there is no such file.
     pub fn load(&mut self, dir: &Path, m: Material) -> Result<bool, TableError> {
         let path = dir.join(file_name(m));
+        // No more than the table can take: a file that is not a table is not read whole.
+        let most = 64 + 4 * Layout::new(m).size();
+        match std::fs::metadata(&path) {
+            Ok(meta) if meta.len() > most => {
+                return Err(TableError::Format(path, "too long for its table".into()))
+            }
+            _ => {}
+        }
         let bytes = match std::fs::read(&path) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),

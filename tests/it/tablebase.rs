@@ -171,3 +171,80 @@ fn material(s: &str) -> Material {
 fn position(board: jiangjun::tablebase::index::Board, side: Color) -> Option<Position> {
     Position::from_placement(board, side, 0, 1).ok()
 }
+
+/// The engine's answer to `lines` (UCCI or UCI commands), all its output.
+fn engine_says(lines: &str) -> String {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("engine starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(lines.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().expect("engine ends");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The move of the engine's last line, `bestmove MOVE ...`.
+fn bestmove(out: &str) -> String {
+    let last = out.lines().last().unwrap_or("");
+    assert!(last.starts_with("bestmove "), "{out}");
+    last.split(' ').nth(1).unwrap_or("").to_string()
+}
+
+/// With `tbpath` set the search reads the tables: a won position is played by the table's
+/// fastest mate with its distance, tbhits in UCI's info lines; a drawn one (a rook against
+/// 士象全) is reported as 0, not as a rook up, and its move keeps the draw.
+#[test]
+fn the_engine_plays_and_scores_by_the_tables() {
+    let dir = temp_folder("tb", "engine");
+    let d = dir.to_string_lossy().into_owned();
+    let (code, _, err) = run(&["tb", "generate", "KR-KAABB", "--dir", &d]);
+    assert_eq!(code, 0, "{err}");
+
+    let won = "2bak1b2/9/9/9/R8/9/9/9/9/3K5 w - - 0 1";
+    let out = engine_says(&format!(
+        "uci\nsetoption name TablebasePath value {d}/no-such-folder\n\
+         setoption name TablebasePath value {d}\nsetoption name OwnBook value false\n\
+         position fen {won}\ngo depth 4\n"
+    ));
+    let last_info = out.lines().rfind(|l| l.starts_with("info depth")).unwrap();
+    assert!(out.contains("no-such-folder: No such file"), "{out}");
+    // Win in 33 plies: mate in 17 moves.
+    assert!(last_info.contains(" score mate 17 "), "{out}");
+    assert!(last_info.contains(" tbhits "), "{out}");
+    let best = bestmove(&out);
+    let (_, probe, _) = run(&["tb", "probe", "--fen", won, "--dir", &d]);
+    let first = probe.lines().next().unwrap();
+    assert!(
+        probe.lines().any(|l| l == format!("{best} {first}")),
+        "{best} is not a fastest win:\n{probe}"
+    );
+
+    let drawn = "2bakab2/9/9/9/R8/9/9/9/9/3K5 w - - 0 1";
+    let out = engine_says(&format!(
+        "ucci\nsetoption tbpath {d}\nsetoption usebook false\nposition fen {drawn}\ngo depth 8\n"
+    ));
+    assert!(out.contains("info string tbpath: "), "{out}");
+    let infos: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert!(
+        !infos.is_empty() && infos.iter().all(|l| l.contains(" score 0 ")),
+        "{out}"
+    );
+    let best = bestmove(&out);
+    let (_, probe, _) = run(&["tb", "probe", "--fen", drawn, "--dir", &d]);
+    assert!(
+        probe.lines().any(|l| l == format!("{best} draw")),
+        "{best} does not hold the draw:\n{probe}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -46,6 +46,7 @@ fn info(depth: i32, score: i32, pv: &[&str]) -> Report {
         time_ms: 1234,
         nps: 10000,
         hashfull: 0,
+        tbhits: 0,
         multipv: None,
         pv: pv.iter().map(|m| m.parse().unwrap()).collect(),
     })
