@@ -96,19 +96,23 @@ fn summary(set: &TableSet, m: Material) -> String {
     let Some(t) = set.get(m) else {
         return format!("{m}: not held");
     };
-    let (mut w, mut d, mut l) = (0u64, 0u64, 0u64);
+    let (mut w, mut d, mut l, mut rule) = (0u64, 0u64, 0u64, 0u64);
     for side in Color::ALL {
         for idx in 0..t.layout.size() {
-            match t.value(side, idx) {
-                Some(Value::Win(_)) => w += 1,
-                Some(Value::Draw) => d += 1,
-                Some(Value::Loss(_)) => l += 1,
-                None => {}
+            let Some(v) = t.value(side, idx) else {
+                continue;
+            };
+            match v.word() {
+                "win" => w += 1,
+                "loss" => l += 1,
+                _ => d += 1,
             }
+            rule += u64::from(v.by_rule());
         }
     }
     format!(
-        "{m}: {} positions, {w} wins {d} draws {l} losses (side to move), longest mate {} plies",
+        "{m}: {} positions, {w} wins {d} draws {l} losses (side to move; {rule} decided by the \
+         perpetual check rule), longest mate {} plies",
         w + d + l,
         t.max_plies()
     )
@@ -182,6 +186,7 @@ fn load_with_captures(dir: &Path, m: Material, set: &mut TableSet) -> anyhow::Re
 
 fn show(v: Value) -> String {
     match v.plies() {
+        Some(n) if v.by_rule() => format!("{} rule {n}", v.word()),
         Some(n) => format!("{} dtm {n}", v.word()),
         None => v.word().to_string(),
     }

@@ -239,8 +239,8 @@ impl Worker {
     /// side that started the search (and plus it for the other side).
     #[inline]
     /// The score of the position from the endgame tables, if they hold it: a table's mate in
-    /// `n` plies is a mate `ply + n` plies from the root, unless the natural limit comes
-    /// first (then it is a draw). `None` without tables, with more pieces than any table
+    /// `n` plies is a mate `ply + n` plies from the root (a result by the perpetual check rule
+    /// a rule verdict there), unless the natural limit comes first (then it is a draw). `None` without tables, with more pieces than any table
     /// holds, or for a material no table has.
     pub(super) fn probe_tables(&mut self, ply: usize) -> Option<i32> {
         let tables = self.shared.tablebases.as_ref()?;
@@ -253,6 +253,8 @@ impl Worker {
         Some(match value {
             Value::Win(n) if !beyond_limit(n) => mate_in(ply + n as usize),
             Value::Loss(n) if !beyond_limit(n) => mated_in(ply + n as usize),
+            Value::RuleWin(n) if !beyond_limit(n) => rule_win_in(ply + n as usize),
+            Value::RuleLoss(n) if !beyond_limit(n) => rule_loss_in(ply + n as usize),
             _ => self.draw_score(ply),
         })
     }

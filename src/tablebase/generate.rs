@@ -38,15 +38,31 @@ struct Start {
     win_at: u16,
     /// One more than the slowest capture into a won position (a loss floor), 0 if none.
     loss_floor: u16,
+    /// The same three for captures into positions the repetition rules decide, which count
+    /// as open until the rules' step: the fastest rule win, the rule loss floor, and how
+    /// many captures lead into rule wins for the opponent.
+    rule_win_at: u16,
+    rule_floor: u16,
+    rule_resolved: u8,
+}
+
+impl Start {
+    const ILLEGAL: Start = Start {
+        code: ILLEGAL,
+        open: 0,
+        win_at: NONE,
+        loss_floor: 0,
+        rule_win_at: NONE,
+        rule_floor: 0,
+        rule_resolved: 0,
+    };
 }
 
 /// What a position's captures lead to, for step 1 and for checks of a finished table.
 fn start(pos: &Position, others: &TableSet) -> Start {
     let mut s = Start {
         code: DRAW,
-        open: 0,
-        win_at: NONE,
-        loss_floor: 0,
+        ..Start::ILLEGAL
     };
     for m in pos.legal_moves() {
         if pos.piece_at(m.to()).is_none() {
@@ -56,10 +72,23 @@ fn start(pos: &Position, others: &TableSet) -> Start {
         let mut child = pos.clone();
         child.make_move(m);
         match others.probe(&child).unwrap_or(Value::Draw) {
-            Value::Loss(n) => s.win_at = s.win_at.min(n + 1),
+            // A capture into a lost position: a win, so never a loss (counted open for good).
+            Value::Loss(n) => {
+                s.win_at = s.win_at.min(n + 1);
+                s.open = s.open.saturating_add(1);
+            }
             Value::Win(n) => s.loss_floor = s.loss_floor.max(n + 1),
             // A capture into a draw: the position can never be lost.
             Value::Draw => s.open = s.open.saturating_add(1),
+            Value::RuleLoss(n) => {
+                s.open = s.open.saturating_add(1);
+                s.rule_win_at = s.rule_win_at.min(n + 1);
+            }
+            Value::RuleWin(n) => {
+                s.open = s.open.saturating_add(1);
+                s.rule_resolved += 1;
+                s.rule_floor = s.rule_floor.max(n + 1);
+            }
         }
     }
     s
@@ -235,13 +264,8 @@ pub fn generate(material: Material, others: &TableSet, progress: &dyn Progress) 
     // Entries decided at each level (index * 2 + side), and capture wins waiting for theirs.
     let mut levels: Vec<Vec<u64>> = Vec::new();
     let mut candidates: Vec<Vec<u64>> = Vec::new();
-    let push = |v: &mut Vec<Vec<u64>>, level: u16, e: u64| {
-        let l = level as usize;
-        if v.len() <= l {
-            v.resize_with(l + 1, Vec::new);
-        }
-        v[l].push(e);
-    };
+    // Captures into results of the repetition rules, for the rules' step.
+    let mut rule_starts: Vec<(u64, Start)> = Vec::new();
     // Step 1, on every core, a block of entries at a time (bounded memory).
     const BLOCK: usize = 1 << 20;
     for first in (0..size).step_by(BLOCK) {
@@ -249,12 +273,7 @@ pub fn generate(material: Material, others: &TableSet, progress: &dyn Progress) 
             .into_par_iter()
             .map(|idx| {
                 let placement = layout.decode(idx as u64);
-                let mut out = [Start {
-                    code: ILLEGAL,
-                    open: 0,
-                    win_at: NONE,
-                    loss_floor: 0,
-                }; 2];
+                let mut out = [Start::ILLEGAL; 2];
                 if let Some(board) = layout.board(&placement) {
                     for side in Color::ALL {
                         if let Some(pos) = position(board, side) {
@@ -275,73 +294,290 @@ pub fn generate(material: Material, others: &TableSet, progress: &dyn Progress) 
                 }
                 open[side][idx] = st.open;
                 floor[side][idx] = st.loss_floor;
+                if st.rule_win_at != NONE || st.rule_resolved > 0 {
+                    rule_starts.push((e, *st));
+                }
                 if st.win_at != NONE {
                     push(&mut candidates, st.win_at, e);
                 } else if st.open == 0 {
-                    // Every move is a capture into a lost game, or there is no move at all.
+                    // Every move is a capture into a position the opponent wins, or there is no
+                    // move at all.
                     codes[side][idx] = Value::Loss(st.loss_floor).code();
                     push(&mut levels, st.loss_floor, e);
                 }
             }
         }
     }
-    // Step 2.
-    let mut level: usize = 0;
-    let mut decided = 0u64;
-    while level < levels.len().max(candidates.len()) {
-        if level < candidates.len() {
-            for e in std::mem::take(&mut candidates[level]) {
-                let (idx, side) = ((e / 2) as usize, (e % 2) as usize);
-                if codes[side][idx] == DRAW {
-                    codes[side][idx] = Value::Win(level as u16).code();
-                    push(&mut levels, level as u16, e);
+    // Step 2: mates.
+    let mut state = State {
+        layout: &layout,
+        codes,
+        open,
+        floor,
+    };
+    state.propagate(levels, candidates, false, &|level, decided| {
+        progress.level(material, level, decided)
+    });
+    // Step 3: the repetition rules, in positions no mate decides.
+    state.rules(material, rule_starts, others, &|level, decided| {
+        progress.level(material, level, decided)
+    });
+    let codes = state.codes;
+    Table { layout, codes }
+}
+
+/// Adds `e` to the list of `level`.
+fn push(v: &mut Vec<Vec<u64>>, level: u16, e: u64) {
+    let l = level as usize;
+    if v.len() <= l {
+        v.resize_with(l + 1, Vec::new);
+    }
+    v[l].push(e);
+}
+
+/// A table being solved: its entries and, for the open ones, their counts of open moves and
+/// loss floors.
+struct State<'a> {
+    layout: &'a Layout,
+    codes: [Vec<u16>; 2],
+    open: [Vec<u8>; 2],
+    floor: [Vec<u16>; 2],
+}
+
+impl State<'_> {
+    /// Decides level after level from the entries decided at each (`levels`) and the wins
+    /// waiting for theirs (`candidates`): a loss at `n` makes its open predecessors won at
+    /// `n + 1`, a win takes one from each open predecessor's count, and a predecessor left
+    /// with none has lost one ply after its slowest child (or its floor). `rule`: the values
+    /// are results by the repetition rules, not mates.
+    fn propagate(
+        &mut self,
+        mut levels: Vec<Vec<u64>>,
+        mut candidates: Vec<Vec<u64>>,
+        rule: bool,
+        progress: &dyn Fn(u16, u64),
+    ) {
+        let win = |n: u16| {
+            if rule {
+                Value::RuleWin(n)
+            } else {
+                Value::Win(n)
+            }
+        };
+        let loss = |n: u16| {
+            if rule {
+                Value::RuleLoss(n)
+            } else {
+                Value::Loss(n)
+            }
+        };
+        let layout = self.layout;
+        let mut level: usize = 0;
+        let mut decided = 0u64;
+        while level < levels.len().max(candidates.len()) {
+            if level < candidates.len() {
+                for e in std::mem::take(&mut candidates[level]) {
+                    let (idx, side) = ((e / 2) as usize, (e % 2) as usize);
+                    if self.codes[side][idx] == DRAW {
+                        self.codes[side][idx] = win(level as u16).code();
+                        push(&mut levels, level as u16, e);
+                    }
+                }
+            }
+            if level >= levels.len() {
+                level += 1;
+                continue;
+            }
+            let here = std::mem::take(&mut levels[level]);
+            decided += here.len() as u64;
+            for &e in &here {
+                let (idx, side) = (e / 2, (e % 2) as usize);
+                let placement = layout.decode(idx);
+                let Some(board) = layout.board(&placement) else {
+                    continue;
+                };
+                let mover = Color::ALL[1 - side];
+                let lost_here = level.is_multiple_of(2);
+                predecessors(layout, &placement, &board, mover, |q| {
+                    let Some(qi) = layout.encode(q) else { return };
+                    let (qi, qs) = (qi as usize, mover.index());
+                    if self.codes[qs][qi] != DRAW {
+                        return;
+                    }
+                    let qe = qi as u64 * 2 + qs as u64;
+                    if lost_here {
+                        self.codes[qs][qi] = win(level as u16 + 1).code();
+                        push(&mut levels, level as u16 + 1, qe);
+                    } else {
+                        self.open[qs][qi] -= 1;
+                        if self.open[qs][qi] == 0 {
+                            let at = self.floor[qs][qi].max(level as u16 + 1);
+                            self.codes[qs][qi] = loss(at).code();
+                            push(&mut levels, at, qe);
+                        }
+                    }
+                });
+            }
+            progress(level as u16, decided);
+            level += 1;
+        }
+    }
+
+    /// The repetition rules in the positions still drawn: a side that can only keep the game
+    /// going by checking on every move, while the other side never checks, loses (2011 rules
+    /// 4.1.4, 25.1; both sides checking perpetually stays a draw). Captures into results of
+    /// the rules in smaller tables are taken first; then, for each side that can check, the
+    /// largest set of drawn positions in which it is held this way ([`State::check_trap`]) is
+    /// lost by rule at 0 and propagated, until no side is held any more.
+    fn rules(
+        &mut self,
+        material: Material,
+        rule_starts: Vec<(u64, Start)>,
+        others: &TableSet,
+        progress: &dyn Fn(u16, u64),
+    ) {
+        // Mate floors mean nothing for results by the rules.
+        for side in 0..2 {
+            for (f, &c) in self.floor[side].iter_mut().zip(&self.codes[side]) {
+                if c == DRAW {
+                    *f = 0;
                 }
             }
         }
-        if level >= levels.len() {
-            level += 1;
-            continue;
-        }
-        let here = std::mem::take(&mut levels[level]);
-        decided += here.len() as u64;
-        for &e in &here {
-            let (idx, side) = (e / 2, (e % 2) as usize);
-            let placement = layout.decode(idx);
-            let Some(board) = layout.board(&placement) else {
+        let mut levels = Vec::new();
+        let mut candidates = Vec::new();
+        for (e, st) in rule_starts {
+            let (idx, side) = ((e / 2) as usize, (e % 2) as usize);
+            if self.codes[side][idx] != DRAW {
                 continue;
-            };
-            let mover = Color::ALL[1 - side];
-            let lost_here = level.is_multiple_of(2);
-            predecessors(&layout, &placement, &board, mover, |q| {
-                let Some(qi) = layout.encode(q) else { return };
-                let (qi, qs) = (qi as usize, mover.index());
-                if codes[qs][qi] != DRAW {
-                    return;
+            }
+            if st.rule_win_at != NONE {
+                push(&mut candidates, st.rule_win_at, e);
+            } else {
+                self.floor[side][idx] = st.rule_floor;
+                self.open[side][idx] -= st.rule_resolved;
+                if self.open[side][idx] == 0 {
+                    self.codes[side][idx] = Value::RuleLoss(st.rule_floor).code();
+                    push(&mut levels, st.rule_floor, e);
                 }
-                let qe = qi as u64 * 2 + qs as u64;
-                if lost_here {
-                    codes[qs][qi] = Value::Win(level as u16 + 1).code();
-                    push(&mut levels, level as u16 + 1, qe);
-                } else {
-                    open[qs][qi] -= 1;
-                    if open[qs][qi] == 0 {
-                        let at = floor[qs][qi].max(level as u16 + 1);
-                        codes[qs][qi] = Value::Loss(at).code();
-                        push(&mut levels, at, qe);
-                    }
-                }
-            });
+            }
         }
-        progress.level(material, level as u16, decided);
-        level += 1;
+        self.propagate(levels, candidates, true, progress);
+        loop {
+            let mut found = false;
+            for x in Color::ALL {
+                if !material.sides[x.index()].has_attacker() {
+                    continue; // advisors, elephants and the general never give check
+                }
+                let trap = self.check_trap(x, others);
+                if trap.is_empty() {
+                    continue;
+                }
+                found = true;
+                let mut levels = Vec::new();
+                for idx in trap {
+                    self.codes[x.index()][idx] = Value::RuleLoss(0).code();
+                    push(&mut levels, 0, idx as u64 * 2 + x.index() as u64);
+                }
+                self.propagate(levels, Vec::new(), true, progress);
+            }
+            if !found {
+                break;
+            }
+        }
     }
-    Table { layout, codes }
+
+    /// The drawn positions with `x` to move in which `x` is held to perpetual check: the
+    /// largest set of drawn positions where every move of `x` is a check into the set or a
+    /// move into a loss, and where the other side always has a move that is not a check back
+    /// into the set. (A side held in a cycle only by the other side's checks is not caught
+    /// here: that stays a draw, the sound side of the rule.)
+    fn check_trap(&self, x: Color, others: &TableSet) -> Vec<usize> {
+        let layout = self.layout;
+        let y = !x;
+        let mut held = [
+            self.codes[0]
+                .iter()
+                .map(|&c| c == DRAW)
+                .collect::<Vec<bool>>(),
+            self.codes[1]
+                .iter()
+                .map(|&c| c == DRAW)
+                .collect::<Vec<bool>>(),
+        ];
+        let child_entry = |child: &Position| -> Option<usize> {
+            let entry = super::table::entry_of(child);
+            let p = layout.placement_of(&entry.board)?;
+            layout.encode(&p).map(|i| i as usize)
+        };
+        loop {
+            let mut changed = false;
+            for side in [x, y] {
+                let drop: Vec<usize> = (0..held[side.index()].len())
+                    .into_par_iter()
+                    .filter(|&idx| held[side.index()][idx])
+                    .filter(|&idx| {
+                        let Some(pos) = layout
+                            .board(&layout.decode(idx as u64))
+                            .and_then(|b| position(b, side))
+                        else {
+                            return true;
+                        };
+                        let mut keep = side == x;
+                        for m in pos.legal_moves() {
+                            let capture = pos.piece_at(m.to()).is_some();
+                            let mut child = pos.clone();
+                            child.make_move(m);
+                            let check = child.in_check();
+                            if side == x {
+                                let ok = if capture {
+                                    others.probe(&child).is_some_and(|v| v.word() == "win")
+                                } else {
+                                    match child_entry(&child) {
+                                        Some(ci) if self.codes[y.index()][ci] == DRAW => {
+                                            check && held[y.index()][ci]
+                                        }
+                                        Some(ci) => Value::from_code(self.codes[y.index()][ci])
+                                            .is_some_and(|v| v.word() == "win"),
+                                        None => false,
+                                    }
+                                };
+                                if !ok {
+                                    keep = false;
+                                    break;
+                                }
+                            } else if !capture
+                                && !check
+                                && child_entry(&child).is_some_and(|ci| held[x.index()][ci])
+                            {
+                                keep = true;
+                                break;
+                            }
+                        }
+                        !keep
+                    })
+                    .collect();
+                changed |= !drop.is_empty();
+                for idx in drop {
+                    held[side.index()][idx] = false;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        (0..held[x.index()].len())
+            .filter(|&i| held[x.index()][i])
+            .collect()
+    }
 }
 
 /// Checks a finished table against its positions' moves, forward, without un-moves: a win in
 /// `n` has a move into a loss in `n - 1` and none faster, a loss in `n` has only moves into
-/// wins and the slowest is `n - 1`, a draw has no move into a loss and one into a draw. Returns
-/// the first entry that breaks this, as `(side, index, why)`.
+/// wins and the slowest is `n - 1`, a draw has no move into a loss and one into a draw (mates
+/// ranked above results by rule, [`Value::for_mover`]); a position lost by rule at 0 has only
+/// moves into losses, and each of its moves into a rule's result is a check. Returns the first
+/// entry that breaks this, as `(side, index, why)`.
 pub fn verify(table: &Table, others: &TableSet) -> Option<(Color, u64, String)> {
     let layout = &table.layout;
     (0..layout.size()).into_par_iter().find_map_any(|idx| {
@@ -359,10 +595,13 @@ pub fn verify(table: &Table, others: &TableSet) -> Option<(Color, u64, String)> 
                 return Some((side, idx, "a legal position is marked illegal".into()));
             };
             let mut best: Option<Value> = None;
+            // Held to perpetual check: every move a loss, each that stays in the table a check.
+            let mut held = true;
             for m in pos.legal_moves() {
+                let capture = pos.piece_at(m.to()).is_some();
                 let mut child = pos.clone();
                 child.make_move(m);
-                let v = if pos.piece_at(m.to()).is_some() {
+                let v = if capture {
                     others.probe(&child).unwrap_or(Value::Draw)
                 } else {
                     let entry = super::table::entry_of(&child);
@@ -378,9 +617,16 @@ pub fn verify(table: &Table, others: &TableSet) -> Option<(Color, u64, String)> 
                     }
                 }
                 .before();
+                held &= v.word() == "loss" && (capture || child.in_check() || !v.by_rule());
                 if best.is_none_or(|b| v.for_mover() > b.for_mover()) {
                     best = Some(v);
                 }
+            }
+            if stored == Value::RuleLoss(0) {
+                if !held {
+                    return Some((side, idx, "lost by rule, but not held to checks".into()));
+                }
+                continue;
             }
             let expect = best.unwrap_or(Value::Loss(0));
             if expect != stored {

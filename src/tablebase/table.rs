@@ -63,8 +63,9 @@ impl Table {
         self.codes
             .iter()
             .flatten()
-            .filter(|&&c| c > 1)
-            .map(|&c| c - 2)
+            .filter_map(|&c| Value::from_code(c))
+            .filter(|v| !v.by_rule())
+            .filter_map(|v| v.plies())
             .max()
             .unwrap_or(0)
     }
@@ -72,11 +73,8 @@ impl Table {
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let max = self.max_plies();
-        let width: usize = if max as u32 + 2 <= u8::MAX as u32 {
-            1
-        } else {
-            2
-        };
+        let largest = self.codes.iter().flatten().copied().max().unwrap_or(0);
+        let width: usize = if largest <= u8::MAX as u16 { 1 } else { 2 };
         let mut payload = Vec::with_capacity(self.codes[0].len() * 2 * width);
         for side in &self.codes {
             for &c in side {

@@ -4,12 +4,23 @@
 use std::fmt;
 
 /// A table's value for the side to move.
+///
+/// Mates are decided first; a result by the repetition rules is only claimed in a position
+/// that is otherwise drawn, so every mate outranks every rule result (the tables' order; the
+/// search's scores rank both by distance, [`crate::search::score`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Value {
     /// The side to move mates in this many plies (odd).
     Win(u16),
-    /// Neither side can force mate (or 2011 rules 4.2.2: neither has an attacking piece).
+    /// The side to move wins by the repetition rules: in this many plies (odd) the opponent
+    /// is in a cycle it can only keep up by perpetual check (2011 rules 4.1.4, 25.1).
+    RuleWin(u16),
+    /// Neither side can force mate or a ruling (or 2011 rules 4.2.2: neither has an
+    /// attacking piece).
     Draw,
+    /// The side to move loses by the repetition rules, the cycle reached in this many plies
+    /// (even; 0: only perpetual checks hold the draw here).
+    RuleLoss(u16),
     /// The side to move is mated (or stalemated, which also loses) in this many plies (even).
     Loss(u16),
 }
@@ -19,27 +30,35 @@ pub enum Value {
 pub const ILLEGAL: u16 = 0;
 /// The stored entry of a draw.
 pub const DRAW: u16 = 1;
+/// The flag of a stored result by the repetition rules.
+const RULE: u16 = 0x8000;
 
 impl Value {
-    /// The stored entry: 0 illegal, 1 draw, 2 + plies to mate (odd: the side to move wins).
+    /// The stored entry: 0 illegal, 1 draw, 2 + plies (odd: the side to move wins), with the
+    /// high bit set for a result by the repetition rules.
     pub fn code(self) -> u16 {
         match self {
             Value::Draw => DRAW,
             Value::Win(n) | Value::Loss(n) => 2 + n,
+            Value::RuleWin(n) | Value::RuleLoss(n) => RULE | (2 + n),
         }
     }
 
-    /// The value of a stored entry; `None` for [`ILLEGAL`].
+    /// The value of a stored entry; `None` for [`ILLEGAL`] and for codes no table writes.
     pub fn from_code(code: u16) -> Option<Value> {
-        match code {
-            ILLEGAL => None,
-            DRAW => Some(Value::Draw),
-            c => {
+        let rule = code & RULE != 0;
+        let c = code & !RULE;
+        match (c, rule) {
+            (ILLEGAL, _) | (DRAW, true) => None,
+            (DRAW, false) => Some(Value::Draw),
+            (c, _) => {
                 let n = c - 2;
-                Some(if n % 2 == 1 {
-                    Value::Win(n)
-                } else {
-                    Value::Loss(n)
+                let win = n % 2 == 1;
+                Some(match (win, rule) {
+                    (true, false) => Value::Win(n),
+                    (false, false) => Value::Loss(n),
+                    (true, true) => Value::RuleWin(n),
+                    (false, true) => Value::RuleLoss(n),
                 })
             }
         }
@@ -49,7 +68,9 @@ impl Value {
     pub fn before(self) -> Value {
         match self {
             Value::Win(n) => Value::Loss(n + 1),
+            Value::RuleWin(n) => Value::RuleLoss(n + 1),
             Value::Draw => Value::Draw,
+            Value::RuleLoss(n) => Value::RuleWin(n + 1),
             Value::Loss(n) => Value::Win(n + 1),
         }
     }
@@ -57,35 +78,43 @@ impl Value {
     /// `win`, `draw` or `loss`.
     pub fn word(self) -> &'static str {
         match self {
-            Value::Win(_) => "win",
+            Value::Win(_) | Value::RuleWin(_) => "win",
             Value::Draw => "draw",
-            Value::Loss(_) => "loss",
+            Value::Loss(_) | Value::RuleLoss(_) => "loss",
         }
     }
 
-    /// Plies to mate, if the game is decided.
+    /// Whether the result comes from the repetition rules rather than a mate.
+    pub fn by_rule(self) -> bool {
+        matches!(self, Value::RuleWin(_) | Value::RuleLoss(_))
+    }
+
+    /// Plies to the mate, or to the cycle the rules decide, if the game is decided.
     pub fn plies(self) -> Option<u16> {
         match self {
-            Value::Win(n) | Value::Loss(n) => Some(n),
+            Value::Win(n) | Value::Loss(n) | Value::RuleWin(n) | Value::RuleLoss(n) => Some(n),
             Value::Draw => None,
         }
     }
 
     /// Orders values for the side to move: larger is better. Quick mates first, then slow
-    /// ones, draws, slow losses, quick losses.
+    /// ones, wins by the rules (quick first), draws, then the losses the other way round.
     pub fn for_mover(self) -> i32 {
         match self {
-            Value::Win(n) => 100_000 - n as i32,
+            Value::Win(n) => 400_000 - n as i32,
+            Value::RuleWin(n) => 300_000 - n as i32,
             Value::Draw => 0,
-            Value::Loss(n) => -100_000 + n as i32,
+            Value::RuleLoss(n) => -300_000 + n as i32,
+            Value::Loss(n) => -400_000 + n as i32,
         }
     }
 }
 
 impl fmt::Display for Value {
-    /// `win 7` (plies to mate), `draw`, `loss 0`.
+    /// `win 7` (plies to mate), `win by rule 5` (plies to the ruled cycle), `draw`, `loss 0`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.plies() {
+            Some(n) if self.by_rule() => write!(f, "{} by rule {}", self.word(), n),
             Some(n) => write!(f, "{} {}", self.word(), n),
             None => f.write_str("draw"),
         }
@@ -112,5 +141,10 @@ mod tests {
         assert!(Value::Win(3).for_mover() > Value::Win(9).for_mover());
         assert!(Value::Draw.for_mover() > Value::Loss(9).for_mover());
         assert!(Value::Loss(9).for_mover() > Value::Loss(3).for_mover());
+        assert!(Value::Win(99).for_mover() > Value::RuleWin(1).for_mover());
+        assert!(Value::RuleWin(9).for_mover() > Value::Draw.for_mover());
+        assert!(Value::RuleLoss(0).for_mover() > Value::Loss(99).for_mover());
+        assert_eq!(Value::RuleLoss(0).before(), Value::RuleWin(1));
+        assert_eq!(Value::from_code(0x8001), None);
     }
 }

@@ -248,3 +248,36 @@ fn the_engine_plays_and_scores_by_the_tables() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Where the only way to hold is perpetual check, the tables say the checking side loses
+/// (2011 rules 25.1), and the referee rules the same cycle the same way. In this rook against
+/// horse ending the horse can only check 帅 back and forth (b1, c3) while the general steps
+/// between d0 and d1; every other horse or general move loses by mate.
+#[test]
+fn perpetual_check_loses_in_the_tables_as_the_referee_rules() {
+    let set = generate_in_memory(material("KR-KN"));
+    let held = "9/9/4k4/9/9/9/9/9/1n1K5/R8 b - - 0 1";
+    let value = |fen: &str| set.probe(&Position::from_fen(fen).unwrap()).unwrap();
+    assert_eq!(value(held), Value::RuleLoss(0));
+    // After the check b1c3 the rook's side keeps the cycle with a move that is not a check.
+    assert_eq!(
+        value("9/9/4k4/9/9/9/2n6/9/3K5/R8 w - - 0 1"),
+        Value::RuleWin(1)
+    );
+    let (code, out, _) = run(&[
+        "judge",
+        "--fen",
+        held,
+        "--moves",
+        "b1c3 d1d0 c3b1 d0d1 b1c3 d1d0 c3b1 d0d1",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().next(), Some("verdict black_loses 25.1"));
+    let t = set.get(material("KR-KN")).unwrap();
+    let by_rule = (0..t.layout.size())
+        .flat_map(|i| Color::ALL.map(|c| t.value(c, i)))
+        .filter(|v| v.is_some_and(|v| v.by_rule()))
+        .count();
+    assert_eq!(by_rule, 1606);
+    assert_eq!(jiangjun::tablebase::generate::verify(t, &set), None);
+}
