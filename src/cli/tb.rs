@@ -41,6 +41,13 @@ pub enum TbCommand {
     /// Check tables against their positions' moves (every value follows from its moves').
     #[command(verbatim_doc_comment)]
     Verify(VerifyArgs),
+    /// Random positions of a table with a given result, one FEN a line.
+    ///
+    /// For study, or as `jiangjun match --openings`: each position is legal, not yet
+    /// decided (the side to move has a legal move), and worth --value for the side to move.
+    /// The same seed gives the same positions.
+    #[command(verbatim_doc_comment)]
+    Sample(SampleArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -76,11 +83,34 @@ pub struct VerifyArgs {
     pub dir: PathBuf,
 }
 
+#[derive(clap::Args, Debug)]
+pub struct SampleArgs {
+    /// The material signature, e.g. KR-KABB.
+    #[arg(value_name = "MATERIAL")]
+    pub material: String,
+    /// The folder of the tables.
+    #[arg(long, value_name = "DIR")]
+    pub dir: PathBuf,
+    /// How many positions.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub count: usize,
+    /// The result for the side to move: win, draw or loss.
+    #[arg(long, value_name = "V", default_value = "win")]
+    pub value: String,
+    /// Only positions decided within this many plies (with win or loss).
+    #[arg(long, value_name = "PLIES")]
+    pub max_plies: Option<u16>,
+    /// The seed of the choice.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+}
+
 pub fn run(args: TbArgs) -> anyhow::Result<i32> {
     match args.command {
         TbCommand::Generate(a) => generate_main(a),
         TbCommand::Probe(a) => probe_main(a),
         TbCommand::Verify(a) => verify_main(a),
+        TbCommand::Sample(a) => sample_main(a),
     }
 }
 
@@ -246,4 +276,54 @@ fn verify_main(a: VerifyArgs) -> anyhow::Result<i32> {
         }
     }
     Ok(if bad == 0 { 0 } else { 1 })
+}
+
+fn sample_main(a: SampleArgs) -> anyhow::Result<i32> {
+    if !["win", "draw", "loss"].contains(&a.value.as_str()) {
+        bail!("--value must be win, draw or loss, not {:?}", a.value);
+    }
+    let m = Material::parse(&a.material)?.canonical();
+    if m.is_dead_draw() {
+        bail!("{m}: neither side can mate; there is no table (2011 rules 4.2.2)");
+    }
+    let mut set = TableSet::new();
+    load_with_captures(&a.dir, m, &mut set)?;
+    let Some(t) = set.get(m) else {
+        bail!("{m}: no table");
+    };
+    let size = t.layout.size();
+    let mut seed = a.seed;
+    let mut found = 0;
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    // Random entries until enough fit; a table without one of them ends the search.
+    for _ in 0..size.saturating_mul(4).max(1_000) {
+        if found == a.count {
+            break;
+        }
+        seed = crate::board::zobrist::mix64(seed.wrapping_add(crate::board::zobrist::GOLDEN));
+        let idx = seed % size;
+        let side = Color::ALL[(seed >> 63) as usize];
+        let Some(v) = t.value(side, idx) else {
+            continue;
+        };
+        if v.word() != a.value || v.plies().zip(a.max_plies).is_some_and(|(n, max)| n > max) {
+            continue;
+        }
+        let Some(board) = t.layout.board(&t.layout.decode(idx)) else {
+            continue;
+        };
+        let Ok(pos) = Position::from_placement(board, side, 0, 1) else {
+            continue;
+        };
+        if !pos.has_legal_move() {
+            continue;
+        }
+        let _ = writeln!(out, "{}", pos.to_fen());
+        found += 1;
+    }
+    if found < a.count {
+        eprintln!("jiangjun tb sample: only {found} positions found");
+    }
+    Ok(0)
 }

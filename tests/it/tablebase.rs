@@ -55,6 +55,25 @@ fn generate_then_probe() {
     assert_eq!(code, 0);
     assert_eq!(out.lines().next(), Some("draw"));
 
+    // Random won positions: each one the tables call won for the side to move; the same seed
+    // gives the same ones.
+    let sample = |seed: &str| {
+        run(&[
+            "tb", "sample", "KR-KA", "--dir", &d, "--count", "5", "--seed", seed,
+        ])
+    };
+    let (code, fens, err) = sample("3");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(fens.lines().count(), 5, "{fens}");
+    assert_eq!(sample("3").1, fens);
+    assert_ne!(sample("4").1, fens);
+    for fen in fens.lines() {
+        let (_, out, _) = run(&["tb", "probe", "--fen", fen, "--dir", &d]);
+        assert!(out.starts_with("win dtm "), "{fen}: {out}");
+    }
+    let (code, _, _) = run(&["tb", "sample", "KR-KA", "--dir", &d, "--value", "won"]);
+    assert_eq!(code, 2);
+
     let (code, out, _) = run(&["tb", "verify", "KR-KA", "--dir", &d]);
     assert_eq!((code, out.as_str()), (0, "KR-K: ok\nKR-KA: ok\n"));
     std::fs::remove_dir_all(&dir).unwrap();
