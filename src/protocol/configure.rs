@@ -76,6 +76,7 @@ impl Configuration {
             Effect::EvalFile(value) => self.load_network(engine, value, &mut messages),
             Effect::BookFile(path) => self.load_book_file(engine, path, &mut messages),
             Effect::TablebasePath(dir) => load_tablebases(engine, dir, &mut messages),
+            Effect::UseTablebases(on) => engine.set_use_tablebases(*on),
             // Chosen again at the next search (UCCI, UCI: or `isready`), as at the start.
             Effect::DefaultBook => self.book_chosen = false,
         }

@@ -14,9 +14,9 @@
 //!   `Use NNUE`, `Move Overhead`, `Rank Origin`, `Repetition`, `Clear Hash`, `Randomness`,
 //!   `Pruning`, `Knowledge`, `Style`; `AllowDraw`/`AllowResign` are accepted in UCI but not
 //!   announced there, because UCI's `bestmove` has no draw or resign to carry;
-//! * options we do not implement yet (`promotion`, `idle`, `useegtb`, …) are accepted without
+//! * options we do not implement yet (`promotion`, `idle`, …) are accepted without
 //!   effect. When the value asks for something we do not do, an `info string` says it has no
-//!   effect yet; when the value describes what we already do (`useegtb false`, `idle none`),
+//!   effect yet; when the value describes what we already do (`usehash true`, `idle none`),
 //!   nothing is printed, so XQWizard's start-up (gui.md §1.1) stays quiet where it can;
 //! * unknown names get an `info string` and are ignored.
 //!
@@ -158,6 +158,8 @@ pub enum Effect {
     UseNnue(bool),
     /// Read the endgame tables of this folder (empty: no tables).
     TablebasePath(String),
+    /// Let the search read the endgame tables (UCCI `useegtb`).
+    UseTablebases(bool),
     /// New search parameters (a hidden `tune_<name>` option).
     Parameters(Parameters),
     /// Play at this strength (`None`: full strength).
@@ -599,10 +601,19 @@ const OPTIONS: &[Def] = &[
         set: |_, v| Effect::EvalFile(v.text().trim().to_string()),
     },
     Def {
+        ucci: Some("useegtb"),
+        uci: None,
+        cecp: None,
+        aliases: &[],
+        kind: Kind::Check(true),
+        set: |_, v| Effect::UseTablebases(v.on()),
+    },
+    Def {
         ucci: Some("tbpath"),
         uci: Some("TablebasePath"),
         cecp: Some("TablebasePath"),
-        aliases: &[],
+        // The UCCI specification's name, which XQWizard sends.
+        aliases: &["egtbpaths"],
         kind: Kind::File("<empty>"),
         set: |_, v| {
             let dir = v.text().trim();
@@ -915,12 +926,6 @@ const NO_EFFECT: &[(&str, Neutral, &str)] = &[
         Neutral::Never,
         "books are loaded with bookfiles",
     ),
-    (
-        "useegtb",
-        Neutral::Check(false),
-        "there are no endgame tables",
-    ),
-    ("egtbpaths", Neutral::Empty, "there are no endgame tables"),
     (
         "usehash",
         Neutral::Check(true),

@@ -109,6 +109,8 @@ pub struct Engine {
     book: Option<Arc<Book>>,
     /// Endgame tables (`tbpath`), probed by the search.
     tablebases: Option<Arc<TableSet>>,
+    /// Whether the search reads them (UCCI `useegtb`).
+    use_tablebases: bool,
     randomness: Randomness,
     /// Draws the book choices; seeded from the system by default, or by
     /// [`Engine::set_book_seed`] so that a seed reproduces a game.
@@ -159,6 +161,7 @@ impl Engine {
             use_book: true,
             book: None,
             tablebases: None,
+            use_tablebases: true,
             randomness: Randomness::None,
             book_rng: ChaCha8Rng::from_os_rng(),
             rules: RuleSet::Cxa2011,
@@ -298,6 +301,11 @@ impl Engine {
     /// Endgame tables for the search to read exact values from (`None`: no tables).
     pub fn set_tablebases(&mut self, tables: Option<Arc<TableSet>>) {
         self.tablebases = tables;
+    }
+
+    /// Whether the search reads the endgame tables it holds (UCCI `useegtb`).
+    pub fn set_use_tablebases(&mut self, on: bool) {
+        self.use_tablebases = on;
     }
 
     /// The endgame tables in use, if any.
@@ -627,7 +635,7 @@ impl Engine {
     /// the one that sets the opponent problems, as a search without tables does.
     fn table_plan(&self) -> (Option<Arc<TableSet>>, Vec<Move>, bool) {
         let mut banned = self.banned.clone();
-        let Some(tables) = &self.tablebases else {
+        let Some(tables) = self.tablebases.as_ref().filter(|_| self.use_tablebases) else {
             return (None, banned, false);
         };
         let Some(root) = tables.probe(&self.pos) else {

@@ -248,7 +248,7 @@ fn the_engine_plays_and_scores_by_the_tables() {
 
     let drawn = "2bakab2/9/9/9/R8/9/9/9/9/3K5 w - - 0 1";
     let out = engine_says(&format!(
-        "ucci\nsetoption tbpath {d}\nsetoption usebook false\nposition fen {drawn}\ngo depth 8\n"
+        "ucci\nsetoption egtbpaths {d}\nsetoption usebook false\nposition fen {drawn}\ngo depth 8\n"
     ));
     assert!(out.contains("info string tbpath: "), "{out}");
     let infos: Vec<&str> = out
@@ -265,6 +265,13 @@ fn the_engine_plays_and_scores_by_the_tables() {
         probe.lines().any(|l| l == format!("{best} draw")),
         "{best} does not hold the draw:\n{probe}"
     );
+    // useegtb false: the tables stay loaded and unread, and the rook looks like a rook up.
+    let out = engine_says(&format!(
+        "ucci\nsetoption egtbpaths {d}\nsetoption useegtb false\nsetoption usebook false\n\
+         position fen {drawn}\ngo depth 8\n"
+    ));
+    let last = out.lines().rfind(|l| l.starts_with("info depth")).unwrap();
+    assert!(!last.contains(" score 0 "), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
