@@ -360,6 +360,7 @@ impl<W: Write> Session<W> {
             depth,
             root_moves: moves.len(),
             table: TableStats::default(),
+            nodes: 0,
         };
         self.on_report(Report::Done(outcome));
     }

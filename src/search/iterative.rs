@@ -37,6 +37,7 @@ impl Worker {
                 depth: 0,
                 root_moves: 0,
                 table: TableStats::default(),
+                nodes: 0,
             };
         }
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
@@ -166,6 +167,7 @@ impl Worker {
             root_moves: n_root,
             // The threads' sum, filled in once they have all stopped.
             table: TableStats::default(),
+            nodes: 0,
         }
     }
 

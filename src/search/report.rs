@@ -36,6 +36,8 @@ pub struct SearchResult {
     pub root_moves: usize,
     /// How all threads used the table (none for a book move).
     pub table: TableStats,
+    /// Nodes all threads searched (0 for a book move).
+    pub nodes: u64,
 }
 
 /// What the search reports.

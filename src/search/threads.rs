@@ -95,6 +95,7 @@ pub fn search_threads(
     }
     SearchResult {
         table: shared.table_stats.load(),
+        nodes: shared.nodes.load(Ordering::Relaxed),
         ..outcome
     }
 }
@@ -153,6 +154,7 @@ fn unsearched(pos: &Position, banned: &[Move]) -> SearchResult {
         depth: 0,
         root_moves: moves.len(),
         table: TableStats::default(),
+        nodes: 0,
     }
 }
 

@@ -33,6 +33,7 @@ fn done(x: &mut Xboard<Vec<u8>>, best: Option<&str>, ponder: Option<&str>, score
         depth: 6,
         root_moves: 40,
         table: TableStats::default(),
+        nodes: 0,
     }));
 }
 
