@@ -5,6 +5,7 @@
 use super::evaluation::EvalArgs;
 use crate::board::notation::Script;
 use crate::cli::pgn::{self as records, Input};
+use crate::output;
 use crate::records::pgn::{self, MoveFormat, WriteOptions};
 use crate::rules::RuleSet;
 use crate::search::engine::MAX_HASH_MB;
@@ -105,7 +106,7 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<i32> {
     let annotated = analyse::annotate(&game, &analysis, format, opts, settings.threshold);
     let text = pgn::write_pgn_with(&annotated, format, opts);
     if let Some(svg) = &args.svg {
-        std::fs::write(svg, eval_graph::eval_graph_svg(&game, &analysis))
+        output::write_whole(svg, eval_graph::eval_graph_svg(&game, &analysis).as_bytes())
             .with_context(|| format!("cannot write {}", svg.display()))?;
     }
     records::write_output(args.output.as_deref(), &text)?;
