@@ -304,7 +304,9 @@ fn parts(pos: &Position, m: Move) -> Option<Parts> {
     })
 }
 
-fn piece_char(color: Color, kind: PieceKind, script: Script) -> char {
+/// The character of a piece as records and boards write it: Red's 帅 仕 相 马 车 炮 兵, Black's
+/// 将 士 象 马 车 炮 卒 (traditional: 帥 將 馬 車).
+pub fn piece_char(color: Color, kind: PieceKind, script: Script) -> char {
     let trad = script == Script::Traditional;
     match (kind, color) {
         (PieceKind::King, Color::Red) => {
@@ -378,6 +380,12 @@ fn number_char(color: Color, n: u8, digits: bool) -> char {
     } else {
         RED_NUMERALS[(n - 1) as usize]
     }
+}
+
+/// The name a player gives a board file (0 = the a-file) in the Chinese notation: Red's
+/// 九 (a-file) to 一 (i-file), Black's 1 (a-file) to 9 (i-file).
+pub fn file_label(color: Color, file: u8) -> char {
+    number_char(color, file_number(color, file), false)
 }
 
 /// Writes the designator (the first two characters).

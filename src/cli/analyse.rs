@@ -1,19 +1,21 @@
 //! `jiangjun analyse`: the arguments, reading the game, the progress line and writing the
-//! annotated PGN and the graph. The work is [`crate::tools::analyse`] and
-//! [`crate::tools::eval_graph`].
+//! annotated PGN, the graph and the web page. The work is [`crate::tools::analyse`],
+//! [`crate::tools::eval_graph`] and [`crate::tools::analysis_page`].
 
 use super::evaluation::EvalArgs;
 use crate::board::notation::Script;
 use crate::cli::pgn::{self as records, Input};
+use crate::output;
 use crate::records::pgn::{self, MoveFormat, WriteOptions};
 use crate::rules::RuleSet;
 use crate::search::engine::MAX_HASH_MB;
 use crate::tools::analyse::{self, Settings, DEFAULT_MOVETIME_MS, DEFAULT_THRESHOLD_CP};
+use crate::tools::analysis_page;
 use crate::tools::budget::Budget;
 use crate::tools::eval_graph;
 use anyhow::{bail, Context};
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The arguments of `jiangjun analyse`; their doc comments are its `--help`.
@@ -42,6 +44,10 @@ pub struct AnalyseArgs {
     /// Write the evaluation graph here as SVG.
     #[arg(long, value_name = "GRAPH")]
     pub svg: Option<PathBuf>,
+    /// Write the analysis as one self-contained web page here: every position's board, the
+    /// moves in Chinese notation and ICCS, scores, marks and better lines, the graph.
+    #[arg(long, value_name = "PAGE")]
+    pub html: Option<PathBuf>,
     /// Which game of the file (1 = the first).
     #[arg(long, value_name = "K", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
@@ -104,9 +110,16 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<i32> {
         .context("cannot analyse the game")?;
     let annotated = analyse::annotate(&game, &analysis, format, opts, settings.threshold);
     let text = pgn::write_pgn_with(&annotated, format, opts);
+    // Each file whole or not at all: a failed run leaves no half graph or page.
+    let write = |path: &Path, text: String| {
+        output::write_whole(path, text.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))
+    };
     if let Some(svg) = &args.svg {
-        std::fs::write(svg, eval_graph::eval_graph_svg(&game, &analysis))
-            .with_context(|| format!("cannot write {}", svg.display()))?;
+        write(svg, eval_graph::eval_graph_svg(&game, &analysis))?;
+    }
+    if let Some(html) = &args.html {
+        write(html, analysis_page::analysis_page(&game, &analysis))?;
     }
     records::write_output(args.output.as_deref(), &text)?;
     Ok(0)

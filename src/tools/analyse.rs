@@ -432,7 +432,12 @@ pub fn annotate(
 }
 
 /// A line of moves from `pos` in `format`, at most [`LINE_MOVES`] of them.
-fn line_text(pos: &Position, line: &[Move], format: MoveFormat, opts: WriteOptions) -> String {
+pub(crate) fn line_text(
+    pos: &Position,
+    line: &[Move],
+    format: MoveFormat,
+    opts: WriteOptions,
+) -> String {
     let mut pos = pos.clone();
     let mut words = Vec::new();
     for &m in line.iter().take(LINE_MOVES) {

@@ -7,6 +7,10 @@
 //! with a square of its own. Red's advantage is filled red above the zero line, Black's grey
 //! below it. The marked moves carry a marker per mark (circle `?!`, triangle `?`, diamond
 //! `??`), explained in the legend under the plot.
+//!
+//! [`eval_graph_svg`] is the graph as a file of its own; [`eval_graph_inline`] the same graph
+//! as an element of the analysis page ([`super::analysis_page`]), where a click on it chooses
+//! the move shown.
 
 use super::analyse::{Analysis, Mark};
 use crate::board::Color;
@@ -16,9 +20,10 @@ use std::fmt::Write as _;
 
 /// The text's font families: common CJK fonts first, because a renderer whose `sans-serif` has
 /// no Chinese glyphs (rsvg, ImageMagick on a bare system) draws the Chinese title and player
-/// names blank; `sans-serif` last for the rest.
+/// names blank; SimSun, on every Windows, before `sans-serif`, which comes last for the rest.
+/// The analysis page's style sheet names the same families.
 pub const FONTS: &str = "'Noto Sans CJK SC', 'Source Han Sans SC', 'WenQuanYi Micro Hei', \
-                         'Microsoft YaHei', 'PingFang SC', sans-serif";
+                         'Microsoft YaHei', 'PingFang SC', 'SimSun', sans-serif";
 
 /// The scores drawn are clipped to ± this many centipawns.
 pub const CLIP_CP: i32 = 1000;
@@ -50,8 +55,31 @@ struct Point {
     red: i32,
 }
 
-/// The SVG of `analysis` of `game` (its tags give the title).
+/// Where the graph goes.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Embed {
+    /// A file of its own: the XML declaration and the SVG namespace.
+    File,
+    /// Inside an HTML page, whose parser gives `<svg>` its namespace: no declaration, no
+    /// namespace; a strip over each ply's column and each marker carry `data-go` (the ply), a
+    /// strip `data-x` too (its ply's x), and a line of class `cursor` stands at the start for
+    /// the page's script to move.
+    Page,
+}
+
+/// The SVG file of `analysis` of `game` (its tags give the title).
 pub fn eval_graph_svg(game: &Game, analysis: &Analysis) -> String {
+    graph(game, analysis, Embed::File)
+}
+
+/// The same graph as an `<svg class="graph">` element of an HTML page: no XML declaration or
+/// namespace; a click on a ply's column or on a marker names the ply in `data-go`, and a line
+/// of class `cursor` stands at the start for the page's script to move.
+pub fn eval_graph_inline(game: &Game, analysis: &Analysis) -> String {
+    graph(game, analysis, Embed::Page)
+}
+
+fn graph(game: &Game, analysis: &Analysis, embed: Embed) -> String {
     let mut points = vec![Point {
         ply: 0,
         red: analysis.start_red,
@@ -66,10 +94,15 @@ pub fn eval_graph_svg(game: &Game, analysis: &Analysis) -> String {
     let y = |red: i32| mid - f64::from(clip(red)) / f64::from(CLIP_CP) * (BOTTOM - TOP) / 2.0;
 
     let mut svg = String::new();
+    let opening = match embed {
+        Embed::File => {
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""
+        }
+        Embed::Page => "<svg class=\"graph\"",
+    };
     let _ = writeln!(
         svg,
-        r##"<?xml version="1.0" encoding="UTF-8"?>
-<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONTS}">
+        r##"{opening} width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONTS}">
 <rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>"##
     );
     title(&mut svg, game, analysis);
@@ -144,22 +177,46 @@ pub fn eval_graph_svg(game: &Game, analysis: &Analysis) -> String {
             y(p.red)
         );
     }
+    if embed == Embed::Page {
+        hits(&mut svg, plies, &x);
+    }
     // Decisive scores on the clip line, then the marks.
     for p in points.iter().filter(|p| score::is_decisive(p.red)) {
         let _ = writeln!(svg, "{}", square(x(p.ply as f64), y(p.red), 4.5));
     }
     for m in &analysis.moves {
         if let Some(mark) = m.mark {
-            let _ = writeln!(
-                svg,
-                "{}",
-                marker(mark, x(m.ply as f64), y(m.after_red), who(m.mover), m.ply)
-            );
+            let shape = marker(mark, x(m.ply as f64), y(m.after_red), who(m.mover), m.ply);
+            let _ = match embed {
+                Embed::File => writeln!(svg, "{shape}"),
+                Embed::Page => writeln!(svg, r#"<g data-go="{}">{shape}</g>"#, m.ply),
+            };
         }
     }
     legend(&mut svg, analysis);
     svg.push_str("</svg>\n");
     svg
+}
+
+/// For the page: the cursor at the start, and over each ply's column (from halfway to the
+/// ply before to halfway to the next, within the plot) a strip that takes the clicks.
+fn hits(svg: &mut String, plies: usize, x: &impl Fn(f64) -> f64) {
+    let _ = writeln!(
+        svg,
+        r##"<line class="cursor" x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{BOTTOM}" stroke="#1565c0" stroke-width="2"/>"##
+    );
+    for ply in 0..=plies {
+        let at = ply as f64;
+        let left = x(at - 0.5).max(LEFT);
+        let right = x(at + 0.5).min(RIGHT);
+        let _ = writeln!(
+            svg,
+            r##"<rect data-go="{ply}" data-x="{:.1}" x="{left:.1}" y="{TOP}" width="{:.1}" height="{}" fill="#000000" fill-opacity="0"/>"##,
+            x(at),
+            right - left,
+            BOTTOM - TOP
+        );
+    }
 }
 
 fn clip(red: i32) -> i32 {
@@ -202,8 +259,9 @@ fn who(c: Color) -> &'static str {
     }
 }
 
-/// The title (players) and a line under it (event, date, result, how it was analysed).
-fn title(svg: &mut String, game: &Game, analysis: &Analysis) {
+/// The title (players) and the line under it (event, site, date, result, how it was
+/// analysed), as plain text: the graph's and the analysis page's.
+pub(crate) fn heading(game: &Game, analysis: &Analysis) -> (String, String) {
     let tag = |name: &str| game.tag(name).filter(|v| !v.trim().is_empty());
     let players = match (tag("Red"), tag("Black")) {
         (None, None) => "Red vs Black".to_string(),
@@ -215,6 +273,12 @@ fn title(svg: &mut String, game: &Game, analysis: &Analysis) {
         .collect();
     sub.push(crate::records::pgn::result_token(game.result).to_string());
     sub.push(analysis.annotator.clone());
+    (players, sub.join(" · "))
+}
+
+/// The title and the line under it.
+fn title(svg: &mut String, game: &Game, analysis: &Analysis) {
+    let (players, sub) = heading(game, analysis);
     let _ = writeln!(
         svg,
         r##"<text x="{}" y="30" font-size="20" font-weight="bold" text-anchor="middle" fill="#111111">{}</text>"##,
@@ -225,7 +289,7 @@ fn title(svg: &mut String, game: &Game, analysis: &Analysis) {
         svg,
         r##"<text x="{}" y="54" font-size="13" text-anchor="middle" fill="#444444">{}</text>"##,
         WIDTH / 2.0,
-        escape(&sub.join(" · "))
+        escape(&sub)
     );
 }
 
@@ -379,8 +443,9 @@ fn legend(svg: &mut String, analysis: &Analysis) {
     }
 }
 
-/// Text as XML character data or attribute value.
-fn escape(s: &str) -> String {
+/// Text as XML or HTML character data or attribute value (either quote); control characters
+/// become spaces.
+pub(crate) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -388,6 +453,7 @@ fn escape(s: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
             c if c.is_control() => out.push(' '),
             c => out.push(c),
         }
@@ -459,6 +525,29 @@ mod tests {
         assert_eq!(svg.matches("<g><title>ply ").count(), 2);
         assert!(svg.contains(DECISIVE));
         assert!(svg.trim_end().ends_with("</svg>"));
+    }
+
+    #[test]
+    fn the_inline_graph_has_no_declaration_and_a_strip_per_ply() {
+        let (g, a) = analysis(&[30, -400, 10], &[None, Some(Mark::Mistake), None]);
+        let file = eval_graph_svg(&g, &a);
+        let inline = eval_graph_inline(&g, &a);
+        assert!(file.starts_with("<?xml") && file.contains("xmlns="));
+        assert!(inline.starts_with("<svg class=\"graph\" "), "{inline}");
+        assert!(!inline.contains("<?xml") && !inline.contains("http"));
+        // Start and three plies; the strips' x lie on the plot, in order.
+        let xs: Vec<f64> = inline
+            .split("data-x=\"")
+            .skip(1)
+            .map(|r| r.split('"').next().unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(xs.len(), 4);
+        assert_eq!(xs.first(), Some(&LEFT));
+        assert_eq!(xs.last(), Some(&RIGHT));
+        assert!(xs.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(inline.matches("class=\"cursor\"").count(), 1);
+        assert!(inline.contains("<g data-go=\"2\"><g><title>ply 2: Black ? mistake"));
+        assert!(!file.contains("data-go") && !file.contains("cursor"));
     }
 
     #[test]

@@ -3,9 +3,10 @@
 //! signature ([`bench`]), the evaluation tuner ([`tune`]) on self-play data, data
 //! generation for the neural evaluation ([`datagen`]) and its trainer ([`train`]), game
 //! analysis ([`analyse`]) with its evaluation graph
-//! ([`eval_graph`]); the book from master games ([`book_from_games`]); the search budget they share
+//! ([`eval_graph`]) and its web page ([`analysis_page`]); the book from master games ([`book_from_games`]); the search budget they share
 //! ([`budget`]).
 pub mod analyse;
+pub mod analysis_page;
 pub mod bench;
 pub mod book_builder;
 pub mod book_from_games;

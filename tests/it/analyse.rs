@@ -1,7 +1,8 @@
 //! `jiangjun analyse` run as a user runs it, on a short game with a hung rook, at a small
 //! fixed depth (fast, and the same every run): the blunder is marked `??` with the better
 //! move, the engine's own choices are not marked, every move has its score, the PGN reads
-//! back to the same moves, the SVG is well-formed, both budgets work, bad input exits 2.
+//! back to the same moves, the SVG is well-formed, the web page has its parts, both budgets
+//! work, bad input exits 2.
 
 use crate::cli_support::{run, temp_folder, write_file};
 
@@ -98,6 +99,83 @@ fn the_blunder_is_marked_and_the_pgn_reads_back() {
         svg.contains("Red &amp; Co (Red) vs Black (Black)"),
         "the title"
     );
+}
+
+/// `--html`: one page, whole, that needs nothing from outside: a board per position, every
+/// move in Chinese notation and ICCS, the blunder's mark and better move, the graph and the
+/// stepping script inline; the players' names escaped. A page that cannot be written is an
+/// error, and leaves nothing behind.
+#[test]
+fn the_web_page_has_every_position_and_nothing_from_outside() {
+    let dir = folder("html");
+    let game = write(
+        &dir,
+        "g.pgn",
+        &BLUNDER.replace("Red & Co", "<i>Red</i> & 'Co'"),
+    );
+    let analyse = |depth: &str, page: &Path| {
+        run(&[
+            "analyse",
+            &game,
+            "--depth",
+            depth,
+            "--html",
+            page.to_str().unwrap(),
+        ])
+    };
+    let page = dir.join("report.html");
+    let (code, _, err) = analyse("3", &page);
+    assert_eq!(code, 0, "{err}");
+    let html = std::fs::read_to_string(&page).expect("the page");
+    assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
+
+    let original = parse_pgn(BLUNDER).expect("reads").remove(0);
+    let boards = html.matches("<svg class=\"board").count();
+    assert_eq!(boards, original.moves.len() + 1);
+    let mut pos = original.start.clone();
+    let mut wanted = Vec::new();
+    for (i, &m) in original.moves.iter().enumerate() {
+        let zh = jiangjun::board::notation::to_chinese(&pos, m);
+        wanted.push(format!(
+            "data-go=\"{}\"><span class=\"zh\">{zh}</span>",
+            i + 1
+        ));
+        wanted.push(format!("<span class=\"iccs\">{m}</span>"));
+        pos.make_move(m);
+    }
+    wanted.extend(
+        [
+            // The blunder's mark and the better move, the graph, the keys, the board.
+            "class=\"mv m-blunder\" href=\"#ply5\"",
+            "<span class=\"mk\">??</span>",
+            "better: ",
+            "<svg class=\"graph\"",
+            "'ArrowLeft'",
+            "'End'",
+            "楚 河",
+            ">帅</text>",
+            ">将</text>",
+            "<h1>&lt;i&gt;Red&lt;/i&gt; &amp; &#39;Co&#39; (Red) vs Black (Black)</h1>",
+        ]
+        .map(String::from),
+    );
+    for part in &wanted {
+        assert!(html.contains(part.as_str()), "{part}");
+    }
+    assert_eq!(html.matches("<script").count(), 1);
+    assert_eq!(html.matches("<style>").count(), 1);
+    for outside in ["http://", "https://", "<link", "src=", "<i>"] {
+        assert!(!html.contains(outside), "{outside}");
+    }
+    // Written whole: no temporary file left; a folder that does not exist is an error.
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    let (code, _, err) = analyse("1", &dir.join("no/such/folder/report.html"));
+    assert_ne!(code, 0);
+    assert!(err.contains("cannot write"), "{err}");
 }
 
 /// Rough XML well-formedness: one root, every element closed in order, attributes quoted.
