@@ -9,6 +9,7 @@ use crate::output;
 use crate::records::pgn::{self, MoveFormat, WriteOptions};
 use crate::rules::RuleSet;
 use crate::search::engine::MAX_HASH_MB;
+use crate::tablebase::TableSet;
 use crate::tools::analyse::{self, Settings, DEFAULT_MOVETIME_MS, DEFAULT_THRESHOLD_CP};
 use crate::tools::analysis_page;
 use crate::tools::budget::Budget;
@@ -63,6 +64,10 @@ pub struct AnalyseArgs {
     #[arg(long, value_name = "CP", default_value_t = DEFAULT_THRESHOLD_CP,
           value_parser = clap::value_parser!(i32).range(1..=100_000))]
     pub threshold: i32,
+    /// A folder of endgame tables (`jiangjun tb generate`): the moves that threw away the
+    /// tables' result (a win into a draw or loss, a draw into a loss) are marked.
+    #[arg(long, value_name = "DIR")]
+    pub tbpath: Option<PathBuf>,
     /// The evaluation the searches use (default: the engine's).
     #[command(flatten)]
     pub eval: EvalArgs,
@@ -105,9 +110,23 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<i32> {
         },
         _ => WriteOptions::default(),
     };
+    let tables = match &args.tbpath {
+        Some(dir) => {
+            let (set, problems) = TableSet::load_dir(dir)?;
+            for p in problems {
+                eprintln!("jiangjun analyse: {p}");
+            }
+            Some(set)
+        }
+        None => None,
+    };
     let mut progress = Progress::new();
-    let analysis = analyse::analyse(&game, &settings, |k, n| progress.show(k, n))
+    let mut analysis = analyse::analyse(&game, &settings, |k, n| progress.show(k, n))
         .context("cannot analyse the game")?;
+    if let Some(tables) = &tables {
+        analysis.notes.extend(analyse::table_notes(&game, tables));
+        analysis.notes.sort_by_key(|(ply, _)| *ply);
+    }
     let annotated = analyse::annotate(&game, &analysis, format, opts, settings.threshold);
     let text = pgn::write_pgn_with(&annotated, format, opts);
     // Each file whole or not at all: a failed run leaves no half graph or page.

@@ -147,6 +147,7 @@ pub struct Analysis {
     /// The start position's score from Red's view.
     pub start_red: i32,
     pub moves: Vec<MoveAnalysis>,
+
     /// The referee's notes: `(ply, text)`, in ply order.
     pub notes: Vec<(usize, String)>,
     /// How it was analysed: `Jiangjun 0.1.0, movetime 1000 ms`.
@@ -312,6 +313,36 @@ fn legal_prefix(pos: &Position, line: &[Move]) -> Vec<Move> {
     out
 }
 
+/// Where the game left the endgame tables' result: `(ply, text)` after each move that turned
+/// a win into a draw or loss, or a draw into a loss, for the side that made it (the tables'
+/// values before and after the move). Moves in positions no held table covers say nothing.
+pub fn table_notes(game: &Game, tables: &crate::tablebase::TableSet) -> Vec<(usize, String)> {
+    let rank = |v: crate::tablebase::Value| match v.word() {
+        "win" => 2,
+        "draw" => 1,
+        _ => 0,
+    };
+    let mut pos = game.start.clone();
+    let mut notes = Vec::new();
+    for (i, &m) in game.moves.iter().enumerate() {
+        let before = tables.probe(&pos);
+        pos.make_move(m);
+        let after = tables.probe(&pos).map(|v| v.before());
+        if let (Some(b), Some(a)) = (before, after) {
+            if rank(a) < rank(b) {
+                notes.push((
+                    i + 1,
+                    format!(
+                        "tables: {m} throws away a {} ({b} before the move, {a} after)",
+                        b.word()
+                    ),
+                ));
+            }
+        }
+    }
+    notes
+}
+
 /// The referee over the game: where a position stands again (the first ply of each run of
 /// repeated positions), and its ruling with the clause.
 fn referee_notes(game: &Game, rules: RuleSet) -> Vec<(usize, String)> {
@@ -465,6 +496,29 @@ pub fn agreement(outcome: Option<GameResult>, recorded: Option<GameResult>) -> &
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A rook that walks into the advisor's reach throws the win away; the capture that
+    /// follows only keeps the draw and is not marked.
+    #[test]
+    fn table_notes_mark_the_move_that_threw_the_win_away() {
+        use crate::tablebase::{generate::generate_in_memory, Material};
+        let tables = generate_in_memory(Material::parse("KR-KA").unwrap());
+        let game = Game {
+            tags: Vec::new(),
+            start: Position::from_fen("5k3/4a4/R8/9/9/9/9/9/9/4K4 w - - 0 1").unwrap(),
+            moves: vec!["a7d7".parse().unwrap(), "e8d7".parse().unwrap()],
+            result: None,
+            comments: Vec::new(),
+            marks: Vec::new(),
+        };
+        assert_eq!(
+            table_notes(&game, &tables),
+            [(
+                1,
+                "tables: a7d7 throws away a win (win 5 before the move, draw after)".to_string()
+            )]
+        );
+    }
 
     #[test]
     fn agreement_table() {
