@@ -5,6 +5,7 @@
 use super::evaluation::EvalArgs;
 use super::value::{number, number_in};
 use crate::board::{Move, Position};
+use crate::output::AtomicFile;
 use crate::tools::budget::Budget;
 use crate::tools::datagen::{self, games, Config, RecordWriter, Shard, DEFAULT_NODES};
 use anyhow::Context;
@@ -83,8 +84,7 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<i32> {
         ..d
     };
     let out = &args.out;
-    let file = std::fs::File::create(out).with_context(|| format!("cannot create {out}"))?;
-    let mut writer = RecordWriter::new(file);
+    let mut writer = RecordWriter::new(create_whole(out)?);
     let total = cfg.shard.games(cfg.games).count();
     eprintln!(
         "datagen: {total} games (shard {}/{} of {}), {} per move, seed {}, {} threads, {}",
@@ -99,7 +99,7 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<i32> {
     let mut line = ProgressLine::new();
     let stats = datagen::generate(&cfg, &mut writer, |p| line.update(p))
         .with_context(|| format!("writing {out}"))?;
-    writer.finish().with_context(|| format!("writing {out}"))?;
+    commit_whole(writer, out)?;
     line.finish();
     let endings: Vec<String> = datagen::Ending::ALL
         .iter()
@@ -153,8 +153,7 @@ fn from_games(args: DatagenArgs) -> anyhow::Result<i32> {
         eprintln!("datagen: cannot read {bad}");
     }
     anyhow::ensure!(read.games > 0, "no game read from the --from-games paths");
-    let file = std::fs::File::create(out).with_context(|| format!("cannot create {out}"))?;
-    let mut writer = RecordWriter::new(file);
+    let mut writer = RecordWriter::new(create_whole(out)?);
     eprintln!(
         "datagen: {} files, {} games ({} unreadable, {} without a result); labelling {} (shard {}/{}), {} per move from ply {}, seed {}, {} threads, {}",
         read.files, read.games, read.unreadable_games, read.no_result, read.in_shard,
@@ -164,7 +163,7 @@ fn from_games(args: DatagenArgs) -> anyhow::Result<i32> {
     let mut line = ProgressLine::new();
     let stats = games::label_games(&cfg, &list, &mut writer, |p| line.update(p))
         .with_context(|| format!("writing {out}"))?;
-    writer.finish().with_context(|| format!("writing {out}"))?;
+    commit_whole(writer, out)?;
     line.finish();
     println!(
         "wrote {out}: {} games labelled (red wins {}, draws {}, black wins {}) of {} read from {} files ({} unreadable games, {} without a result, {} unreadable files), {} positions kept of {} searched (skipped: {} in check, {} best move a capture, {} decisive or beyond {} cp)",
@@ -248,4 +247,17 @@ impl ProgressLine {
             eprintln!();
         }
     }
+}
+
+/// The output file, written under a temporary name beside it ([`AtomicFile`]): a run that
+/// fails or is stopped leaves no half file under the name, and an earlier file of that name
+/// stays until the new one is complete.
+fn create_whole(out: &str) -> anyhow::Result<AtomicFile> {
+    AtomicFile::create(std::path::Path::new(out)).with_context(|| format!("cannot create {out}"))
+}
+
+/// Ends the records and gives the file its name.
+fn commit_whole(writer: RecordWriter<AtomicFile>, out: &str) -> anyhow::Result<()> {
+    let file = writer.finish().with_context(|| format!("writing {out}"))?;
+    file.commit().with_context(|| format!("writing {out}"))
 }

@@ -39,6 +39,20 @@ fn datagen(name: &str, extra: &[&str]) -> Vec<u8> {
     assert!(out.starts_with(&format!("wrote {p}:")), "{out}");
     assert!(err.contains("positions/s") && err.contains("ETA"), "{err}");
     let bytes = std::fs::read(&path).expect("output written");
+    // Written under a temporary name beside it and renamed at the end: none is left.
+    let dir = path.parent().expect("a folder");
+    let stem = path
+        .file_name()
+        .expect("a name")
+        .to_string_lossy()
+        .into_owned();
+    let left: Vec<_> = std::fs::read_dir(dir)
+        .expect("temp folder")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(&format!("{stem}.partial-")))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
     let _ = std::fs::remove_file(path);
     bytes
 }
