@@ -96,10 +96,15 @@ impl Randomness {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BookError {
     Io(String),
+    /// The book could not be written (saving, not reading).
+    Write(String),
     BadMagic,
     BadVersion(u8),
     WrongKeys,
-    Truncated { expected: usize, got: usize },
+    Truncated {
+        expected: usize,
+        got: usize,
+    },
     Corrupt(String),
 }
 
@@ -107,6 +112,7 @@ impl std::fmt::Display for BookError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             BookError::Io(e) => write!(f, "cannot read book: {e}"),
+            BookError::Write(e) => write!(f, "cannot write book: {e}"),
             BookError::BadMagic => write!(f, "not a Jiangjun or ElephantEye book file"),
             BookError::BadVersion(v) => write!(f, "book format version {v} is not supported"),
             BookError::WrongKeys => write!(f, "book was made with different position keys"),
@@ -319,7 +325,7 @@ impl Book {
                 "only our own format can be written".into(),
             ));
         };
-        output::write_whole(path, &encode(entries)).map_err(|e| BookError::Io(e.to_string()))
+        output::write_whole(path, &encode(entries)).map_err(|e| BookError::Write(e.to_string()))
     }
 }
 
@@ -516,6 +522,16 @@ pub fn load_default() -> Result<Option<Book>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A save that fails says it could not write, not that it could not read.
+    #[test]
+    fn a_failed_save_says_write() {
+        let b = Book::from_entries(Vec::new());
+        let dir =
+            std::env::temp_dir().join(format!("jiangjun-no-such-folder-{}", std::process::id()));
+        let e = b.save(&dir.join("book.jjb")).unwrap_err();
+        assert!(e.to_string().starts_with("cannot write book: "), "{e}");
+    }
     use rand::SeedableRng;
 
     fn sample() -> (Position, Book) {
