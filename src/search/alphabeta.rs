@@ -491,11 +491,16 @@ impl Worker {
             count += 1;
             let new_depth = depth - 1 + extension;
             let mut score;
+            // Node types as Stockfish labels them: a child of a cut node is expected to be an
+            // all node and the other way round, whether searched first or unreduced; only a
+            // reduced late move is searched as a cut node (it is expected to fail low, and a
+            // fail high is verified at full depth). PV children are not cut nodes.
             if count == 1 {
-                score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
+                score = -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut);
             } else {
                 let r = self.reduction(&node, &candidate, count, stat);
-                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                let child_cut = r > 0 || !cut;
+                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, child_cut);
                 if score > alpha && r > 0 {
                     score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut);
                 }
