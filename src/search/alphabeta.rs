@@ -491,16 +491,11 @@ impl Worker {
             count += 1;
             let new_depth = depth - 1 + extension;
             let mut score;
-            // Node types as Stockfish labels them: a child of a cut node is expected to be an
-            // all node and the other way round, whether searched first or unreduced; only a
-            // reduced late move is searched as a cut node (it is expected to fail low, and a
-            // fail high is verified at full depth). PV children are not cut nodes.
             if count == 1 {
-                score = -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut);
+                score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
             } else {
                 let r = self.reduction(&node, &candidate, count, stat);
-                let child_cut = r > 0 || !cut;
-                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, child_cut);
+                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if score > alpha && r > 0 {
                     score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut);
                 }
