@@ -126,20 +126,9 @@ fn summary(set: &TableSet, m: Material) -> String {
     let Some(t) = set.get(m) else {
         return format!("{m}: not held");
     };
-    let (mut w, mut d, mut l, mut rule) = (0u64, 0u64, 0u64, 0u64);
-    for side in Color::ALL {
-        for idx in 0..t.layout.size() {
-            let Some(v) = t.value(side, idx) else {
-                continue;
-            };
-            match v.word() {
-                "win" => w += 1,
-                "loss" => l += 1,
-                _ => d += 1,
-            }
-            rule += u64::from(v.by_rule());
-        }
-    }
+    let c = t.counts();
+    let [w, d, l] = [0, 1, 2].map(|k| c.by_side[0][k] + c.by_side[1][k]);
+    let rule = c.by_rule;
     format!(
         "{m}: {} positions, {w} wins {d} draws {l} losses (side to move; {rule} decided by the \
          perpetual check rule), longest mate {} plies",

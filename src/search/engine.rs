@@ -651,7 +651,7 @@ impl Engine {
             let mut child = self.pos.clone();
             child.make_move(m);
             match tables.probe(&child).map(|v| v.before()) {
-                Some(v) if v.word() != root.word() => worse.push(m),
+                Some(v) if v.outcome() != root.outcome() => worse.push(m),
                 _ => kept += 1,
             }
         }

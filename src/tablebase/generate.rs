@@ -507,8 +507,7 @@ impl State<'_> {
         ];
         let child_entry = |child: &Position| -> Option<usize> {
             let entry = super::table::entry_of(child);
-            let p = layout.placement_of(&entry.board)?;
-            layout.encode(&p).map(|i| i as usize)
+            layout.index_of(&entry.board).map(|i| i as usize)
         };
         loop {
             let mut changed = false;
@@ -531,14 +530,14 @@ impl State<'_> {
                             let check = child.in_check();
                             if side == x {
                                 let ok = if capture {
-                                    others.probe(&child).is_some_and(|v| v.word() == "win")
+                                    others.probe(&child).is_some_and(|v| v.outcome() == 1)
                                 } else {
                                     match child_entry(&child) {
                                         Some(ci) if self.codes[y.index()][ci] == DRAW => {
                                             check && held[y.index()][ci]
                                         }
                                         Some(ci) => Value::from_code(self.codes[y.index()][ci])
-                                            .is_some_and(|v| v.word() == "win"),
+                                            .is_some_and(|v| v.outcome() == 1),
                                         None => false,
                                     }
                                 };
@@ -605,10 +604,7 @@ pub fn verify(table: &Table, others: &TableSet) -> Option<(Color, u64, String)> 
                     others.probe(&child).unwrap_or(Value::Draw)
                 } else {
                     let entry = super::table::entry_of(&child);
-                    let Some(ci) = layout
-                        .placement_of(&entry.board)
-                        .and_then(|p| layout.encode(&p))
-                    else {
+                    let Some(ci) = layout.index_of(&entry.board) else {
                         return Some((side, idx, "a move leaves the table".into()));
                     };
                     match table.value(entry.side, ci) {
@@ -617,7 +613,7 @@ pub fn verify(table: &Table, others: &TableSet) -> Option<(Color, u64, String)> 
                     }
                 }
                 .before();
-                held &= v.word() == "loss" && (capture || child.in_check() || !v.by_rule());
+                held &= v.outcome() == -1 && (capture || child.in_check() || !v.by_rule());
                 if best.is_none_or(|b| v.for_mover() > b.for_mover()) {
                     best = Some(v);
                 }

@@ -202,6 +202,11 @@ impl Layout {
         Some(board)
     }
 
+    /// The entry of a board holding exactly this table's pieces (in the table's colours).
+    pub fn index_of(&self, board: &Board) -> Option<u64> {
+        self.encode(&self.placement_of(board)?)
+    }
+
     /// The placement of a board holding exactly this table's pieces (in the table's colours).
     pub fn placement_of(&self, board: &Board) -> Option<Placement> {
         let mut out = [0u8; MAX_PIECES];

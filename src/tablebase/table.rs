@@ -29,6 +29,15 @@ pub struct Table {
     pub codes: [Vec<u16>; 2],
 }
 
+/// A table's legal positions by result ([`Table::counts`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// `[red to move, black to move]` of `[wins, draws, losses]`.
+    pub by_side: [[u64; 3]; 2],
+    /// Positions (both sides to move) decided by the repetition rules.
+    pub by_rule: u64,
+}
+
 /// Why a table file could not be read.
 #[derive(Debug)]
 pub enum TableError {
@@ -56,6 +65,22 @@ impl Table {
     /// The value of entry `idx` with `side` to move; `None` when it is not a legal position.
     pub fn value(&self, side: Color, idx: u64) -> Option<Value> {
         Value::from_code(self.codes[side.index()][idx as usize])
+    }
+
+    /// How many legal positions of each side to move are won, drawn and lost (of either
+    /// kind), and how many of all are decided by the repetition rules.
+    pub fn counts(&self) -> Counts {
+        let mut c = Counts::default();
+        for side in Color::ALL {
+            for v in self.codes[side.index()]
+                .iter()
+                .filter_map(|&x| Value::from_code(x))
+            {
+                c.by_side[side.index()][(1 - v.outcome()) as usize] += 1;
+                c.by_rule += u64::from(v.by_rule());
+            }
+        }
+        c
     }
 
     /// The longest distance to mate in the table.
@@ -166,8 +191,11 @@ pub struct Entry {
 /// Black holds those pieces), with the side to move in that frame.
 pub fn entry_of(pos: &Position) -> Entry {
     let material = Material::of(pos);
-    let canonical = material.canonical();
-    let flip = canonical != material;
+    in_table_frame(pos, material.canonical(), material.canonical() != material)
+}
+
+/// `pos` as the table of `material` stores it, colour-flipped with `flip`.
+fn in_table_frame(pos: &Position, material: Material, flip: bool) -> Entry {
     let mut board = [None; SQUARES];
     for sq in Square::all() {
         if let Some(p) = pos.piece_at(sq) {
@@ -184,7 +212,7 @@ pub fn entry_of(pos: &Position) -> Entry {
         pos.side_to_move()
     };
     Entry {
-        material: canonical,
+        material,
         side,
         board,
     }
@@ -290,14 +318,16 @@ impl TableSet {
     /// The value of a position for its side to move: `None` when no table holds its material.
     /// Games where neither side has an attacking piece are draws without a table (2011 rules
     /// 4.2.2).
+    /// The board is only turned into the table's frame once a table is known to hold it.
     pub fn probe(&self, pos: &Position) -> Option<Value> {
-        let entry = entry_of(pos);
-        if entry.material.is_dead_draw() {
+        let material = Material::of(pos);
+        let canonical = material.canonical();
+        if canonical.is_dead_draw() {
             return Some(Value::Draw);
         }
-        let table = self.tables.get(&entry.material)?;
-        let placement = table.layout.placement_of(&entry.board)?;
-        let idx = table.layout.encode(&placement)?;
+        let table = self.tables.get(&canonical)?;
+        let entry = in_table_frame(pos, canonical, canonical != material);
+        let idx = table.layout.index_of(&entry.board)?;
         match table.codes[entry.side.index()][idx as usize] {
             ILLEGAL => None,
             c => Value::from_code(c),

@@ -84,6 +84,15 @@ impl Value {
         }
     }
 
+    /// The result for the side to move: 1 a win, 0 a draw, −1 a loss (of either kind).
+    pub fn outcome(self) -> i8 {
+        match self {
+            Value::Win(_) | Value::RuleWin(_) => 1,
+            Value::Draw => 0,
+            Value::Loss(_) | Value::RuleLoss(_) => -1,
+        }
+    }
+
     /// Whether the result comes from the repetition rules rather than a mate.
     pub fn by_rule(self) -> bool {
         matches!(self, Value::RuleWin(_) | Value::RuleLoss(_))
@@ -146,5 +155,7 @@ mod tests {
         assert!(Value::RuleLoss(0).for_mover() > Value::Loss(99).for_mover());
         assert_eq!(Value::RuleLoss(0).before(), Value::RuleWin(1));
         assert_eq!(Value::from_code(0x8001), None);
+        assert_eq!(Value::RuleWin(3).outcome(), Value::Win(5).outcome());
+        assert!(Value::Draw.outcome() > Value::RuleLoss(2).outcome());
     }
 }

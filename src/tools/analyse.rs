@@ -317,11 +317,6 @@ fn legal_prefix(pos: &Position, line: &[Move]) -> Vec<Move> {
 /// a win into a draw or loss, or a draw into a loss, for the side that made it (the tables'
 /// values before and after the move). Moves in positions no held table covers say nothing.
 pub fn table_notes(game: &Game, tables: &crate::tablebase::TableSet) -> Vec<(usize, String)> {
-    let rank = |v: crate::tablebase::Value| match v.word() {
-        "win" => 2,
-        "draw" => 1,
-        _ => 0,
-    };
     let mut pos = game.start.clone();
     let mut notes = Vec::new();
     for (i, &m) in game.moves.iter().enumerate() {
@@ -329,7 +324,7 @@ pub fn table_notes(game: &Game, tables: &crate::tablebase::TableSet) -> Vec<(usi
         pos.make_move(m);
         let after = tables.probe(&pos).map(|v| v.before());
         if let (Some(b), Some(a)) = (before, after) {
-            if rank(a) < rank(b) {
+            if a.outcome() < b.outcome() {
                 notes.push((
                     i + 1,
                     format!(

@@ -41,9 +41,7 @@ fn predecessors_match_forward_moves() {
                     let mut child = pos.clone();
                     child.make_move(m);
                     let e = crate::tablebase::table::entry_of(&child);
-                    let ci = layout
-                        .encode(&layout.placement_of(&e.board).unwrap())
-                        .unwrap();
+                    let ci = layout.index_of(&e.board).unwrap();
                     forward.entry((ci, e.side.index())).or_default().push(idx);
                 }
             }
@@ -95,22 +93,9 @@ fn generation_is_deterministic() {
     assert_eq!(a.get(m).unwrap().to_bytes(), b.get(m).unwrap().to_bytes());
 }
 
-/// Counts of `(side to move, value kind)` over a table: `[red, black]` of `[wins, draws, losses]`.
+/// `[red, black]` to move of `[wins, draws, losses]` over a table.
 fn tally(set: &TableSet, name: &str) -> [[u64; 3]; 2] {
-    let t = set.get(material(name)).unwrap();
-    let mut out = [[0u64; 3]; 2];
-    for side in Color::ALL {
-        for idx in 0..t.layout.size() {
-            let k = match t.value(side, idx).map(|v| v.word()) {
-                Some("win") => 0,
-                Some("draw") => 1,
-                Some(_) => 2,
-                None => continue,
-            };
-            out[side.index()][k] += 1;
-        }
-    }
-    out
+    set.get(material(name)).unwrap().counts().by_side
 }
 
 /// Results every xiangqi endgame book teaches, each from the tables.
