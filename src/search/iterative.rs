@@ -162,7 +162,7 @@ impl Worker {
         SearchResult {
             best: Some(best.mv),
             ponder,
-            score: best.score,
+            score: self.worth(best.score),
             depth: best_depth,
             root_moves: n_root,
             // The threads' sum, filled in once they have all stopped.
@@ -215,16 +215,22 @@ impl Worker {
         m
     }
 
-    fn info(&self, depth: i32, score: i32, pv: &[Move]) -> Info {
-        let time_ms = self.shared.elapsed_ms();
-        let nodes = self.shared.nodes.load(Ordering::Relaxed);
-        // A drawn table position is worth 0 whatever the evaluation says (a rook against 士象全
-        // looks like a rook up), unless the search proves more.
-        let score = if self.shared.root_drawn && !is_decisive(score) {
+    /// What a root score says the game is worth: a drawn table position is worth 0 whatever
+    /// the evaluation says (a rook against 士象全 looks like a rook up), unless the search
+    /// proves more. The lines shown and the result (which the draw and resign decisions
+    /// read) both say it.
+    fn worth(&self, score: i32) -> i32 {
+        if self.shared.root_drawn && !is_decisive(score) {
             0
         } else {
             score
-        };
+        }
+    }
+
+    fn info(&self, depth: i32, score: i32, pv: &[Move]) -> Info {
+        let time_ms = self.shared.elapsed_ms();
+        let nodes = self.shared.nodes.load(Ordering::Relaxed);
+        let score = self.worth(score);
         Info {
             depth,
             seldepth: self.seldepth as i32,

@@ -307,3 +307,29 @@ fn perpetual_check_loses_in_the_tables_as_the_referee_rules() {
     assert_eq!(by_rule, 1606);
     assert_eq!(jiangjun::tablebase::generate::verify(t, &set), None);
 }
+
+/// In a drawn table position the search's result says 0 too, not only its info lines: the
+/// draw and resign decisions read the result, and the side without the rook (its evaluation
+/// a rook down) must not resign a draw.
+#[test]
+fn a_drawn_table_position_is_worth_0_to_the_result() {
+    use jiangjun::search::engine::Engine;
+    use jiangjun::search::limits::Limits;
+    let set = std::sync::Arc::new(generate_in_memory(material("KR-KAABB")));
+    let defender = "2bakab2/9/9/9/R8/9/9/9/9/3K5 b - - 0 1";
+    assert_eq!(
+        set.probe(&Position::from_fen(defender).unwrap()),
+        Some(Value::Draw)
+    );
+    let mut e = Engine::new();
+    e.set_use_book(false);
+    e.set_position(Some(defender), &[]).unwrap();
+    let depth = || Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    // Without tables the evaluation is far below 0.
+    assert!(e.search_blocking(depth(), |_| {}).score < -200);
+    e.set_tablebases(Some(set));
+    assert_eq!(e.search_blocking(depth(), |_| {}).score, 0);
+}
