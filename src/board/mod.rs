@@ -35,5 +35,5 @@ pub use movegen::{MoveError, MoveList, MAX_MOVES};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{PlacementError, Position, StateInfo};
 pub use rank_origin::RankOrigin;
-pub use result::GameResult;
+pub use result::{GameResult, Wdl};
 pub use square::Square;

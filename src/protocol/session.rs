@@ -19,7 +19,7 @@
 //! so a piped script works with or without `batch` (ucci.md §2 note 4, transcripts 35). With
 //! `batch` on, everything is queued (the engine "does not read" while thinking) except `quit`.
 //!
-//! Ending: `quit` prints `bye` (UCCI) and ends at once — unless commands are queued, which
+//! Shutting down: `quit` prints `bye` (UCCI) and ends at once — unless commands are queued, which
 //! means a piped script is still being worked through: then it ends after them. End of input
 //! is a `quit` that always waits for the work in hand (the last `go` of a script without
 //! `quit` still gets its answer); searches that would wait forever for `stop` (`infinite`,
@@ -158,7 +158,7 @@ enum Pending {
 
 /// How the session is to end once the work in hand is done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ending {
+enum Shutdown {
     /// `quit` (UCCI prints `bye`).
     Quit,
     /// End of input: silent.
@@ -180,7 +180,7 @@ pub struct Session<W: Write> {
     /// position would reach the GUI as an illegal move in the position *it* sent.
     no_position: Option<String>,
     queue: VecDeque<Pending>,
-    ending: Option<Ending>,
+    shutdown: Option<Shutdown>,
     exit: Option<i32>,
     /// Where the search thread sends its reports; `None` runs no searches (fuzzing, tests).
     reports: Option<Sender<Event>>,
@@ -200,7 +200,7 @@ impl<W: Write> Session<W> {
             search: None,
             no_position: None,
             queue: VecDeque::new(),
-            ending: None,
+            shutdown: None,
             exit: None,
             reports,
         }
@@ -242,7 +242,7 @@ impl<W: Write> Session<W> {
         match event {
             Event::Line(line) => self.on_line(&line),
             Event::TooLong(bytes) => {
-                if self.exit.is_none() && self.ending.is_none() {
+                if self.exit.is_none() && self.shutdown.is_none() {
                     self.info(&format!(
                         "input line of {bytes} bytes is longer than the {} byte limit; ignored",
                         MAX_LINE_BYTES
@@ -256,7 +256,7 @@ impl<W: Write> Session<W> {
 
     /// Handles one input line.
     pub fn on_line(&mut self, line: &str) {
-        if self.exit.is_some() || self.ending.is_some() {
+        if self.exit.is_some() || self.shutdown.is_some() {
             return; // after `quit` nothing more is read
         }
         let parsed = parse_line(line, self.dialect.unwrap_or(Dialect::Ucci));
@@ -292,8 +292,8 @@ impl<W: Write> Session<W> {
         }
         if self.search.is_none() {
             self.exit = Some(0);
-        } else if self.ending.is_none() {
-            self.begin_ending(Ending::Eof);
+        } else if self.shutdown.is_none() {
+            self.begin_shutdown(Shutdown::Eof);
         }
     }
 
@@ -370,7 +370,7 @@ impl<W: Write> Session<W> {
     fn while_thinking(&mut self, cmd: Command) {
         if self.config.settings.batch {
             match cmd {
-                Command::Quit => self.begin_ending(Ending::Quit),
+                Command::Quit => self.begin_shutdown(Shutdown::Quit),
                 other => self.enqueue(Pending::Run(other)),
             }
             return;
@@ -381,7 +381,7 @@ impl<W: Write> Session<W> {
             Command::PonderHit { draw } => self.ponderhit(draw),
             Command::Probe { fen, moves } => self.probe(&fen, &moves),
             Command::Quit if self.queue.is_empty() => self.quit_now(),
-            Command::Quit => self.begin_ending(Ending::Quit),
+            Command::Quit => self.begin_shutdown(Shutdown::Quit),
             other => self.enqueue(Pending::Run(other)),
         }
     }
@@ -777,7 +777,7 @@ impl<W: Write> Session<W> {
                 let _ = tx.send(Event::Report(r));
             });
         }
-        if self.ending.is_some() && waits {
+        if self.shutdown.is_some() && waits {
             // Input has ended: no `stop` can come for a search that waits for one.
             self.stop();
         }
@@ -899,16 +899,16 @@ impl<W: Write> Session<W> {
             }
         }
         if self.search.is_none() && self.exit.is_none() {
-            match self.ending {
-                Some(Ending::Quit) => self.quit_now(),
-                Some(Ending::Eof) => self.exit = Some(0),
+            match self.shutdown {
+                Some(Shutdown::Quit) => self.quit_now(),
+                Some(Shutdown::Eof) => self.exit = Some(0),
                 None => {}
             }
         }
     }
 
-    fn begin_ending(&mut self, ending: Ending) {
-        self.ending = Some(ending);
+    fn begin_shutdown(&mut self, shutdown: Shutdown) {
+        self.shutdown = Some(shutdown);
         if self.search.as_ref().is_some_and(Search::waits_for_stop) {
             self.stop();
         }

@@ -460,12 +460,9 @@ fn play_game(cfg: &Config, index: u32) -> GameOutput {
         }
         g.play(best);
     };
+    let result = winner.map_or(GameResult::Draw, GameResult::win_for);
     for r in &mut records {
-        r.set_result(match winner {
-            None => Wdl::Draw,
-            Some(c) if c == r.side_to_move() => Wdl::Win,
-            Some(_) => Wdl::Loss,
-        });
+        r.set_result(result.for_side(r.side_to_move()));
     }
     match winner {
         None => stats.draws = 1,

@@ -8,13 +8,14 @@ use super::engine_process::{EngineSpec, Timeouts};
 use super::game::GameConfig;
 use super::openings::Opening;
 use super::pairing::multi_round_robin;
-use super::ranking::{standings, GameResult, ScoredGame, Scoring, System};
+use super::ranking::{standings, ScoredGame, Scoring, System};
 use super::repetition_referee::{Referee, RulesReferee};
 use super::report::{
     self, describe, pgn_for, terminations, write_notes, MatchReport, TimeUse, TournamentReport,
 };
 use super::runner::{match_schedule, probe_engines, round_robin_schedule, run_games, RunSettings};
-use super::stats::{GameScore, Pentanomial, Sprt, SprtDecision, Wdl};
+use super::stats::{Pentanomial, Sprt, SprtDecision, WdlCounts};
+use crate::board::{Color, Wdl};
 use crate::records::pgn::MoveFormat;
 use anyhow::Context;
 use std::collections::HashMap;
@@ -114,11 +115,11 @@ pub fn run_match(opts: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<Mat
     let mut pgn_file = open_pgn(c)?;
     let date = report::today();
     let start = Instant::now();
-    let mut wdl = Wdl::default();
+    let mut wdl = WdlCounts::default();
     // Games 2k + 1 and 2k + 2 play one opening with colours exchanged
     // (`match_schedule`): the first of a pair to finish waits here.
     let mut pairs = Pentanomial::default();
-    let mut unpaired: HashMap<u32, GameScore> = HashMap::new();
+    let mut unpaired: HashMap<u32, Wdl> = HashMap::new();
     let mut stop: Option<SprtDecision> = None;
     let total = opts.games;
     let schedule = match_schedule(opts.games, c.openings.len());
@@ -133,11 +134,8 @@ pub fn run_match(opts: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<Mat
         |g| {
             finished += 1;
             let first_red = g.game.red == 0;
-            let first_scored = match (g.record.outcome, first_red) {
-                (GameResult::Draw, _) => GameScore::Draw,
-                (GameResult::RedWins, true) | (GameResult::BlackWins, false) => GameScore::Win,
-                _ => GameScore::Loss,
-            };
+            let first = if first_red { Color::Red } else { Color::Black };
+            let first_scored = g.record.outcome.for_side(first);
             wdl.add(first_scored);
             let pair = (g.game.number - 1) / 2;
             if let Some(other) = unpaired.remove(&pair) {

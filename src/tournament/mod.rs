@@ -73,5 +73,5 @@ pub use ranking::{
 };
 pub use stats::{
     elo_estimate, elo_estimate_pairs, elo_from_score, los, normalized_elo, score_from_elo,
-    EloEstimate, EloModel, GameScore, Pentanomial, Sprt, SprtDecision, SprtError, SprtResult, Wdl,
+    EloEstimate, EloModel, Pentanomial, Sprt, SprtDecision, SprtError, SprtResult, WdlCounts,
 };

@@ -21,6 +21,7 @@
 //! * Entrants level on every criterion share a rank (1, 2, 2, 4, ...).
 
 pub use crate::board::GameResult;
+use crate::board::{Color, Wdl};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -109,11 +110,12 @@ impl Scoring {
 
     /// Points one side earns from `outcome`.
     pub fn points(&self, outcome: GameResult, as_red: bool) -> u32 {
-        match (outcome, as_red) {
-            (GameResult::Draw, true) => self.red_draw,
-            (GameResult::Draw, false) => self.black_draw,
-            (GameResult::RedWins, true) | (GameResult::BlackWins, false) => self.win,
-            (GameResult::RedWins, false) | (GameResult::BlackWins, true) => self.loss,
+        let side = if as_red { Color::Red } else { Color::Black };
+        match outcome.for_side(side) {
+            Wdl::Win => self.win,
+            Wdl::Loss => self.loss,
+            Wdl::Draw if as_red => self.red_draw,
+            Wdl::Draw => self.black_draw,
         }
     }
 }
@@ -339,14 +341,16 @@ impl<'a> Table<'a> {
                 if !as_red {
                     t.games_as_black = t.games_as_black.saturating_add(1);
                 }
-                match (g.outcome, as_red) {
-                    (GameResult::Draw, _) => t.draws = t.draws.saturating_add(1),
-                    (GameResult::RedWins, true) => t.wins = t.wins.saturating_add(1),
-                    (GameResult::BlackWins, false) => {
+                let side = if as_red { Color::Red } else { Color::Black };
+                match g.outcome.for_side(side) {
+                    Wdl::Draw => t.draws = t.draws.saturating_add(1),
+                    Wdl::Win => {
                         t.wins = t.wins.saturating_add(1);
-                        t.wins_as_black = t.wins_as_black.saturating_add(1);
+                        if !as_red {
+                            t.wins_as_black = t.wins_as_black.saturating_add(1);
+                        }
                     }
-                    _ => t.losses = t.losses.saturating_add(1),
+                    Wdl::Loss => t.losses = t.losses.saturating_add(1),
                 }
             }
             let (key, low_points, high_points) = if g.red < g.black {

@@ -9,10 +9,11 @@ use super::manager::{CommonOptions, MatchOptions};
 use super::ranking::{GameResult, ScoredGame, Standing, System};
 use super::runner::{EngineInfo, FinishedGame};
 use super::stats::{
-    elo_estimate, elo_estimate_pairs, los, EloEstimate, Pentanomial, SprtDecision, SprtResult, Wdl,
+    elo_estimate, elo_estimate_pairs, los, EloEstimate, Pentanomial, SprtDecision, SprtResult,
+    WdlCounts,
 };
-use crate::board::Position;
 use crate::board::RankOrigin;
+use crate::board::{Color, Position};
 use crate::records::pgn::{write_pgn, Game};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -23,7 +24,7 @@ use std::time::Duration;
 pub struct MatchReport {
     pub games: Vec<FinishedGame>,
     /// From the first engine's point of view.
-    pub wdl: Wdl,
+    pub wdl: WdlCounts,
     /// Both colours of one opening, from the first engine's point of view: what the SPRT
     /// counts.
     pub pairs: Pentanomial,
@@ -197,11 +198,10 @@ impl TimeUse {
                 | Termination::TimeForfeit
                 | Termination::StartFailure
         ) {
-            let loser = match g.record.outcome {
-                GameResult::RedWins => Some(g.game.black),
-                GameResult::BlackWins => Some(g.game.red),
-                GameResult::Draw => None,
-            };
+            let loser = g.record.outcome.loser().map(|side| match side {
+                Color::Red => g.game.red,
+                Color::Black => g.game.black,
+            });
             if let Some(l) = loser.filter(|&l| l < n) {
                 self.engines[l].faults += 1;
             }
@@ -288,7 +288,7 @@ fn fmt_elo(x: f64) -> String {
 /// A match's results from the first engine's point of view: game by game and by pairs.
 #[derive(Debug, Clone, Copy)]
 pub struct MatchCounts {
-    pub wdl: Wdl,
+    pub wdl: WdlCounts,
     pub pairs: Pentanomial,
 }
 

@@ -14,6 +14,7 @@
 //! These are testing statistics, independent of the competition rules'
 //! points (2011 rules 13.1 scores a win 2, which only rescales the score).
 
+use crate::board::Wdl;
 use std::f64::consts::{FRAC_2_SQRT_PI, LN_10};
 use std::fmt;
 
@@ -22,7 +23,7 @@ pub const Z_95: f64 = 1.959_963_984_540_054;
 
 /// Game counts from one side's point of view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Wdl {
+pub struct WdlCounts {
     /// Games won.
     pub wins: u64,
     /// Games drawn.
@@ -31,10 +32,10 @@ pub struct Wdl {
     pub losses: u64,
 }
 
-impl Wdl {
+impl WdlCounts {
     /// Counts from one side's point of view.
     pub const fn new(wins: u64, draws: u64, losses: u64) -> Self {
-        Wdl {
+        WdlCounts {
             wins,
             draws,
             losses,
@@ -42,11 +43,11 @@ impl Wdl {
     }
 
     /// Counts one more game.
-    pub fn add(&mut self, game: GameScore) {
+    pub fn add(&mut self, game: Wdl) {
         let count = match game {
-            GameScore::Win => &mut self.wins,
-            GameScore::Draw => &mut self.draws,
-            GameScore::Loss => &mut self.losses,
+            Wdl::Win => &mut self.wins,
+            Wdl::Draw => &mut self.draws,
+            Wdl::Loss => &mut self.losses,
         };
         *count = count.saturating_add(1);
     }
@@ -60,7 +61,7 @@ impl Wdl {
 
     /// The same match seen from the other side.
     pub fn flipped(&self) -> Self {
-        Wdl::new(self.losses, self.draws, self.wins)
+        WdlCounts::new(self.losses, self.draws, self.wins)
     }
 
     /// Games as f64, summed in floating point so huge counts cannot wrap.
@@ -105,7 +106,7 @@ pub struct Pentanomial {
 
 impl Pentanomial {
     /// Adds a pair whose two games scored `first` and `second` for the side.
-    pub fn add(&mut self, first: GameScore, second: GameScore) {
+    pub fn add(&mut self, first: Wdl, second: Wdl) {
         let k = first.half_points() + second.half_points();
         self.counts[k] = self.counts[k].saturating_add(1);
     }
@@ -138,24 +139,6 @@ impl Pentanomial {
             .map(|k| self.counts[k] as f64 / n * (k as f64 / 4.0 - s).powi(2))
             .sum();
         Some(v.max(0.0))
-    }
-}
-
-/// One game's result for one side, as a pair's member.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum GameScore {
-    Loss,
-    Draw,
-    Win,
-}
-
-impl GameScore {
-    fn half_points(self) -> usize {
-        match self {
-            GameScore::Loss => 0,
-            GameScore::Draw => 1,
-            GameScore::Win => 2,
-        }
     }
 }
 
@@ -202,7 +185,7 @@ impl EloEstimate {
 /// the mean score (score ± 1.96 standard errors) through the logistic curve.
 ///
 /// `None` without games or when the score is 0 or 1 (an infinite Elo).
-pub fn elo_estimate(wdl: &Wdl) -> Option<EloEstimate> {
+pub fn elo_estimate(wdl: &WdlCounts) -> Option<EloEstimate> {
     estimate(wdl.score()?, (wdl.variance()? / wdl.total()).sqrt())
 }
 
@@ -232,7 +215,7 @@ fn estimate(score: f64, standard_error: f64) -> Option<EloEstimate> {
 /// controls.
 ///
 /// `None` without games or when every game had the same result.
-pub fn normalized_elo(wdl: &Wdl) -> Option<f64> {
+pub fn normalized_elo(wdl: &WdlCounts) -> Option<f64> {
     let score = wdl.score()?;
     let sd = wdl.variance()?.sqrt();
     if sd <= 0.0 {
@@ -245,7 +228,7 @@ pub fn normalized_elo(wdl: &Wdl) -> Option<f64> {
 /// from wins and losses only (draws carry no information on who is better).
 ///
 /// `None` when there are no decisive games.
-pub fn los(wdl: &Wdl) -> Option<f64> {
+pub fn los(wdl: &WdlCounts) -> Option<f64> {
     let w = wdl.wins as f64;
     let l = wdl.losses as f64;
     if w + l <= 0.0 {
@@ -412,7 +395,7 @@ impl Sprt {
     /// The log-likelihood ratio; `None` without games or when all games
     /// had the same result (zero variance leaves the approximation
     /// undefined).
-    pub fn llr(&self, wdl: &Wdl) -> Option<f64> {
+    pub fn llr(&self, wdl: &WdlCounts) -> Option<f64> {
         self.llr_of(wdl.total(), wdl.score()?, wdl.variance()?)
     }
 
@@ -450,7 +433,7 @@ impl Sprt {
 
     /// LLR, bounds and decision for the counts so far; `None` when
     /// [`Sprt::llr`] is.
-    pub fn test(&self, wdl: &Wdl) -> Option<SprtResult> {
+    pub fn test(&self, wdl: &WdlCounts) -> Option<SprtResult> {
         self.decide(self.llr(wdl)?)
     }
 
@@ -509,26 +492,21 @@ mod tests {
 
     #[test]
     fn score_and_variance() {
-        let wdl = Wdl::new(60, 0, 40);
+        let wdl = WdlCounts::new(60, 0, 40);
         assert_eq!(wdl.games(), 100);
         assert_eq!(wdl.score(), Some(0.6));
         assert!(close(wdl.variance().unwrap(), 0.24, 1e-15));
-        let drawn = Wdl::new(0, 10, 0);
+        let drawn = WdlCounts::new(0, 10, 0);
         assert_eq!(drawn.score(), Some(0.5));
         assert_eq!(drawn.variance(), Some(0.0));
-        assert_eq!(Wdl::default().score(), None);
-        assert_eq!(Wdl::new(3, 2, 1).flipped(), Wdl::new(1, 2, 3));
-        let mut counted = Wdl::default();
-        for g in [
-            GameScore::Win,
-            GameScore::Loss,
-            GameScore::Draw,
-            GameScore::Win,
-        ] {
+        assert_eq!(WdlCounts::default().score(), None);
+        assert_eq!(WdlCounts::new(3, 2, 1).flipped(), WdlCounts::new(1, 2, 3));
+        let mut counted = WdlCounts::default();
+        for g in [Wdl::Win, Wdl::Loss, Wdl::Draw, Wdl::Win] {
             counted.add(g);
         }
-        assert_eq!(counted, Wdl::new(2, 1, 1));
-        assert_eq!(Wdl::new(u64::MAX, u64::MAX, 1).games(), u64::MAX);
+        assert_eq!(counted, WdlCounts::new(2, 1, 1));
+        assert_eq!(WdlCounts::new(u64::MAX, u64::MAX, 1).games(), u64::MAX);
     }
 
     #[test]
@@ -549,34 +527,34 @@ mod tests {
     fn elo_interval_matches_hand_computation() {
         // 60-0-40: σ² = 0.24, SE = sqrt(0.0024) = 0.048990, score interval
         // 0.6 ± 0.096018 = [0.503982, 0.696018] -> [+2.767, +143.909] Elo.
-        let e = elo_estimate(&Wdl::new(60, 0, 40)).unwrap();
+        let e = elo_estimate(&WdlCounts::new(60, 0, 40)).unwrap();
         assert!(close(e.elo, 70.4365, 1e-4));
         assert!(close(e.lower, 2.766_873, 1e-5));
         assert!(close(e.upper, 143.909_233, 1e-5));
         assert!(close(e.margin(), 70.571_180, 1e-5));
         // 40-20-40: σ² = 0.4 * 0.25 * 2 = 0.2, SE = sqrt(0.002) -> ±61.54.
-        let e = elo_estimate(&Wdl::new(40, 20, 40)).unwrap();
+        let e = elo_estimate(&WdlCounts::new(40, 20, 40)).unwrap();
         assert_eq!(e.elo, 0.0);
         assert!(close(e.margin(), 61.542_713, 1e-5));
         // 130-100-70: 60% again, σ² = (130*.16 + 100*.01 + 70*.36)/300
         // = 0.156667 -> ±32.53.
-        let e = elo_estimate(&Wdl::new(130, 100, 70)).unwrap();
+        let e = elo_estimate(&WdlCounts::new(130, 100, 70)).unwrap();
         assert!(close(e.elo, 70.4365, 1e-4));
         assert!(close(e.margin(), 32.525_770, 1e-5));
     }
 
     #[test]
     fn elo_interval_edge_cases() {
-        assert_eq!(elo_estimate(&Wdl::default()), None);
-        assert_eq!(elo_estimate(&Wdl::new(5, 0, 0)), None);
-        assert_eq!(elo_estimate(&Wdl::new(0, 0, 5)), None);
+        assert_eq!(elo_estimate(&WdlCounts::default()), None);
+        assert_eq!(elo_estimate(&WdlCounts::new(5, 0, 0)), None);
+        assert_eq!(elo_estimate(&WdlCounts::new(0, 0, 5)), None);
         // One win one loss: the 95% interval of the score leaves (0, 1).
-        let e = elo_estimate(&Wdl::new(1, 0, 1)).unwrap();
+        let e = elo_estimate(&WdlCounts::new(1, 0, 1)).unwrap();
         assert_eq!(e.elo, 0.0);
         assert_eq!(e.lower, f64::NEG_INFINITY);
         assert_eq!(e.upper, f64::INFINITY);
         // All draws: zero-width interval.
-        let e = elo_estimate(&Wdl::new(0, 7, 0)).unwrap();
+        let e = elo_estimate(&WdlCounts::new(0, 7, 0)).unwrap();
         assert_eq!((e.lower, e.upper), (0.0, 0.0));
     }
 
@@ -585,30 +563,30 @@ mod tests {
         // 60 wins, 40 losses: (W − L) / sqrt(W + L) = 2 standard
         // deviations, so LOS = Φ(2) = 0.977250.
         assert!(close(
-            los(&Wdl::new(60, 17, 40)).unwrap(),
+            los(&WdlCounts::new(60, 17, 40)).unwrap(),
             0.977_249_868,
             1e-9
         ));
-        assert_eq!(los(&Wdl::new(40, 5, 40)), Some(0.5));
+        assert_eq!(los(&WdlCounts::new(40, 5, 40)), Some(0.5));
         assert!(close(
-            los(&Wdl::new(10, 0, 0)).unwrap(),
+            los(&WdlCounts::new(10, 0, 0)).unwrap(),
             0.999_217_299,
             1e-9
         ));
         assert!(close(
-            los(&Wdl::new(40, 0, 60)).unwrap(),
+            los(&WdlCounts::new(40, 0, 60)).unwrap(),
             1.0 - 0.977_249_868,
             1e-9
         ));
-        assert_eq!(los(&Wdl::new(0, 9, 0)), None);
+        assert_eq!(los(&WdlCounts::new(0, 9, 0)), None);
     }
 
     #[test]
     fn normalized_elo_value() {
         // 130-100-70: (0.6 − 0.5) / sqrt(0.156667) * 800 / ln 10 = 87.778.
-        let n = normalized_elo(&Wdl::new(130, 100, 70)).unwrap();
+        let n = normalized_elo(&WdlCounts::new(130, 100, 70)).unwrap();
         assert!(close(n, 87.778_064, 1e-5));
-        assert_eq!(normalized_elo(&Wdl::new(0, 4, 0)), None);
+        assert_eq!(normalized_elo(&WdlCounts::new(0, 4, 0)), None);
     }
 
     #[test]
@@ -630,17 +608,17 @@ mod tests {
         let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05, EloModel::Logistic).unwrap();
         // 130-100-70: μ0 = 0.5, μ1 = 0.507195, μ = 0.6, σ² = 0.156667:
         // 300 * 0.007195 * 0.192805 / 0.313333 = 1.3282.
-        let r = sprt.test(&Wdl::new(130, 100, 70)).unwrap();
+        let r = sprt.test(&WdlCounts::new(130, 100, 70)).unwrap();
         assert!(close(r.llr, 1.328_215, 1e-5));
         assert_eq!(r.decision, SprtDecision::Continue);
-        let r = sprt.test(&Wdl::new(3000, 4000, 2700)).unwrap();
+        let r = sprt.test(&WdlCounts::new(3000, 4000, 2700)).unwrap();
         assert!(close(r.llr, 5.646_638, 1e-5));
         assert_eq!(r.decision, SprtDecision::AcceptH1);
-        let r = sprt.test(&Wdl::new(2700, 4000, 3000)).unwrap();
+        let r = sprt.test(&WdlCounts::new(2700, 4000, 3000)).unwrap();
         assert!(close(r.llr, -9.070_432, 1e-5));
         assert_eq!(r.decision, SprtDecision::AcceptH0);
         // Equal wins and losses sit below the midpoint, leaning to H0.
-        assert!(sprt.llr(&Wdl::new(1000, 1000, 1000)).unwrap() < 0.0);
+        assert!(sprt.llr(&WdlCounts::new(1000, 1000, 1000)).unwrap() < 0.0);
     }
 
     #[test]
@@ -648,13 +626,13 @@ mod tests {
         let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05, EloModel::Normalized).unwrap();
         // 130-100-70: t = 0.1 / 0.395811 = 0.252646, t1 = 5 ln 10 / 800:
         // 300 * t1 * (2t − t1) / 2 = 1.0597.
-        let r = sprt.test(&Wdl::new(130, 100, 70)).unwrap();
+        let r = sprt.test(&WdlCounts::new(130, 100, 70)).unwrap();
         assert!(close(r.llr, 1.059_693, 1e-5));
         assert_eq!(r.decision, SprtDecision::Continue);
-        let r = sprt.test(&Wdl::new(3000, 4000, 2700)).unwrap();
+        let r = sprt.test(&WdlCounts::new(3000, 4000, 2700)).unwrap();
         assert!(close(r.llr, 4.632_164, 1e-5));
         assert_eq!(r.decision, SprtDecision::AcceptH1);
-        let r = sprt.test(&Wdl::new(2700, 4000, 3000)).unwrap();
+        let r = sprt.test(&WdlCounts::new(2700, 4000, 3000)).unwrap();
         assert!(close(r.llr, -6.641_086, 1e-5));
         assert_eq!(r.decision, SprtDecision::AcceptH0);
     }
@@ -665,7 +643,7 @@ mod tests {
 
     #[test]
     fn pentanomial_counts_score_and_variance() {
-        use GameScore::*;
+        use Wdl::*;
         let mut p = Pentanomial::default();
         p.add(Win, Loss);
         p.add(Draw, Win);
@@ -712,18 +690,18 @@ mod tests {
         // Openings that favour one colour: most pairs split a win and a
         // loss. The pairs see through that spread; the games one by one do
         // not, and are less sure of the same results.
-        let (mut p, mut games) = (Pentanomial::default(), Wdl::default());
-        let mut play = |a: GameScore, b: GameScore, times: u32| {
+        let (mut p, mut games) = (Pentanomial::default(), WdlCounts::default());
+        let mut play = |a: Wdl, b: Wdl, times: u32| {
             for _ in 0..times {
                 p.add(a, b);
                 games.add(a);
                 games.add(b);
             }
         };
-        play(GameScore::Win, GameScore::Loss, 300);
-        play(GameScore::Win, GameScore::Draw, 60);
-        play(GameScore::Draw, GameScore::Loss, 30);
-        play(GameScore::Draw, GameScore::Draw, 40);
+        play(Wdl::Win, Wdl::Loss, 300);
+        play(Wdl::Win, Wdl::Draw, 60);
+        play(Wdl::Draw, Wdl::Loss, 30);
+        play(Wdl::Draw, Wdl::Draw, 40);
         let (by_pairs, by_games) = (sprt.llr_pairs(&p).unwrap(), sprt.llr(&games).unwrap());
         assert!(
             by_pairs > by_games && by_games > 0.0,
@@ -752,9 +730,11 @@ mod tests {
         let e = Sprt::new(5.0, 0.0, 0.05, 0.05, EloModel::Logistic).unwrap_err();
         assert!(!e.to_string().is_empty());
         let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05, EloModel::Logistic).unwrap();
-        assert_eq!(sprt.test(&Wdl::default()), None);
-        assert_eq!(sprt.test(&Wdl::new(0, 20, 0)), None);
-        assert_eq!(sprt.test(&Wdl::new(20, 0, 0)), None);
-        assert!(sprt.test(&Wdl::new(u64::MAX, u64::MAX, u64::MAX)).is_some());
+        assert_eq!(sprt.test(&WdlCounts::default()), None);
+        assert_eq!(sprt.test(&WdlCounts::new(0, 20, 0)), None);
+        assert_eq!(sprt.test(&WdlCounts::new(20, 0, 0)), None);
+        assert!(sprt
+            .test(&WdlCounts::new(u64::MAX, u64::MAX, u64::MAX))
+            .is_some());
     }
 }

@@ -35,6 +35,7 @@
 //! the layout (more than 32 pieces, a code above 13, non-zero reserved bits) and a file that
 //! ends inside a chunk, each with a [`DataError`] naming the file and byte offset.
 
+pub use crate::board::Wdl;
 use crate::board::{Color, Piece, PieceKind, PlacementError, Position, Square};
 use crate::checksum::{fnv1a32, fnv1a32_from};
 use std::fmt;
@@ -54,40 +55,22 @@ pub const HEADER_BYTES: usize = 32;
 /// allocated (a game longer than this is not kept whole by the generator either).
 pub const MAX_CHUNK_RECORDS: u32 = 1 << 16;
 
-/// Game result from one side's point of view.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Wdl {
-    Loss = 0,
-    Draw = 1,
-    Win = 2,
+/// Bits 1..2 of byte 28: the on-disk code of a result from the side to move.
+fn result_bits(result: Wdl) -> u8 {
+    match result {
+        Wdl::Loss => 0,
+        Wdl::Draw => 1,
+        Wdl::Win => 2,
+    }
 }
 
-impl Wdl {
-    /// 0, ½ or 1: the target a trainer blends with the score.
-    pub fn value(self) -> f32 {
-        match self {
-            Wdl::Loss => 0.0,
-            Wdl::Draw => 0.5,
-            Wdl::Win => 1.0,
-        }
-    }
-
-    /// The same result seen by the opponent.
-    pub fn flip(self) -> Wdl {
-        match self {
-            Wdl::Loss => Wdl::Win,
-            Wdl::Draw => Wdl::Draw,
-            Wdl::Win => Wdl::Loss,
-        }
-    }
-
-    fn from_bits(b: u8) -> Option<Wdl> {
-        match b {
-            0 => Some(Wdl::Loss),
-            1 => Some(Wdl::Draw),
-            2 => Some(Wdl::Win),
-            _ => None,
-        }
+/// The result a record's bits 1..2 encode; `None` for 3.
+fn result_from_bits(b: u8) -> Option<Wdl> {
+    match b {
+        0 => Some(Wdl::Loss),
+        1 => Some(Wdl::Draw),
+        2 => Some(Wdl::Win),
+        _ => None,
     }
 }
 
@@ -225,7 +208,7 @@ impl Record {
         let mut b = [0u8; RECORD_BYTES];
         b[..12].copy_from_slice(&self.occupancy.to_le_bytes()[..12]);
         b[12..28].copy_from_slice(&self.codes);
-        b[28] = (self.side as u8) | ((self.result as u8) << 1);
+        b[28] = (self.side as u8) | (result_bits(self.result) << 1);
         b[29] = self.halfmove;
         b[30..32].copy_from_slice(&self.score.to_le_bytes());
         b
@@ -263,7 +246,7 @@ impl Record {
         } else {
             Color::Black
         };
-        let result = Wdl::from_bits((b[28] >> 1) & 3).ok_or(RecordError::BadResult)?;
+        let result = result_from_bits((b[28] >> 1) & 3).ok_or(RecordError::BadResult)?;
         Ok(Record {
             occupancy,
             codes,

@@ -28,7 +28,7 @@
 //!    shard's file is the chunks of the whole run with its indices.
 
 use super::{new_engine, run_ordered, skip, GameOutput, GameState, Progress, Shard, Skip};
-use super::{Record, RecordWriter, Stats, Wdl};
+use super::{Record, RecordWriter, Stats};
 use crate::board::GameResult;
 use crate::board::{Color, Move, Position};
 use crate::records;
@@ -168,11 +168,7 @@ fn label(cfg: &Config, game: &RecordedGame) -> GameOutput {
                     Some(Skip::Capture) => stats.skipped_capture += 1,
                     Some(Skip::Score) => stats.skipped_score += 1,
                     None => {
-                        let result = match winner {
-                            None => Wdl::Draw,
-                            Some(c) if c == g.pos.side_to_move() => Wdl::Win,
-                            Some(_) => Wdl::Loss,
-                        };
+                        let result = game.result.for_side(g.pos.side_to_move());
                         records.push(Record::new(&g.pos, score, result));
                     }
                 }
@@ -210,6 +206,7 @@ pub fn label_games<W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Wdl;
     use crate::tools::datagen::ChunkReader;
 
     /// Two decisive games (Red wins, Black wins), a draw, a game without a result and a game
