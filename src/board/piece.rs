@@ -33,6 +33,14 @@ impl Color {
             Color::Black => "black",
         }
     }
+
+    /// The name capitalised, to open a sentence ("Red lost on time").
+    pub const fn title(self) -> &'static str {
+        match self {
+            Color::Red => "Red",
+            Color::Black => "Black",
+        }
+    }
 }
 
 impl std::ops::Not for Color {

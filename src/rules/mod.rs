@@ -39,6 +39,9 @@
 //!   third occurrence by default, the strict count (cycle played three times) as an option.
 //! - [`referee`]: the whole game — 4.1.1/4.1.2, repetitions, the natural limit — with a report
 //!   of every move (`jiangjun judge`, text or JSON).
+//! - [`arbiter`]: how a game being played ends, before each move — the same checks, the
+//!   repetition ruled by [`referee`] — with one cause type ([`Termination`]) for the match
+//!   runner and data generation.
 //! - [`fast`]: the search's fast path on a cycle found in the tree (check flags first, then a
 //!   per-thread cache, then classification on a scratch copy; 杀 as mate in one only).
 //!
@@ -105,6 +108,7 @@
 //!   checks the AXF profile against pyffish on random cycles and lists where pyffish is
 //!   held wrong.
 
+pub mod arbiter;
 pub mod classify;
 pub mod cycle;
 pub mod fast;
@@ -118,6 +122,7 @@ pub mod verdict;
 #[cfg(test)]
 mod spec_tests;
 
+pub use arbiter::{Arbiter, Ending, GameLog, Termination};
 pub use cycle::{Count, Repetition, Replay, ReplayError};
 pub use limit::{natural_limit, natural_limit_with, LimitStatus, PlyRecord};
 pub use nature::{
