@@ -1,14 +1,15 @@
-//! One engine game from an opening to a result, with the runner as arbiter.
+//! One engine game from an opening to a result.
 //!
-//! Before each move the arbiter checks, in this order: no legal move for the side to move
-//! (4.1.1 checkmate, 4.1.2 stalemate — both lose in xiangqi); a position occurring for the
-//! third time, judged by the plugged-in [`Referee`] (4.1.4, 4.1.5, 4.2.3); the natural limit
-//! (4.2.4, counted as 22.2 says, by [`crate::rules::natural_limit_with`]); then the optional
-//! adjudications (no attacking material left, 4.2.2; a length cap). After each answer: a
-//! crash, a hang, an illegal move (the engine's move fails the board's legality test; 4.1.3
-//! treats self-exposure as a loss), `nobestmove` while moves exist, resignation (4.1.12) or a
-//! fallen flag (4.1.6) loses; two draw offers in a row agree a draw (4.2.1, UCCI `draw`); and
-//! the optional score adjudication may end a hopeless or dead-drawn game.
+//! Before each move the rules' [`Arbiter`] checks, in this order: no legal move for the side
+//! to move (4.1.1 checkmate, 4.1.2 stalemate — both lose in xiangqi); a position occurring
+//! for the third time, judged by the plugged-in [`Referee`] (4.1.4, 4.1.5, 4.2.3); the
+//! natural limit (4.2.4, counted as 22.2 says) unless turned off; no attacking material left
+//! (4.2.2) if asked; then the runner's length cap. After each answer: a crash, a hang, an
+//! illegal move (the engine's move fails the board's legality test; 4.1.3 treats
+//! self-exposure as a loss), `nobestmove` while moves exist, resignation (4.1.12) or a fallen
+//! flag (4.1.6) loses; two draw offers in a row agree a draw (4.2.1, UCCI `draw`); and the
+//! optional score adjudication may end a hopeless or dead-drawn game. Every end is an
+//! [`Ending`] with one [`Termination`], the type data generation uses too.
 
 use super::clock::{Clock, TimeControl};
 use super::engine_process::{EngineProcess, GoLimits, Protocol, Reply};
@@ -16,8 +17,7 @@ use super::openings::Opening;
 use super::ranking::GameResult;
 use super::repetition_referee::Referee;
 use crate::board::{Color, Move, Position};
-use crate::rules::{self, LimitRule, PlyRecord, RuleSet};
-use std::fmt;
+use crate::rules::{Arbiter, Ending, GameLog, LimitRule, RuleSet, Termination};
 use std::time::Duration;
 
 /// Draw by score: from move `move_number` on, when both engines' last `move_count` scores
@@ -71,61 +71,6 @@ impl GameConfig {
             resign_adjudication: None,
             material_draw: false,
         }
-    }
-}
-
-/// How a game ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Termination {
-    Checkmate,
-    Stalemate,
-    Repetition,
-    NaturalLimit,
-    DrawAgreed,
-    Resignation,
-    TimeForfeit,
-    IllegalMove,
-    Crash,
-    Hang,
-    NoMove,
-    /// The engine could not be (re)started or made ready before the game.
-    StartFailure,
-    NoAttackingMaterial,
-    AdjudicatedDraw,
-    AdjudicatedLoss,
-    MaxPlies,
-    /// The game could not be set up (invalid opening).
-    Aborted,
-}
-
-impl Termination {
-    /// Short name for summaries.
-    pub fn name(self) -> &'static str {
-        match self {
-            Termination::Checkmate => "checkmate",
-            Termination::Stalemate => "stalemate",
-            Termination::Repetition => "repetition",
-            Termination::NaturalLimit => "natural limit",
-            Termination::DrawAgreed => "draw agreed",
-            Termination::Resignation => "resignation",
-            Termination::TimeForfeit => "time forfeit",
-            Termination::IllegalMove => "illegal move",
-            Termination::Crash => "crash",
-            Termination::Hang => "hang",
-            Termination::NoMove => "no move",
-            Termination::StartFailure => "start failure",
-            Termination::NoAttackingMaterial => "no attacking material",
-            Termination::AdjudicatedDraw => "adjudicated draw",
-            Termination::AdjudicatedLoss => "adjudicated loss",
-            Termination::MaxPlies => "length cap",
-            Termination::Aborted => "aborted",
-        }
-    }
-}
-
-impl fmt::Display for Termination {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 
@@ -197,64 +142,30 @@ impl GameRecord {
     }
 }
 
-fn side_name(c: Color) -> &'static str {
-    match c {
-        Color::Red => "Red",
-        Color::Black => "Black",
-    }
-}
-
 /// The last `n` entries all satisfy `f` (and there are at least `n`).
 fn last_n(v: &[Option<i32>], n: u32, f: impl Fn(i32) -> bool) -> bool {
     let n = n as usize;
     n > 0 && v.len() >= n && v[v.len() - n..].iter().all(|s| s.is_some_and(&f))
 }
 
-/// The moves so far and what the rules need about them.
+/// The game so far, as the arbiter logs it, and where UCCI's `position` starts.
 struct Track {
-    moves: Vec<Move>,
-    plies: Vec<PlyRecord>,
+    log: GameLog,
     /// The last irreversible position (after the latest capture) and the index of the first
     /// move after it: what UCCI's `position` wants (ucci.md 4.4).
     irreversible: (String, usize),
 }
 
 impl Track {
-    fn play(&mut self, pos: &mut Position, m: Move) {
-        let side = pos.side_to_move();
-        let capture = pos.piece_at(m.to()).is_some();
-        pos.make_move(m);
-        self.moves.push(m);
-        self.plies.push(PlyRecord {
-            side,
-            capture,
-            check: pos.in_check(),
-        });
-        if capture {
-            self.irreversible = (pos.to_fen(), self.moves.len());
+    fn play(&mut self, m: Move) {
+        self.log.play(m);
+        if self.log.last_captured() {
+            self.irreversible = (self.log.position().to_fen(), self.log.moves().len());
         }
     }
-}
 
-struct Ending {
-    outcome: GameResult,
-    termination: Termination,
-    reason: String,
-}
-
-fn loss(loser: Color, termination: Termination, reason: String) -> Ending {
-    Ending {
-        outcome: GameResult::win_for(!loser),
-        termination,
-        reason,
-    }
-}
-
-fn draw(termination: Termination, reason: impl Into<String>) -> Ending {
-    Ending {
-        outcome: GameResult::Draw,
-        termination,
-        reason: reason.into(),
+    fn position(&self) -> &Position {
+        self.log.position()
     }
 }
 
@@ -281,80 +192,38 @@ fn position_for<'a>(
     match protocol {
         Protocol::Ucci => {
             let (fen, from) = &track.irreversible;
-            (fen, &track.moves[*from..])
+            (fen, &track.log.moves()[*from..])
         }
-        Protocol::Uci => (&opening.fen, &track.moves),
+        Protocol::Uci => (&opening.fen, track.log.moves()),
     }
 }
 
-/// How the game ends before the side to move moves, if it does: no legal move (checkmate
-/// and stalemate both lose, 4.1), a repetition ruling (2011 rules 23-26), the natural limit
-/// (4.2.4), no attacking material (4.2.2) or the runner's length cap.
+/// How the game ends before the side to move moves, if it does: by the arbiter's rules
+/// (the plugged-in referee ruling on repetitions) or by the runner's length cap.
 fn ending_by_rule(
-    pos: &Position,
     track: &Track,
-    carried: u32,
     opening: &Opening,
     cfg: &GameConfig,
     referee: &dyn Referee,
 ) -> Option<Ending> {
-    let stm = pos.side_to_move();
-    if !pos.has_legal_move() {
-        return Some(if pos.in_check() {
-            loss(
-                stm,
-                Termination::Checkmate,
-                format!("{} is checkmated", side_name(stm)),
-            )
-        } else {
-            loss(
-                stm,
-                Termination::Stalemate,
-                format!(
-                    "{} is stalemated (4.1.2: a loss in xiangqi)",
-                    side_name(stm)
-                ),
-            )
-        });
+    let arbiter = Arbiter {
+        rules: cfg.rules,
+        natural_limit: cfg.natural_limit,
+        material_draw: cfg.material_draw,
+    };
+    let judge = |log: &GameLog| {
+        let ruling = referee.repetition(&opening.fen, log.moves(), cfg.rules);
+        ruling.outcome.map(|result| Ending {
+            termination: Termination::Repetition,
+            result,
+            reason: ruling.reason,
+        })
+    };
+    if let Some(ending) = arbiter.ending_with(&track.log, judge) {
+        return Some(ending);
     }
-    if pos.occurrences() >= rules::RULING_OCCURRENCE {
-        let ruling = referee.repetition(&opening.fen, &track.moves, cfg.rules);
-        match ruling.outcome {
-            Some(GameResult::Draw) => return Some(draw(Termination::Repetition, ruling.reason)),
-            Some(GameResult::BlackWins) => {
-                return Some(loss(Color::Red, Termination::Repetition, ruling.reason))
-            }
-            Some(GameResult::RedWins) => {
-                return Some(loss(Color::Black, Termination::Repetition, ruling.reason))
-            }
-            None => {}
-        }
-    }
-    if let Some(rule) = cfg.natural_limit {
-        let st = rules::natural_limit_with(rule, carried, &track.plies, None);
-        if st.outcome == Some(GameResult::Draw) {
-            return Some(draw(
-                Termination::NaturalLimit,
-                format!(
-                    "natural limit: {} plies without capture ({})",
-                    st.counted, st.clause
-                ),
-            ));
-        }
-    }
-    if cfg.material_draw && pos.no_attacking_material() {
-        return Some(draw(
-            Termination::NoAttackingMaterial,
-            "neither side can win (4.2.2)",
-        ));
-    }
-    if cfg.max_plies > 0 && track.moves.len() >= cfg.max_plies as usize {
-        return Some(draw(
-            Termination::MaxPlies,
-            format!("game length cap of {} plies", cfg.max_plies),
-        ));
-    }
-    None
+    let cap = cfg.max_plies as usize;
+    (cap > 0 && track.log.moves().len() >= cap).then(|| Ending::length_cap(cap))
 }
 
 /// How the game ends by the scores the engines reported, if it does (`mover` has just moved,
@@ -372,12 +241,12 @@ fn adjudication(
             && last_n(&scores[1 - me], a.move_count, |v| v <= -a.score);
         if mover_ahead {
             let loser = !mover;
-            return Some(loss(
+            return Some(Ending::loss(
                 loser,
                 Termination::AdjudicatedLoss,
                 format!(
                     "{} adjudicated lost: both engines scored it ≤ -{} for {} moves",
-                    side_name(loser),
+                    loser.title(),
                     a.score,
                     a.move_count
                 ),
@@ -388,7 +257,7 @@ fn adjudication(
         let late = plies as u64 >= 2 * u64::from(a.move_number);
         let quiet = |v: &Vec<Option<i32>>| last_n(v, a.move_count, |x| x.abs() <= a.score);
         if late && quiet(&scores[0]) && quiet(&scores[1]) {
-            return Some(draw(
+            return Some(Ending::draw(
                 Termination::AdjudicatedDraw,
                 format!(
                     "adjudicated draw: both engines within ±{} for {} moves",
@@ -404,7 +273,7 @@ fn adjudication(
 /// time under a clock, a hang without one, a crash, or a `nobestmove` with legal moves left.
 fn no_move(reply: &Reply, timed: bool, who: &str, stm: Color, deadline: Duration) -> Ending {
     match reply {
-        Reply::Timeout if timed => loss(
+        Reply::Timeout if timed => Ending::loss(
             stm,
             Termination::TimeForfeit,
             format!(
@@ -412,16 +281,16 @@ fn no_move(reply: &Reply, timed: bool, who: &str, stm: Color, deadline: Duration
                 deadline.as_millis()
             ),
         ),
-        Reply::Timeout => loss(
+        Reply::Timeout => Ending::loss(
             stm,
             Termination::Hang,
             format!("{who} hung (no move in {} s)", deadline.as_secs()),
         ),
-        Reply::Crash => loss(stm, Termination::Crash, format!("{who} crashed")),
+        Reply::Crash => Ending::loss(stm, Termination::Crash, format!("{who} crashed")),
         // ElephantEye answers `nobestmove` when it thinks the game is drawn by its own rules
         // (50 moves, threefold); the arbiter's rules decide, so like the UCCI league emulator
         // it scores this as a resignation. (A move is never passed here.)
-        Reply::NoMove | Reply::Move { .. } => loss(
+        Reply::NoMove | Reply::Move { .. } => Ending::loss(
             stm,
             Termination::NoMove,
             format!("{who} gave no move (nobestmove with legal moves left)"),
@@ -438,25 +307,23 @@ pub fn play_game(
     referee: &dyn Referee,
 ) -> GameRecord {
     let mut stats = [SideStats::default(); 2];
-    let mut pos = match Position::from_fen(&opening.fen) {
+    let start = match Position::from_fen(&opening.fen) {
         Ok(p) => p,
         Err(e) => return GameRecord::aborted(opening, Vec::new(), format!("bad opening FEN: {e}")),
     };
-    let carried = pos.halfmove_clock();
     let mut track = Track {
-        moves: Vec::new(),
-        plies: Vec::new(),
+        log: GameLog::new(start),
         irreversible: (opening.fen.clone(), 0),
     };
     for &m in &opening.moves {
-        if !pos.is_legal(m) {
+        if !track.position().is_legal(m) {
             return GameRecord::aborted(
                 opening,
-                track.moves,
+                track.log.moves().to_vec(),
                 format!("opening move {m} is illegal"),
             );
         }
-        track.play(&mut pos, m);
+        track.play(m);
     }
 
     for (eng, color) in [(&mut *red, Color::Red), (&mut *black, Color::Black)] {
@@ -467,7 +334,7 @@ pub fn play_game(
                 Termination::StartFailure,
                 format!(
                     "{} ({}) not ready for the game: {e}",
-                    side_name(color),
+                    color.title(),
                     eng.name()
                 ),
             );
@@ -486,8 +353,8 @@ pub fn play_game(
     let mut predicted: [Option<Move>; 2] = [None, None];
 
     let ending = loop {
-        let stm = pos.side_to_move();
-        if let Some(ending) = ending_by_rule(&pos, &track, carried, opening, cfg, referee) {
+        let stm = track.position().side_to_move();
+        if let Some(ending) = ending_by_rule(&track, opening, cfg, referee) {
             break ending;
         }
 
@@ -521,7 +388,7 @@ pub fn play_game(
         let deadline = clocks[me].allowance(cfg.margin).unwrap_or(cfg.hang_timeout);
         let thought = if eng
             .pondering()
-            .is_some_and(|p| track.moves.last() == Some(&p))
+            .is_some_and(|p| track.log.moves().last() == Some(&p))
         {
             stats[me].ponder_hits += 1;
             eng.ponder_hit(other_offer, deadline)
@@ -531,7 +398,7 @@ pub fn play_game(
             let (fen, moves) = position_for(eng.protocol(), opening, &track);
             eng.think(fen, moves, &go, deadline)
         };
-        let who = format!("{} ({})", side_name(stm), eng.name());
+        let who = format!("{} ({})", stm.title(), eng.name());
         let s = &mut stats[me];
         s.time += thought.elapsed;
         s.max_time = s.max_time.max(thought.elapsed);
@@ -549,7 +416,7 @@ pub fn play_game(
             other => break no_move(&other, tc.is_timed(), &who, stm, deadline),
         };
         if let Err(f) = clocks[me].charge(thought.elapsed, cfg.margin) {
-            break loss(
+            break Ending::loss(
                 stm,
                 Termination::TimeForfeit,
                 format!("{who} lost on time ({} ms over)", f.over_ms),
@@ -557,33 +424,33 @@ pub fn play_game(
         }
         // UCCI: answering an offer with `draw` accepts it, and the move is not played.
         if other_offer && offers_draw {
-            break draw(
+            break Ending::draw(
                 Termination::DrawAgreed,
                 format!("draw agreed ({who} accepted)"),
             );
         }
         if resigns {
-            break loss(stm, Termination::Resignation, format!("{who} resigned"));
+            break Ending::loss(stm, Termination::Resignation, format!("{who} resigned"));
         }
-        let m = match mv.as_deref().map(|t| pos.parse_move(t)) {
+        let m = match mv.as_deref().map(|t| track.position().parse_move(t)) {
             Some(Ok(m)) => m,
             _ => {
-                break loss(
+                break Ending::loss(
                     stm,
                     Termination::IllegalMove,
                     format!("{who} played an illegal move '{raw}'"),
                 )
             }
         };
-        track.play(&mut pos, m);
+        track.play(m);
         predicted[me] = ponder
             .and_then(|t| eng.read_move(&t))
-            .and_then(|t| pos.parse_move(&t).ok());
+            .and_then(|t| track.position().parse_move(&t).ok());
         s.moves += 1;
         draw_offer = offers_draw.then_some(stm);
         scores[me].push(thought.score.map(|v| v.value()));
 
-        if let Some(ending) = adjudication(cfg, &scores, stm, track.moves.len()) {
+        if let Some(ending) = adjudication(cfg, &scores, stm, track.log.moves().len()) {
             break ending;
         }
     };
@@ -592,8 +459,8 @@ pub fn play_game(
     black.stop_pondering();
     GameRecord {
         opening: opening.clone(),
-        moves: track.moves,
-        outcome: ending.outcome,
+        moves: track.log.moves().to_vec(),
+        outcome: ending.result,
         termination: ending.termination,
         reason: ending.reason,
         stats,

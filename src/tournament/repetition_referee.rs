@@ -6,8 +6,9 @@
 //! means: a draw when neither side is forbidden (4.2.3, 25.1), or a loss for the side that
 //! must vary (4.1.4 one-sided perpetual check, 4.1.5 other forbidden patterns).
 //!
-//! [`RulesReferee`] asks the board-level judge of 长将/长捉 ([`crate::rules::referee::judge`])
-//! under the match's rule set; it is the runner's default. [`DrawReferee`] (every repetition
+//! [`RulesReferee`] asks the board-level judge of 长将/长捉 ([`crate::rules::referee::judge`],
+//! through [`crate::rules::arbiter::repetition`], as data generation does) under the match's
+//! rule set; it is the runner's default. [`DrawReferee`] (every repetition
 //! a draw) remains for tests, and any `Fn(&str, &[Move], RuleSet) -> Ruling` is a [`Referee`].
 
 use crate::board::GameResult;
@@ -64,19 +65,13 @@ pub struct RulesReferee;
 
 impl Referee for RulesReferee {
     fn repetition(&self, start_fen: &str, moves: &[Move], rules: RuleSet) -> Ruling {
-        let texts: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-        match crate::rules::referee::judge(start_fen, &texts, rules) {
-            Ok(j) => {
-                let clause = j.clause.map(|c| format!(" ({c})")).unwrap_or_default();
-                match j.outcome {
-                    None | Some(GameResult::Draw) => Ruling::draw(format!("repetition{clause}")),
-                    outcome => Ruling {
-                        outcome,
-                        reason: format!("forbidden repetition{clause}"),
-                    },
-                }
-            }
-            Err(e) => Ruling::draw(format!("repetition (referee could not replay: {e})")),
+        match crate::rules::arbiter::repetition(start_fen, moves, rules) {
+            Some(e) => Ruling {
+                outcome: Some(e.result),
+                reason: e.reason,
+            },
+            // No ruling (23.1, 23.3) at a third occurrence: the match draws rather than loop.
+            None => Ruling::draw("repetition"),
         }
     }
 }

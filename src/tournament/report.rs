@@ -4,7 +4,6 @@
 use super::clock::TimeControl;
 use super::crosstable::Crosstable;
 use super::engine_process::Protocol;
-use super::game::Termination;
 use super::manager::{CommonOptions, MatchOptions};
 use super::ranking::{GameResult, ScoredGame, Standing, System};
 use super::runner::{EngineInfo, FinishedGame};
@@ -15,6 +14,7 @@ use super::stats::{
 use crate::board::RankOrigin;
 use crate::board::{Color, Position};
 use crate::records::pgn::{write_pgn, Game};
+use crate::rules::Termination;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::Duration;

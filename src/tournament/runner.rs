@@ -7,11 +7,12 @@
 //! that game is lost by forfeit (4.1.7 treats a player who cannot start as losing).
 
 use super::engine_process::{EngineError, EngineProcess, EngineSpec, IoLog, Timeouts};
-use super::game::{play_game, GameConfig, GameRecord, Termination};
+use super::game::{play_game, GameConfig, GameRecord};
 use super::openings::Opening;
 use super::pairing::{multi_round_robin, PairingError};
 use super::repetition_referee::Referee;
 use crate::board::Color;
+use crate::rules::Termination;
 use anyhow::Context;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};

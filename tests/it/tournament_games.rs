@@ -2,9 +2,10 @@
 //! can crash, hang, play an illegal move or print garbage on request.
 
 use jiangjun::board::{Position, START_FEN};
+use jiangjun::rules::Termination;
 use jiangjun::tournament::clock::TimeControl;
 use jiangjun::tournament::engine_process::EngineSpec;
-use jiangjun::tournament::game::{SideStats, Termination};
+use jiangjun::tournament::game::SideStats;
 use jiangjun::tournament::manager::{
     run_match, run_tournament, CommonOptions, MatchOptions, TournamentOptions,
 };
