@@ -6,6 +6,7 @@ use super::evaluation::EvalArgs;
 use super::value::{number, number_in};
 use crate::board::{Move, Position};
 use crate::output::AtomicFile;
+use crate::rules::Termination;
 use crate::tools::budget::Budget;
 use crate::tools::datagen::{self, games, Config, RecordWriter, Shard, DEFAULT_NODES};
 use anyhow::Context;
@@ -101,7 +102,7 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<i32> {
         .with_context(|| format!("writing {out}"))?;
     commit_whole(writer, out)?;
     line.finish();
-    let endings: Vec<String> = datagen::Ending::ALL
+    let endings: Vec<String> = Termination::ALL
         .iter()
         .zip(stats.endings)
         .filter(|(_, n)| *n > 0)

@@ -28,15 +28,15 @@
 //!    table per game) and plays the best move. The position is kept unless it is in check,
 //!    the best move captures (the score is not quiet), or the score is decisive (a mate or
 //!    rule band) or beyond ±[`Config::score_limit`].
-//! 3. **End,** checked before every move in the order of the match arbiter
-//!    ([`crate::tournament::game`]): no legal move loses (2011 rules 4.1.1 mate, 4.1.2
-//!    stalemate); a third occurrence of a position is ruled by the referee
-//!    ([`crate::rules::judge_game`]: 长将 and 长捉 lose, other repetitions draw, 4.1.4, 4.1.5,
-//!    4.2.3); the natural limit draws (4.2.4 as 22.2 counts it); no attacking material on
-//!    either side draws (4.2.2); and [`Config::max_plies`] draws. Two adjudications save time:
-//!    a decisive search score (a mate or rule win found) ends the game for the side it
+//! 3. **End,** checked before every move by the rules' [`Arbiter`] with the whole rule
+//!    book, as the match runner checks it ([`crate::rules::arbiter`]): no legal move loses
+//!    (2011 rules 4.1.1 mate, 4.1.2 stalemate); a third occurrence of a position is ruled by
+//!    the referee (长将 and 长捉 lose, other repetitions draw, 4.1.4, 4.1.5, 4.2.3); the
+//!    natural limit draws (4.2.4 as 22.2 counts it); no attacking material on either side
+//!    draws (4.2.2); then [`Config::max_plies`] draws. Two adjudications save time: a
+//!    decisive search score (a mate or rule win found) ends the game for the side it
 //!    favours, and so do [`WIN_PLIES`] searches in a row (both sides) that agree one side is
-//!    up by [`WIN_SCORE`] centipawns or more.
+//!    up by [`WIN_SCORE`] centipawns or more. Every end is counted by its [`Termination`].
 //!
 //! # Determinism and shards
 //!
@@ -60,7 +60,7 @@ pub use shuffle::ShuffledReader;
 use super::budget::Budget;
 use crate::board::zobrist::{mix64, GOLDEN};
 use crate::board::{Color, GameResult, Move, Position};
-use crate::rules::{self, PlyRecord, RuleSet};
+use crate::rules::{Arbiter, Ending, GameLog, RuleSet, Termination};
 use crate::search::engine::{Engine, Evaluation};
 use crate::search::score;
 use rand::{Rng, SeedableRng};
@@ -159,42 +159,6 @@ impl Default for Config {
     }
 }
 
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ending {
-    /// No legal move: mate or stalemate (4.1.1, 4.1.2).
-    NoMove,
-    /// Ruled by the referee at a third occurrence.
-    Repetition,
-    NaturalLimit,
-    NoAttackingMaterial,
-    MaxPlies,
-    /// Decisive score or [`WIN_PLIES`] big scores in a row.
-    Adjudicated,
-}
-
-impl Ending {
-    pub const ALL: [Ending; 6] = [
-        Ending::NoMove,
-        Ending::Repetition,
-        Ending::NaturalLimit,
-        Ending::NoAttackingMaterial,
-        Ending::MaxPlies,
-        Ending::Adjudicated,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Ending::NoMove => "mate/stalemate",
-            Ending::Repetition => "repetition",
-            Ending::NaturalLimit => "natural limit",
-            Ending::NoAttackingMaterial => "no attacking material",
-            Ending::MaxPlies => "max plies",
-            Ending::Adjudicated => "adjudicated",
-        }
-    }
-}
-
 /// Counts over the games played.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
@@ -209,11 +173,20 @@ pub struct Stats {
     pub skipped_capture: u64,
     /// Decisive scores and scores beyond the limit.
     pub skipped_score: u64,
-    /// Per [`Ending::ALL`].
-    pub endings: [u64; 6],
+    /// Games per cause, indexed as [`Termination::ALL`].
+    pub endings: [u64; Termination::ALL.len()],
 }
 
 impl Stats {
+    /// Counts one game's result.
+    fn count_result(&mut self, result: GameResult) {
+        match result {
+            GameResult::Draw => self.draws += 1,
+            GameResult::RedWins => self.red_wins += 1,
+            GameResult::BlackWins => self.black_wins += 1,
+        }
+    }
+
     fn add(&mut self, o: &Stats) {
         self.games += o.games;
         self.red_wins += o.red_wins;
@@ -250,26 +223,22 @@ fn mix(z: u64) -> u64 {
     mix64(z.wrapping_add(GOLDEN))
 }
 
-/// A game in progress (self-play, or a recorded game being labelled): the position and what the rules and the engine need about it.
+/// A game in progress (self-play, or a recorded game being labelled): the arbiter's log of
+/// it and what the engine needs to be given it.
 struct GameState {
     /// The set-up position (`None`: the start position); generated games always start
     /// there, tests from FENs.
     fen: Option<String>,
-    /// Plies without capture before the set-up position (its FEN clock).
-    carried: u32,
-    pos: Position,
+    log: GameLog,
     texts: Vec<String>,
-    plies: Vec<PlyRecord>,
 }
 
 impl GameState {
     fn new() -> GameState {
         GameState {
             fen: None,
-            carried: 0,
-            pos: Position::startpos(),
+            log: GameLog::new(Position::startpos()),
             texts: Vec::new(),
-            plies: Vec::new(),
         }
     }
 
@@ -280,20 +249,17 @@ impl GameState {
         }
         GameState {
             fen: Some(start.to_fen()),
-            carried: start.halfmove_clock(),
-            pos: start.clone(),
+            log: GameLog::new(start.clone()),
             texts: Vec::new(),
-            plies: Vec::new(),
         }
     }
 
+    fn pos(&self) -> &Position {
+        self.log.position()
+    }
+
     fn play(&mut self, m: Move) {
-        self.plies.push(PlyRecord {
-            side: self.pos.side_to_move(),
-            capture: self.pos.piece_at(m.to()).is_some(),
-            check: self.pos.gives_check(m),
-        });
-        self.pos.make_move(m);
+        self.log.play(m);
         self.texts.push(m.to_string());
     }
 
@@ -305,41 +271,12 @@ impl GameState {
         out.best.map(|m| (m, out.score))
     }
 
-    /// The result if the game is over before the side to move plays: `Some(winner)` with
-    /// `None` for a draw. Checked in the match arbiter's order.
-    fn ended(&self, cfg: &Config) -> Option<(Option<Color>, Ending)> {
-        let stm = self.pos.side_to_move();
-        if !self.pos.has_legal_move() {
-            // 2011 rules 4.1.1, 4.1.2: mated or stalemated, the side to move loses.
-            return Some((Some(!stm), Ending::NoMove));
-        }
-        if self.pos.occurrences() >= rules::RULING_OCCURRENCE {
-            // 4.1.4, 4.1.5, 4.2.3: the referee rules on the repetition.
-            let fen = self.fen.as_deref().unwrap_or("");
-            let outcome = rules::judge_game(fen, &self.texts, cfg.rules)
-                .map_or(Some(GameResult::Draw), |j| j.outcome);
-            match outcome {
-                Some(GameResult::BlackWins) => {
-                    return Some((Some(Color::Black), Ending::Repetition))
-                }
-                Some(GameResult::RedWins) => return Some((Some(Color::Red), Ending::Repetition)),
-                Some(GameResult::Draw) => return Some((None, Ending::Repetition)),
-                None => {}
-            }
-        }
-        if rules::natural_limit(cfg.rules, self.carried, &self.plies, None).outcome
-            == Some(GameResult::Draw)
-        {
-            return Some((None, Ending::NaturalLimit));
-        }
-        if self.pos.no_attacking_material() {
-            // 4.2.2: neither side can win.
-            return Some((None, Ending::NoAttackingMaterial));
-        }
-        if self.texts.len() >= cfg.max_plies {
-            return Some((None, Ending::MaxPlies));
-        }
-        None
+    /// How the game ends before the side to move plays, if it does: by the arbiter (the
+    /// whole rule book, 4.2.2 included), then by [`Config::max_plies`].
+    fn ended(&self, cfg: &Config) -> Option<Ending> {
+        Arbiter::new(cfg.rules).ending(&self.log).or_else(|| {
+            (self.log.moves().len() >= cfg.max_plies).then(|| Ending::length_cap(cfg.max_plies))
+        })
     }
 }
 
@@ -359,20 +296,20 @@ fn choose_start(cfg: &Config, rng: &mut ChaCha8Rng) -> Vec<Move> {
         let mut g = GameState::new();
         if !cfg.openings.is_empty() {
             for &m in &cfg.openings[rng.random_range(0..cfg.openings.len())] {
-                if !g.pos.is_legal(m) {
+                if !g.pos().is_legal(m) {
                     break;
                 }
                 g.play(m);
             }
         }
         for _ in 0..cfg.random_plies {
-            let legal = g.pos.legal_moves();
+            let legal = g.pos().legal_moves();
             if legal.is_empty() {
                 break;
             }
             g.play(legal[rng.random_range(0..legal.len())]);
         }
-        moves = g.pos.history().iter().filter_map(|s| s.mv).collect();
+        moves = g.log.moves().to_vec();
         if g.ended(cfg).is_some() {
             continue;
         }
@@ -426,24 +363,24 @@ fn play_game(cfg: &Config, index: u32) -> GameOutput {
     };
     // Scores from Red's side, for the adjudication.
     let mut red_scores: Vec<i32> = Vec::new();
-    let (winner, ending) = loop {
+    let ending = loop {
         if let Some(end) = g.ended(cfg) {
             break end;
         }
-        let stm = g.pos.side_to_move();
+        let stm = g.pos().side_to_move();
         let Some((best, score)) = g.search(&mut engine, cfg.budget) else {
-            break (Some(!stm), Ending::NoMove);
+            break Ending::loss(stm, Termination::NoMove, "the search found no move");
         };
         stats.searched += 1;
-        match skip(&g.pos, best, score, cfg.score_limit) {
+        match skip(g.pos(), best, score, cfg.score_limit) {
             Some(Skip::InCheck) => stats.skipped_in_check += 1,
             Some(Skip::Capture) => stats.skipped_capture += 1,
             Some(Skip::Score) => stats.skipped_score += 1,
-            None => records.push(Record::new(&g.pos, score, Wdl::Draw)),
+            None => records.push(Record::new(g.pos(), score, Wdl::Draw)),
         }
         if score::is_decisive(score) {
-            let winner = if score > 0 { stm } else { !stm };
-            break (Some(winner), Ending::Adjudicated);
+            let loser = if score > 0 { !stm } else { stm };
+            break Ending::loss(loser, Termination::AdjudicatedLoss, "a decisive score");
         }
         red_scores.push(if stm == Color::Red { score } else { -score });
         if let Some(last) = red_scores
@@ -451,28 +388,22 @@ fn play_game(cfg: &Config, index: u32) -> GameOutput {
             .checked_sub(WIN_PLIES)
             .map(|i| &red_scores[i..])
         {
+            let reason = format!("{WIN_PLIES} scores beyond {WIN_SCORE} cp");
             if last.iter().all(|&s| s >= WIN_SCORE) {
-                break (Some(Color::Red), Ending::Adjudicated);
+                break Ending::loss(Color::Black, Termination::AdjudicatedLoss, reason);
             }
             if last.iter().all(|&s| s <= -WIN_SCORE) {
-                break (Some(Color::Black), Ending::Adjudicated);
+                break Ending::loss(Color::Red, Termination::AdjudicatedLoss, reason);
             }
         }
         g.play(best);
     };
-    let result = winner.map_or(GameResult::Draw, GameResult::win_for);
     for r in &mut records {
-        r.set_result(result.for_side(r.side_to_move()));
+        r.set_result(ending.result.for_side(r.side_to_move()));
     }
-    match winner {
-        None => stats.draws = 1,
-        Some(Color::Red) => stats.red_wins = 1,
-        Some(Color::Black) => stats.black_wins = 1,
-    }
+    stats.count_result(ending.result);
     stats.kept = records.len() as u64;
-    if let Some(i) = Ending::ALL.iter().position(|&e| e == ending) {
-        stats.endings[i] = 1;
-    }
+    stats.endings[ending.termination.index()] = 1;
     GameOutput { records, stats }
 }
 
@@ -705,45 +636,51 @@ mod tests {
         GameState::from_start(&Position::from_fen(fen).unwrap())
     }
 
+    fn end(g: &GameState, cfg: &Config) -> Option<(Termination, GameResult)> {
+        g.ended(cfg).map(|e| (e.termination, e.result))
+    }
+
     #[test]
     fn games_end_as_the_rules_say() {
+        // The arbiter's causes (each tested in rules::arbiter), with the whole rule book.
         let cfg = Config::default();
-        // Black is mated: rooks on ranks 9 and 8 (4.1.1).
         let g = from_fen("R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1");
-        assert_eq!(g.ended(&cfg), Some((Some(Color::Red), Ending::NoMove)));
-        // A perpetual check, the third time round: the checker (Red) loses (25.1).
+        let mate = (Termination::Checkmate, GameResult::RedWins);
+        assert_eq!(end(&g, &cfg), Some(mate));
         let mut g = from_fen("4k4/9/9/9/5R3/9/9/9/9/3K5 w - - 0 1");
         for (i, m) in "f5e5 e9f9 e5f5 f9e9 f5e5 e9f9 e5f5 f9e9"
             .split(' ')
             .enumerate()
         {
-            assert_eq!(g.ended(&cfg), None, "before ply {i}");
-            let mv = g.pos.parse_move(m).unwrap();
+            assert_eq!(end(&g, &cfg), None, "before ply {i}");
+            let mv = g.pos().parse_move(m).unwrap();
             g.play(mv);
         }
-        assert_eq!(
-            g.ended(&cfg),
-            Some((Some(Color::Black), Ending::Repetition))
-        );
-        // Kings and advisors only: nobody can win (4.2.2).
+        let perpetual = (Termination::Repetition, GameResult::BlackWins);
+        assert_eq!(end(&g, &cfg), Some(perpetual));
+        // 4.2.2 is on in self-play.
         let g = from_fen("3ak4/9/9/9/9/9/9/9/9/3K1A3 w - - 0 1");
-        assert_eq!(g.ended(&cfg), Some((None, Ending::NoAttackingMaterial)));
-        // 60 moves each without a capture (4.2.4), counted from the FEN's clock.
+        let dead = (Termination::NoAttackingMaterial, GameResult::Draw);
+        assert_eq!(end(&g, &cfg), Some(dead));
+        // The natural limit counts from the FEN's clock.
         let mut g = from_fen("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 119 80");
-        assert_eq!(g.ended(&cfg), None);
-        let mv = g.pos.parse_move("a1b1").unwrap();
+        assert_eq!(end(&g, &cfg), None);
+        let mv = g.pos().parse_move("a1b1").unwrap();
         g.play(mv);
-        assert_eq!(g.ended(&cfg), Some((None, Ending::NaturalLimit)));
+        let limit = (Termination::NaturalLimit, GameResult::Draw);
+        assert_eq!(end(&g, &cfg), Some(limit));
+        // The length cap is the generator's own.
         let short = Config {
             max_plies: 3,
             ..Config::default()
         };
         let mut g = GameState::new();
         for m in ["h2e2", "h9g7", "h0g2"] {
-            let mv = g.pos.parse_move(m).unwrap();
+            let mv = g.pos().parse_move(m).unwrap();
             g.play(mv);
         }
-        assert_eq!(g.ended(&short), Some((None, Ending::MaxPlies)));
+        let cap = (Termination::MaxPlies, GameResult::Draw);
+        assert_eq!(end(&g, &short), Some(cap));
     }
 
     #[test]

@@ -30,7 +30,7 @@
 use super::{new_engine, run_ordered, skip, GameOutput, GameState, Progress, Shard, Skip};
 use super::{Record, RecordWriter, Stats};
 use crate::board::GameResult;
-use crate::board::{Color, Move, Position};
+use crate::board::{Move, Position};
 use crate::records;
 use crate::rules::RuleSet;
 use crate::search::engine::Evaluation;
@@ -146,16 +146,11 @@ pub fn read(cfg: &Config) -> (Vec<RecordedGame>, ReadStats) {
 
 /// Labels one game's positions.
 fn label(cfg: &Config, game: &RecordedGame) -> GameOutput {
-    let winner = game.result.winner();
     let mut stats = Stats {
         games: 1,
         ..Stats::default()
     };
-    match winner {
-        None => stats.draws = 1,
-        Some(Color::Red) => stats.red_wins = 1,
-        Some(Color::Black) => stats.black_wins = 1,
-    }
+    stats.count_result(game.result);
     let mut g = GameState::from_start(&game.start);
     let mut engine = new_engine(cfg.rules, &cfg.evaluation);
     let mut records = Vec::new();
@@ -163,18 +158,18 @@ fn label(cfg: &Config, game: &RecordedGame) -> GameOutput {
         if ply >= cfg.skip_plies {
             if let Some((best, score)) = g.search(&mut engine, cfg.budget) {
                 stats.searched += 1;
-                match skip(&g.pos, best, score, cfg.score_limit) {
+                match skip(g.pos(), best, score, cfg.score_limit) {
                     Some(Skip::InCheck) => stats.skipped_in_check += 1,
                     Some(Skip::Capture) => stats.skipped_capture += 1,
                     Some(Skip::Score) => stats.skipped_score += 1,
                     None => {
-                        let result = game.result.for_side(g.pos.side_to_move());
-                        records.push(Record::new(&g.pos, score, result));
+                        let result = game.result.for_side(g.pos().side_to_move());
+                        records.push(Record::new(g.pos(), score, result));
                     }
                 }
             }
         }
-        if !g.pos.is_legal(m) {
+        if !g.pos().is_legal(m) {
             // Cannot happen: the reader checked every move.
             break;
         }
@@ -206,7 +201,7 @@ pub fn label_games<W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Wdl;
+    use crate::board::{Color, Wdl};
     use crate::tools::datagen::ChunkReader;
 
     /// Two decisive games (Red wins, Black wins), a draw, a game without a result and a game
@@ -293,15 +288,15 @@ mod tests {
         // The first searched position (after 2 plies) is the one a fresh search labels.
         let mut g = GameState::new();
         for m in ["h2e2", "h9g7"] {
-            let mv = g.pos.parse_move(m).unwrap();
+            let mv = g.pos().parse_move(m).unwrap();
             g.play(mv);
         }
         let (best, score) = g
             .search(&mut new_engine(cfg.rules, &cfg.evaluation), cfg.budget)
             .unwrap();
         let first = chunks[0].records[0];
-        let labelled = Record::new(&g.pos, score, Wdl::Win);
-        if skip(&g.pos, best, score, cfg.score_limit).is_none() {
+        let labelled = Record::new(g.pos(), score, Wdl::Win);
+        if skip(g.pos(), best, score, cfg.score_limit).is_none() {
             assert_eq!(first, labelled);
         } else {
             assert_ne!(first.position(), labelled.position());
