@@ -298,3 +298,33 @@ fn the_see_it_think_example_searches() {
     e.send("quit");
     e.wait_exit(std::time::Duration::from_secs(5));
 }
+
+/// README.md stays short enough to read through (details belong in docs/, which it links),
+/// and README.zh-CN.md has its sections, in the same order.
+#[test]
+fn the_readme_is_short_and_the_chinese_one_has_its_sections() {
+    let lines = README.lines().count();
+    assert!(
+        lines <= 200,
+        "README.md has {lines} lines: move detail into docs/usage.md, docs/gui.md or the like"
+    );
+    let sections = [
+        ("## Build", "## 编译和安装"),
+        ("## Use it in a GUI", "## 在界面中使用"),
+        ("## Engine options", "## 引擎选项"),
+        ("## Rules", "## 遵循的规则"),
+        ("## Strength", "## 棋力"),
+        ("## Command-line tools", "## 命令行工具"),
+        ("## Documentation", "## 文档"),
+        ("## Licence and credits", "## 许可证和致谢"),
+    ];
+    let headings = |readme: &str| -> Vec<String> {
+        readme
+            .lines()
+            .filter(|l| l.starts_with("## "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(headings(README), sections.map(|(en, _)| en.to_string()));
+    assert_eq!(headings(README_ZH), sections.map(|(_, zh)| zh.to_string()));
+}
