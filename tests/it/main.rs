@@ -46,9 +46,11 @@ mod cli_pgn;
 mod cli_train;
 mod cli_tune;
 
-// README.md names only subcommands and options that exist; Cargo.toml's rust-version is true.
+// README.md names only subcommands and options that exist; Cargo.toml's rust-version is true;
+// no tracked file names a folder of the machine it was written on.
 mod manifest;
 mod readme;
+mod tracked_files;
 
 // The match runner, against the test double tests/doubles/random_engine.rs.
 mod tournament_cli;
