@@ -57,7 +57,7 @@
 //! # Readings of unclear points (see also rules.md)
 //!
 //! - Both sides on 26.8.1's list: neither is singled out, so it is a draw (26.8.4) unless
-//!   26.8.2/26.8.3 apply. This is how the seed's 图3 is ruled (长捉无根子 against 长捉车: 和).
+//!   26.8.2/26.8.3 apply. This is how the 2011 rules' 图3 is ruled (长捉无根子 against 长捉车: 和).
 //! - 长捉 may chase different pieces on different moves (24.11, "一子或数子").
 //! - 杀 weighs more than 捉 for 26.4; a cycle of 将, 杀 and 捉 is forbidden and on 26.8.1's list.
 //! - 少根子 and 假根 targets count as 无根子.

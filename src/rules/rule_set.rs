@@ -7,7 +7,7 @@ use std::fmt;
 /// Which rule book the referee follows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum RuleSet {
-    /// The Chinese Xiangqi Association rules, 2011 edition (the seeds; Jiangjun's default).
+    /// The Chinese Xiangqi Association rules, 2011 edition (docs/rules.md; Jiangjun's default).
     #[default]
     Cxa2011,
     /// The Asian (AXF) rules as Fairy-Stockfish/pyffish 0.0.90 judge them (repetition.md §2):

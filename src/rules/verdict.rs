@@ -350,7 +350,7 @@ pub fn adjudicate(
 /// Articles 25.1–25.4.
 fn decide(p: &Profile, red: &Pattern, black: &Pattern) -> (Option<GameResult>, Clause) {
     // 25.1: "在任何情况下，均不允许单方面长将" — before anything else, whatever the other
-    // side does (the seed's last example: the checking rook has no other move).
+    // side does (the rules' last worked example: the checking rook has no other move).
     match (
         *red == Pattern::PerpetualCheck,
         *black == Pattern::PerpetualCheck,
@@ -476,7 +476,7 @@ mod tests {
 
     #[test]
     fn one_sided_perpetual_check_loses_25_1() {
-        // The seed's last example: 车四平五(将) 将5平6 车五平四(将) 将6平5.
+        // The 2011 rules' last worked example: 车四平五(将) 将5平6 车五平四(将) 将6平5.
         for rules in [CXA, AXF] {
             let v = judge(rules, &[k(), k()], &[x(), x()]);
             assert_eq!(

@@ -217,13 +217,13 @@ mod tests {
     /// A printed table: rows of (red, black), the largest number's game first.
     type Printed = &'static [&'static [(u32, u32)]];
 
-    // Transcribed from the round-robin tables of the 2011 rules' Appendix 1, in the Chinese
-    // text (001_4a5996c6ecf05836.txt, not in this repository); the parenthesised "(N)" of
-    // the print is just N here. 3 or 4 entrants: lines 37-40 (also printed inline in
-    // 003_828011292b50a4a3.txt line 535).
+    // Transcribed from the round-robin tables of the 2011 rules' Appendix 1 (附录一
+    // 循环赛对局秩序表, in the Chinese text, not in this repository); the parenthesised "(N)"
+    // of the print is just N here. 3 or 4 entrants: its 3或4人对局秩序表 (also written out in
+    // the appendix's text, after its 编排方法).
     const TABLE_4: Printed = &[&[(1, 4), (2, 3)], &[(4, 3), (1, 2)], &[(2, 4), (3, 1)]];
 
-    // 001_4a5996c6ecf05836.txt lines 44-49: 5 or 6 entrants.
+    // Appendix 1, 5或6人对局秩序表: 5 or 6 entrants.
     const TABLE_6: Printed = &[
         &[(1, 6), (2, 5), (3, 4)],
         &[(6, 4), (5, 3), (1, 2)],
@@ -232,7 +232,7 @@ mod tests {
         &[(3, 6), (4, 2), (5, 1)],
     ];
 
-    // 001_4a5996c6ecf05836.txt lines 53-60: 7 or 8 entrants, as printed.
+    // Appendix 1, 7或8人对局秩序表: 7 or 8 entrants, as printed.
     // Round 7 prints "2-6"; see `TABLE_8_ERRATUM`.
     const TABLE_8: Printed = &[
         &[(1, 8), (2, 7), (3, 6), (4, 5)],
@@ -244,13 +244,13 @@ mod tests {
         &[(4, 8), (5, 3), (2, 6), (7, 1)],
     ];
 
-    /// (round, index in round, printed, generated). The method gives 6-2
-    /// where line 60 prints 2-6: the neighbours rule keeps 6 in front, every
-    /// other table prints the same slot as "6-2" (e.g. line 14), and with 2-6
-    /// entrant 2 would hold Red 5 times out of 7.
+    /// (round, index in round, printed, generated). The method gives 6-2 where the
+    /// table's round 7 prints 2-6: the neighbours rule keeps 6 in front, every other
+    /// table prints the same slot as "6-2" (e.g. round 7 of the 9-or-10 table), and
+    /// with 2-6 entrant 2 would hold Red 5 times out of 7.
     const TABLE_8_ERRATUM: (usize, usize, (u32, u32), (u32, u32)) = (7, 2, (2, 6), (6, 2));
 
-    // 001_4a5996c6ecf05836.txt lines 7-16: 9 or 10 entrants.
+    // Appendix 1, 9或10人对局秩序表: 9 or 10 entrants.
     const TABLE_10: Printed = &[
         &[(1, 10), (2, 9), (3, 8), (4, 7), (5, 6)],
         &[(10, 6), (7, 5), (8, 4), (9, 3), (1, 2)],
@@ -263,7 +263,7 @@ mod tests {
         &[(5, 10), (6, 4), (7, 3), (8, 2), (9, 1)],
     ];
 
-    // 001_4a5996c6ecf05836.txt lines 20-31: 11 or 12 entrants.
+    // Appendix 1, 11或12人对局秩序表: 11 or 12 entrants.
     const TABLE_12: Printed = &[
         &[(1, 12), (2, 11), (3, 10), (4, 9), (5, 8), (6, 7)],
         &[(12, 7), (8, 6), (9, 5), (10, 4), (11, 3), (1, 2)],

@@ -119,7 +119,7 @@ fn crowded_pawns_round_trip() {
 
 #[test]
 fn rules_7_5_example_full_and_short() {
-    // data/rules_7_5_example.txt: the seed's own table of full and short records.
+    // data/rules_7_5_example.txt: the 1999 rules' own table of full and short records (article 7.5).
     let mut p = Position::startpos();
     let mut plies = 0;
     for line in include_str!("../data/rules_7_5_example.txt").lines() {
@@ -136,7 +136,7 @@ fn rules_7_5_example_full_and_short() {
         assert_eq!(
             to_chinese_in(&p, m, Script::Traditional),
             full,
-            "the traditional writer matches the seed"
+            "the traditional writer matches the 1999 rules' table"
         );
         p.make_move(m);
         plies += 1;
@@ -543,7 +543,7 @@ fn classic_endgames_replay_to_their_results() {
     let games = parse_pgn(text).expect("classic endgames read");
     let names: Vec<&str> = games.iter().filter_map(|g| g.tag("Event")).collect();
     assert_eq!(names, ["七星聚會", "千里獨行", "蚯蚓引龍"]);
-    // What the seed states: all three are draws (紅先和, 正和, 和局); the record ends with
+    // What the 1999 rules' text states: all three are draws (紅先和, 正和, 和局); the record ends with
     // neither side mated nor stalemated, and this material on the board.
     let expected = [
         // 七星聚會: 45 moves; red K R P against black K R P.
@@ -574,7 +574,7 @@ fn classic_endgames_replay_to_their_results() {
     }
 }
 
-/// The seed's records read one by one with `parse_chinese`, outside PGN, and written back:
+/// The 1999 rules' records read one by one with `parse_chinese`, outside PGN, and written back:
 /// the writer gives the same record in traditional characters (后 aside).
 #[test]
 fn classic_endgame_records_read_and_write_back() {

@@ -1,6 +1,6 @@
 //! The repetition referee on real positions (2011 rules 23–26, and AXF as pyffish applies it):
 //! every case of `data/repetition_cases.json`, the natures that `src/rules/CASES.md` writes for
-//! it, the seed's worked examples (图2–图5 and the last example), one small position per
+//! it, the 2011 rules' worked examples (图2–图5 and the last example), one small position per
 //! definition, the `judge` subcommand, and the search avoiding a losing cycle.
 
 use crate::cli_support;
@@ -100,7 +100,7 @@ const FLAGGED: [Flag; 4] = [
             24.13 \"凡单方面走出长将、长杀、长捉……统称为'禁止着法'\" forbids it. Red chases the \
             unprotected cannon every move: 长捉无根子. 26.8.1 \"凡单方长杀、……长捉无根子……\
             均需变着\" lists both, so neither is singled out and 26.8.4 \"除上述情况外，双方不变\
-            作和\" applies (as the seed's 图3: 长捉无根子 against 长捉车, 和). The expectation \
+            作和\" applies (as the 2011 rules' 图3: 长捉无根子 against 长捉车, 和). The expectation \
             (red_loses) is AXF/pyffish, which has no 杀; our Axf rule set gives it.",
     },
     Flag {
@@ -136,7 +136,7 @@ fn every_case_under_the_2011_rules() {
         let j = judge(&case, RuleSet::Cxa2011);
         let got = outcome_word(j.outcome);
         if let Some(flag) = FLAGGED.iter().find(|f| f.id == case.id) {
-            // The seed text decides, not the data; the proof is kept with the assertion.
+            // The rules' text decides, not the data; the proof is kept with the assertion.
             assert_eq!(
                 (got, j.clause_text()),
                 (flag.verdict, flag.clause),
@@ -339,9 +339,9 @@ fn natures_match_cases_md() {
     assert!(compared >= 2 * 130, "only {compared} moves compared");
 }
 
-// ---- the seed's worked examples (rules.md "Worked examples") -----------------------------
+// ---- the 2011 rules' worked examples (rules.md "Worked examples") -----------------------
 
-/// Plays a worked example (the seed gives the moves, not the diagrams: each position is built
+/// Plays a worked example (the rules give the moves, not the diagrams: each position is built
 /// so that the quoted moves are legal and have the quoted natures), twice through so that the
 /// start position occurs a third time.
 fn example(fen: &str, moves: &[&str]) -> Judgement {
@@ -1370,7 +1370,7 @@ fn judge_subcommand_refuses_bad_input_with_status_2() {
 
 // ---- the search ----------------------------------------------------------------------------
 
-/// For every losing cycle of the JSON (under the 2011 rules, flagged cases by the seed
+/// For every losing cycle of the JSON (under the 2011 rules, flagged cases by the rules'
 /// text), search the position before the loser's last move of the cycle: it must not play that
 /// move when another legal move does not lose.
 #[test]
