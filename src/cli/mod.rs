@@ -77,6 +77,8 @@ pub enum Command {
     /// Parameters (engine options tune_<name>): `name default min max step`, one a line.
     /// With --levels, the strength levels: `elo nodes temperature`, one a line.
     #[command(verbatim_doc_comment)]
+    // This text is `--help`, not Markdown: `<name>` is no HTML tag.
+    #[allow(rustdoc::invalid_html_tags)]
     Params(params::ParamsArgs),
     /// Game records: convert, check or judge PGN and XQF files.
     #[command(verbatim_doc_comment)]
@@ -111,6 +113,8 @@ pub enum Command {
     /// points (0, ½, 1, 1½, 2, the pentanomial) with their Elo, and the SPRT is taken on
     /// the pairs, whose spread leaves out what an opening gives one colour.
     #[command(verbatim_doc_comment)]
+    // This text is `--help`, not Markdown: `[,dir=DIR]` and the like are no links.
+    #[allow(rustdoc::broken_intra_doc_links)]
     Match(tournament::MatchArgs),
     /// A round robin between two or more engines.
     ///

@@ -96,6 +96,8 @@ pub struct MatchArgs {
     pub games: u32,
     /// Stop early when the test, taken on game pairs, decides: ELO0,ELO1[,ALPHA,BETA]
     /// (logistic Elo).
+    // This text is `--help`, not Markdown: `[,ALPHA,BETA]` is no link.
+    #[allow(rustdoc::broken_intra_doc_links)]
     #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", allow_hyphen_values = true,
           value_parser = sprt)]
     pub sprt: Option<Sprt>,

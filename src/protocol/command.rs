@@ -18,7 +18,7 @@
 //! What stays *unparsed* here, by design: FENs and moves are kept as strings (the board layer
 //! validates them, ucci.md §3, §4.4), option names/values are kept verbatim (the engine decides
 //! what it knows, ucci.md §4.3), and clock units are left as sent until the caller knows the
-//! `usemillisec` setting and the side to move ([`GoParams::clock`], ucci.md §6).
+//! `usemillisec` setting and the side to move ([`GoParams::limits`], ucci.md §6).
 //!
 //! It depends on nothing but `std`: what it produces is text and plain numbers, which the
 //! session hands to the board and the time manager.
@@ -109,7 +109,7 @@ pub enum Command {
 ///
 /// Clock values are stored as sent: UCCI's `time`, `increment`, `opptime`, `oppincrement` may be
 /// seconds (ucci.md §6); UCI's `wtime`/`btime`/`winc`/`binc`/`movetime` are milliseconds. Use
-/// [`GoParams::clock`] to get normalised milliseconds.
+/// [`GoParams::limits`] to get normalised milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoParams {
     /// `depth <d>`.

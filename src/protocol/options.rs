@@ -659,7 +659,7 @@ const OPTIONS: &[Def] = &[
     },
 ];
 
-/// The `option` lines of the handshake in `dialect`, from [`OPTIONS`].
+/// The `option` lines of the handshake in `dialect`, from the option table `OPTIONS`.
 pub fn announce(dialect: Dialect) -> Vec<String> {
     OPTIONS
         .iter()

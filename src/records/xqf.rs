@@ -23,7 +23,7 @@
 //! Versions up to `0x0A` store all this as it is: from and to are the square codes plus
 //! `0x18` and `0x20`, the flags' high nibble means has-next, the low one has-variation, and
 //! every record is followed by a 4-byte comment length. Later versions "encrypt": keys are
-//! derived from the header bytes (see [`Keys`]), the piece bytes are shifted (and from 12 on
+//! derived from the header bytes (see `Keys`), the piece bytes are shifted (and from 12 on
 //! rotated) by the board key, from and to are shifted further by their keys, the flags are
 //! `0x80` has-next, `0x40` has-variation, `0x20` has-comment (only then a length follows,
 //! shifted by a key), and every byte from `400` on is shifted by a 32-byte key stream.

@@ -88,7 +88,7 @@ fn signature(pos: &Position, len: usize, rules: RuleSet) -> u64 {
 }
 
 /// Rules on the cycle formed by the last `len` moves of `pos`, whose current position
-/// equals the one `len` plies back. Returns who loses, or [`Some(GameResult::Draw)`];
+/// equals the one `len` plies back. Returns who loses, or `Some(`[`GameResult::Draw`]`)`;
 /// [`None`] only for input that is not a cycle (too short, a null move in it).
 pub fn judge_cycle(pos: &Position, len: usize, rules: RuleSet) -> Option<GameResult> {
     let mover = cycle_mover(pos, len)?;

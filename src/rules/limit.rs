@@ -50,7 +50,7 @@ impl PlyRecord {
 /// The natural-limit count behind a ruling.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LimitStatus {
-    /// [`Some(GameResult::Draw)`] once the limit is reached, else [`None`].
+    /// `Some(`[`GameResult::Draw`]`)` once the limit is reached, else [`None`].
     pub outcome: Option<GameResult>,
     /// 4.2.4, or 22.2 when discounted checks are what keeps the count short.
     pub clause: Clause,

@@ -14,7 +14,7 @@
 //! position's value depend on its halfmove clock once the limit is within a search's reach.
 //! [`table_key`] therefore gives positions near the limit a key of their own per clock
 //! bucket, so a result found far from the limit is not reused next to it (or the reverse),
-//! and the search takes no cutoffs at all in the last plies ([`NO_CUTOFF_FROM`]).
+//! and the search takes no cutoffs at all in the last plies ([`NO_CUTOFF_WITHIN`]).
 //!
 //! Memory comes zeroed from the allocator (`calloc`: on Linux, large blocks are fresh pages
 //! the kernel zeroes on first touch), so a large `hashsize` answers `readyok` at once instead

@@ -6,7 +6,7 @@
 //!    a lost position is a win candidate at that distance; the rest count their moves that
 //!    stay in the table.
 //! 2. Levels of distance to mate, 0, 1, 2 …: a position lost at level `n` makes each
-//!    predecessor (found by un-moves, [`unmoves`]) won at `n + 1`; a position won at `n`
+//!    predecessor (found by un-moves, `unmoves`) won at `n + 1`; a position won at `n`
 //!    takes one from each predecessor's count of open moves, and a predecessor left with none
 //!    has lost one ply after its slowest child.
 //! 3. What no level reached is a draw: neither side can force mate. Repetitions are draws in

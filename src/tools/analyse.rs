@@ -10,7 +10,7 @@
 //!   position with every other root move banned (as `banmoves` does), to the depth the first
 //!   reached: same root, same depth, so the two scores compare. The negated score of the next
 //!   position would save that search but comes from a root one ply further on, and the
-//!   search's scores swing with the parity of the root (see [`search_only`]);
+//!   search's scores swing with the parity of the root (see `search_only`);
 //! - the score after the move, shown from Red's view, is the played move's score;
 //! - the loss is the best score minus the played move's score (never below 0: the lone search
 //!   can find the played move better than the full one did). A move that is the engine's own

@@ -1,6 +1,6 @@
 //! Training data for the neural evaluation (`jiangjun datagen`): self-play at a fixed search
 //! budget, every useful position labelled with the search score and the game's result, written
-//! in the binary format of [`format`]; a trainer reads it back with [`RecordReader`] (in order)
+//! in the binary format of [`format`](mod@format); a trainer reads it back with [`RecordReader`] (in order)
 //! or [`ShuffledReader`] (several files, shuffled through a buffer).
 //!
 //! ```no_run

@@ -1,6 +1,6 @@
 //! The match manager's run loop behind `jiangjun match` and `jiangjun tournament`: engines
 //! probed, games played on worker threads with a progress line as each finishes, PGN
-//! appended, then the summary of [`report`](super::report).
+//! appended, then the summary of [`report`].
 
 use super::clock::TimeControl;
 use super::crosstable::{self, Crosstable};
