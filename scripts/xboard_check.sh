@@ -9,8 +9,10 @@
 # every line between it and the engines), screen.png (the board during the game) and
 # pgn_check.txt (what `jiangjun pgn check` says of game.pgn). Installs xboard, xvfb, x11-apps
 # (xwd) and netpbm (xwdtopnm, pnmtopng) with apt-get when they are missing (needs root).
-# Environment: TC (XBoard's -tc, default 0:20: twenty seconds a side), SHOT_AFTER (seconds
-# into the game for the screenshot, default 12).
+# Environment: TC (XBoard's -tc, default 0:20: twenty seconds a side), INC (XBoard's -inc in
+# seconds: 0 makes TC sudden death; unset, XBoard gives TC for every 40 moves), NICE (the
+# engines' niceness, default 0: 19 runs them at low priority, as on a loaded machine),
+# SHOT_AFTER (seconds into the game for the screenshot, default 12).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +20,8 @@ out=${1:-$(mktemp -d -t xboard_check.XXXXXX)}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 tc=${TC:-0:20}
+inc_args=()
+[ -n "${INC:-}" ] && inc_args=(-inc "$INC")
 shot_after=${SHOT_AFTER:-12}
 
 # Debian installs XBoard in /usr/games, which a root shell's PATH often lacks.
@@ -36,6 +40,8 @@ cargo build --release
 engine=${CARGO_TARGET_DIR:-$(pwd)/target}/release/jiangjun
 engine=$(cd "$(dirname "$engine")" && pwd)/$(basename "$engine")
 "$engine" --version
+command=$engine
+[ "${NICE:-0}" != 0 ] && command="nice -n $NICE $engine"
 
 # A display number nobody uses.
 display=99
@@ -63,8 +69,8 @@ shooter=$!
 # conversation. Both engines start in OUT_DIR, so nothing is written into the repository.
 status=0
 timeout 600 xboard -variant xiangqi \
-    -fcp "$engine" -fd "$out" -scp "$engine" -sd "$out" \
-    -mg 1 -tc "$tc" -sgf "$out/game.pgn" \
+    -fcp "$command" -fd "$out" -scp "$command" -sd "$out" \
+    -mg 1 -tc "$tc" "${inc_args[@]}" -sgf "$out/game.pgn" \
     -debug -nameOfDebugFile "$out/xboard.debug" \
     -popupExitMessage false -autoCallFlag true >"$out/xboard.out" 2>&1 || status=$?
 wait "$shooter" || true

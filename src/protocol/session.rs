@@ -42,11 +42,12 @@ use crate::board::{Color, Move, Position};
 use crate::search::engine::{Engine, SetPositionError};
 use crate::search::limits::{Limits, MAX_DEPTH};
 use crate::search::report::{Report, SearchResult};
-use crate::search::time::{allocate, TimeBudget, TimeLimits};
+use crate::search::time::{allocate, Lateness, TimeLimits};
 use crate::search::tt::TableStats;
 use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::mpsc::Sender;
+use std::time::Instant;
 
 /// Longest accepted input line: 1 MiB, about 200,000 moves — far beyond any real game. The
 /// reader (the `stdio` module) skips longer lines and sends [`Event::TooLong`] instead.
@@ -184,6 +185,11 @@ pub struct Session<W: Write> {
     exit: Option<i32>,
     /// Where the search thread sends its reports; `None` runs no searches (fuzzing, tests).
     reports: Option<Sender<Event>>,
+    /// How late the GUI's clock says our moves come, learned from one `go` to the next.
+    lateness: Lateness,
+    /// When the clock of the timed search now running started for the engine (its `go`, or
+    /// its `ponderhit`): its answer tells [`Lateness`] how long the engine itself took.
+    clock_started: Option<Instant>,
 }
 
 impl<W: Write> Session<W> {
@@ -203,6 +209,8 @@ impl<W: Write> Session<W> {
             shutdown: None,
             exit: None,
             reports,
+            lateness: Lateness::default(),
+            clock_started: None,
         }
     }
 
@@ -722,8 +730,15 @@ impl<W: Write> Session<W> {
             bans_before,
             go: params,
         };
+        if let Some(clock) = self.time_limits(&search) {
+            self.lateness.observe(&clock);
+        }
         let time_limits = self.time_limits(&search);
         let budget = time_limits.as_ref().and_then(allocate);
+        if let (Some(t), Some(b), false) = (&time_limits, &budget, search.pondering) {
+            self.lateness.record(t, b);
+            self.clock_started = Some(Instant::now());
+        }
         let depth = search
             .go
             .depth
@@ -757,14 +772,15 @@ impl<W: Write> Session<W> {
             });
             let plain = |v: Option<String>| v.unwrap_or_else(|| "none".to_string());
             self.info(&format!(
-                "go: depth {} nodes {} time budget {b}{}",
+                "go: depth {} nodes {} time budget {b}{}{}",
                 plain(depth.map(|d| d.to_string())),
                 plain(limits.nodes.map(|n| n.to_string())),
                 if search.pondering {
                     " (from ponderhit)"
                 } else {
                     ""
-                }
+                },
+                late_note(&self.lateness),
             ));
         }
         let ponder = search.pondering;
@@ -783,16 +799,13 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// The time budget of a search, counted from `go` (or from `ponderhit`).
-    fn budget(&self, s: &Search) -> Option<TimeBudget> {
-        allocate(&self.time_limits(s)?)
-    }
-
     /// The clock and move time of `s`'s `go`, with this session's overhead and pondering.
     fn time_limits(&self, s: &Search) -> Option<TimeLimits> {
         let dialect = self.dialect?;
         Some(TimeLimits {
-            move_overhead_ms: self.config.settings.move_overhead_ms,
+            move_overhead_ms: self
+                .lateness
+                .overhead_ms(self.config.settings.move_overhead_ms),
             ply: s.ply,
             ponder_expected: self.config.settings.ponder,
             ..s.go
@@ -802,7 +815,15 @@ impl<W: Write> Session<W> {
 
     fn ponderhit(&mut self, draw: bool) {
         let budget = match &self.search {
-            Some(s) if s.pondering => self.budget(s),
+            Some(s) if s.pondering => {
+                let limits = self.time_limits(s);
+                let budget = limits.as_ref().and_then(allocate);
+                if let (Some(t), Some(b)) = (&limits, &budget) {
+                    self.lateness.record(t, b);
+                    self.clock_started = Some(Instant::now());
+                }
+                budget
+            }
             _ => {
                 self.info("ponderhit ignored: not pondering");
                 return;
@@ -816,7 +837,10 @@ impl<W: Write> Session<W> {
             let b = budget.map_or("none".to_string(), |b| {
                 format!("soft {} ms hard {} ms", b.soft_ms, b.hard_ms)
             });
-            self.info(&format!("ponderhit: time budget {b}"));
+            self.info(&format!(
+                "ponderhit: time budget {b}{}",
+                late_note(&self.lateness)
+            ));
         }
         self.engine
             .ponderhit(budget.map(|b| b.soft_ms), budget.map(|b| b.hard_ms));
@@ -878,6 +902,9 @@ impl<W: Write> Session<W> {
                 let line =
                     output::bestmove_line(dialect, best, outcome.ponder, suffix, self.out_origin());
                 self.send(&line);
+                if let Some(started) = self.clock_started.take().filter(|_| counts) {
+                    self.lateness.finished(elapsed_ms(started));
+                }
             }
             None => {
                 for line in output::no_move_lines(dialect) {
@@ -981,6 +1008,19 @@ impl<W: Write> Session<W> {
 
 /// Plies since the game started, as well as we can tell: the moves given after the FEN, or the
 /// FEN's move number if that says more (a league-style FEN after the last capture).
+/// Milliseconds since `t`.
+pub(crate) fn elapsed_ms(t: Instant) -> u64 {
+    u64::try_from(t.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+/// The lateness learned, for `debug` lines: nothing while there is none.
+pub(crate) fn late_note(lateness: &Lateness) -> String {
+    match lateness.peak_ms() {
+        0 => String::new(),
+        ms => format!(" (moves arrive up to {ms} ms late: kept as overhead)"),
+    }
+}
+
 pub(crate) fn game_ply(pos: &Position) -> u32 {
     let from_history = u32::try_from(pos.history().len()).unwrap_or(u32::MAX);
     let from_fen = pos
@@ -1386,6 +1426,47 @@ mod tests {
             "{out:?}"
         );
         assert!(!out.iter().any(|l| l.contains("Some(")), "{out:?}");
+    }
+
+    /// Issue 58.5: a move the GUI's clock charged 400 ms beyond the engine's own time
+    /// teaches the session to budget with that much overhead, which `debug` reports.
+    #[test]
+    fn late_moves_are_learned_from_the_clock() {
+        let hard_of = |out: &[String]| -> u64 {
+            let line = out
+                .iter()
+                .find(|l| l.starts_with("info string go:"))
+                .expect("a debug line for go");
+            let after = line.split(" hard ").nth(1).expect("a hard limit");
+            after.split(' ').next().unwrap().parse().unwrap()
+        };
+        let mut s = dry();
+        feed(&mut s, &["uci", "debug on", "position startpos"]);
+        let out = feed(&mut s, &["go wtime 30000 btime 30000"]);
+        assert!(!out.iter().any(|l| l.contains("late")), "{out:?}");
+        // The search answers at once (a few ms at most): the clock says it cost 400 ms.
+        s.simulate_search_end(0, 1);
+        take(&mut s);
+        feed(&mut s, &["position startpos moves h2e2 h9g7"]);
+        let out = feed(&mut s, &["go wtime 29600 btime 29000"]);
+        let late: u64 = out[0]
+            .split("up to ")
+            .nth(1)
+            .and_then(|t| t.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{out:?}"));
+        assert!((300..=400).contains(&late), "{out:?}");
+        assert!(out[0].ends_with(" ms late: kept as overhead)"), "{out:?}");
+        s.simulate_search_end(0, 1);
+        take(&mut s);
+        // A fresh session without the lesson budgets the same clock more generously.
+        let mut fresh = dry();
+        feed(
+            &mut fresh,
+            &["uci", "debug on", "position startpos moves h2e2 h9g7"],
+        );
+        let plain = feed(&mut fresh, &["go wtime 29600 btime 29000"]);
+        assert!(hard_of(&out) < hard_of(&plain), "{out:?} {plain:?}");
     }
 
     #[test]

@@ -32,16 +32,17 @@ use super::configure::Configuration;
 use super::draw_resign::{DrawResign, Facts};
 use super::options::{self, Effect, Protocol};
 use super::output::Suffix;
-use super::session::{game_ply, Event};
+use super::session::{elapsed_ms, game_ply, Event};
 use crate::board::{Color, Move, Position};
 use crate::search::engine::{Engine, MAX_HASH_MB};
 use crate::search::limits::{Limits, MAX_DEPTH};
 use crate::search::report::{Info, Report, SearchResult};
 use crate::search::score::{mate_in_moves, reported};
-use crate::search::time::{allocate, TimeBudget, TimeLimits};
+use crate::search::time::{allocate, Lateness, TimeBudget, TimeLimits};
 use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::mpsc::Sender;
+use std::time::Instant;
 
 /// Does this first line choose CECP? (`xboard`, sent before `protover 2`.)
 pub fn is_hello(line: &str) -> bool {
@@ -105,6 +106,11 @@ pub struct Xboard<W: Write> {
     /// The side the engine plays; `None` in force mode.
     engine_side: Option<Color>,
     clocks: Clocks,
+    /// How late XBoard's clock says our moves come, learned from one move to the next.
+    lateness: Lateness,
+    /// When the clock of the engine's timed move started for it (the search, or the ponder
+    /// hit): its move tells [`Lateness`] how long the engine itself took.
+    clock_started: Option<Instant>,
     post: bool,
     /// `hard`: think on the opponent's time.
     ponder: bool,
@@ -139,6 +145,8 @@ impl<W: Write> Xboard<W> {
             game: Position::startpos(),
             engine_side: Some(Color::Black),
             clocks: Clocks::default(),
+            lateness: Lateness::default(),
+            clock_started: None,
             post: false,
             ponder: false,
             analyzing: false,
@@ -423,7 +431,7 @@ impl<W: Write> Xboard<W> {
         if let Some(p) = self.searches.back_mut() {
             *p = Purpose::Move;
         }
-        let budget = self.budget(&self.game);
+        let budget = self.budget();
         self.engine
             .ponderhit(budget.map(|b| b.soft_ms), budget.map(|b| b.hard_ms));
         true
@@ -501,7 +509,7 @@ impl<W: Write> Xboard<W> {
         let budget = if infinite || ponder_move {
             None
         } else {
-            self.budget(&self.game)
+            self.budget()
         };
         let depth = self
             .clocks
@@ -530,13 +538,28 @@ impl<W: Write> Xboard<W> {
         }
     }
 
-    /// The time for a move from `pos`: `st`, else the clocks, else `sd` alone, else
-    /// [`DEFAULT_MOVE_MS`].
-    fn budget(&self, pos: &Position) -> Option<TimeBudget> {
+    /// The time for the engine's move in the game now: `st`, else the clocks, else `sd`
+    /// alone, else [`DEFAULT_MOVE_MS`]. What the clock says the last move cost is learned
+    /// first ([`Lateness`]).
+    fn budget(&mut self) -> Option<TimeBudget> {
+        let limits = self.time_limits(&self.game);
+        self.lateness.observe(&limits);
+        let limits = TimeLimits {
+            move_overhead_ms: self.lateness.overhead_ms(limits.move_overhead_ms),
+            ..limits
+        };
+        let budget = allocate(&limits)?;
+        self.lateness.record(&limits, &budget);
+        self.clock_started = Some(Instant::now());
+        Some(budget)
+    }
+
+    /// The clocks and move time for a move from `pos`, with the configured overhead.
+    fn time_limits(&self, pos: &Position) -> TimeLimits {
         let c = &self.clocks;
         let ply = game_ply(pos);
         let remaining = c.own_ms.or(c.base_ms);
-        allocate(&TimeLimits {
+        TimeLimits {
             remaining_ms: remaining.filter(|_| c.move_ms.is_none()),
             increment_ms: c.increment_ms,
             moves_to_go: (c.moves_per_session > 0)
@@ -549,7 +572,7 @@ impl<W: Write> Xboard<W> {
             move_overhead_ms: self.config.settings.move_overhead_ms,
             ply,
             ponder_expected: self.ponder,
-        })
+        }
     }
 
     /// Handles a report of a running search.
@@ -619,6 +642,9 @@ impl<W: Write> Xboard<W> {
             Suffix::None => {}
         }
         self.send(&format!("move {best}"));
+        if let Some(started) = self.clock_started.take() {
+            self.lateness.finished(elapsed_ms(started));
+        }
         self.game.make_move(best);
         self.moves.push(best.to_string());
         let over = self.claim_result();

@@ -33,7 +33,9 @@
 //! Safety (ucci.md §6): the league emulator forfeits at flag-fall plus 200 ms and XQWizard times
 //! moves with its own coarse timer. So before the clock is divided, a fixed [`SAFETY_MS`], this
 //! move's overhead and the overhead of every later move that its increment does not pay for are
-//! kept back. The hard limit is further capped at 5 × soft and at half of what is left (90 % on
+//! kept back (in sudden death at least `OVERHEAD_RESERVE_MOVES` of them). The overhead is the
+//! user's `moveoverhead`, or what the GUI's clock shows our moves really cost beyond their hard
+//! limit where that is more ([`Lateness`]). The hard limit is further capped at 5 × soft and at half of what is left (90 % on
 //! the last move of a period, when fresh time follows); on tiny clocks a floor of
 //! `min(10 ms, clock / 2)` still lets the search finish one ply.
 //!
@@ -66,6 +68,11 @@ const MAX_HORIZON: u64 = 40;
 
 /// Lower bound of that horizon: late in a game we still plan for this many moves.
 const MIN_HORIZON: u64 = 30;
+
+/// In sudden death, the overhead of at least this many later moves is kept back: a long
+/// game outlasts the horizon, and each of its moves costs the overhead however fast it is
+/// played (issue 58.5).
+const OVERHEAD_RESERVE_MOVES: u64 = 90;
 
 /// The hard limit is at most this many times the soft limit.
 const HARD_PER_SOFT: u64 = 5;
@@ -191,10 +198,16 @@ fn clock_budget(limits: &TimeLimits, remaining: u64) -> TimeBudget {
 
     // Time we may distribute at all. Kept back: the safety margin, this move's overhead, and
     // the overhead of every later move that its increment does not pay for.
+    // In sudden death the game may last longer than the horizon: the overhead is kept for
+    // at least OVERHEAD_RESERVE_MOVES more moves.
+    let later_moves = match mtg {
+        Some(m) => m.saturating_sub(1),
+        None => (moves - 1).max(OVERHEAD_RESERVE_MOVES),
+    };
     let net_overhead = limits.move_overhead_ms.saturating_sub(limits.increment_ms);
     let reserve = SAFETY_MS
         .saturating_add(limits.move_overhead_ms)
-        .saturating_add(net_overhead.saturating_mul(moves.saturating_sub(1)));
+        .saturating_add(net_overhead.saturating_mul(later_moves));
     let usable = remaining.saturating_sub(reserve);
 
     // Share of the usable clock for this move: usable / (mtg + ½) in periods (the half move
@@ -269,6 +282,93 @@ fn tiny_floor(remaining: u64) -> u64 {
 fn mul_div(value: u64, num: u64, den: u64) -> u64 {
     let r = u128::from(value) * u128::from(num) / u128::from(den.max(1));
     u64::try_from(r).unwrap_or(u64::MAX)
+}
+
+/// How much later than planned the GUI's clock says our moves came, learned move by move
+/// (issue 58.5). On a loaded machine, or with the engine at low priority, a move can reach
+/// the GUI 100 ms after the engine sent it, or hundreds of milliseconds after the search's
+/// hard limit: the engine was not scheduled when its time ran out, or not when the GUI's
+/// `go` arrived. The protocol layer shows this tracker the clock of each timed `go`
+/// ([`Lateness::observe`]), the budget it chose ([`Lateness::record`]) and how long the
+/// search really took from `go` (or `ponderhit`) to its answer ([`Lateness::finished`]);
+/// the clock at our next move says what the last one cost. What it cost beyond the
+/// engine's own time (at most its hard limit) is lateness, and a decaying peak of it serves
+/// as the move overhead ([`Lateness::overhead_ms`]) where it exceeds the configured one, so
+/// that sudden death keeps a reserve for moves that will come late again. On an idle
+/// machine the lateness is a millisecond or two and nothing changes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Lateness {
+    /// The last timed move: our clock and increment when it started, its hard limit, its
+    /// ply and whether fresh time followed it (the last move of a period).
+    last: Option<TimedMove>,
+    /// The largest lateness seen, fading by a quarter with each move measured.
+    peak_ms: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TimedMove {
+    remaining_ms: u64,
+    increment_ms: u64,
+    hard_ms: u64,
+    /// The engine's own time for the move, from `go` to its answer, once known.
+    thought_ms: Option<u64>,
+    ply: u32,
+    period_ends: bool,
+}
+
+impl Lateness {
+    /// Learns from the clock of a new `go` what our previous move cost. Only a move two
+    /// plies back in the same game counts, and not across the end of a period, where the
+    /// GUI adds fresh time.
+    pub fn observe(&mut self, limits: &TimeLimits) {
+        let (Some(last), Some(now)) = (self.last.take(), limits.remaining_ms) else {
+            return;
+        };
+        if last.period_ends || limits.ply != last.ply.saturating_add(2) {
+            return;
+        }
+        let before = last.remaining_ms.saturating_add(last.increment_ms);
+        if now > before {
+            return; // more time than the last clock could give: not the same game's clock
+        }
+        let own = last
+            .thought_ms
+            .map_or(last.hard_ms, |t| t.min(last.hard_ms));
+        let late = (before - now).saturating_sub(own);
+        self.peak_ms = late.max(self.peak_ms - self.peak_ms / 4);
+    }
+
+    /// Remembers the budget chosen for a timed move (not for pondering: its clock starts at
+    /// `ponderhit`, where this is called again).
+    pub fn record(&mut self, limits: &TimeLimits, budget: &TimeBudget) {
+        self.last = limits.remaining_ms.map(|remaining_ms| TimedMove {
+            remaining_ms,
+            increment_ms: limits.increment_ms,
+            hard_ms: budget.hard_ms,
+            thought_ms: None,
+            ply: limits.ply,
+            period_ends: limits.moves_to_go == Some(1),
+        });
+    }
+
+    /// The recorded move was answered `thought_ms` after its clock started for the engine.
+    /// Without this, only what the clock charged beyond the hard limit counts as late.
+    pub fn finished(&mut self, thought_ms: u64) {
+        if let Some(last) = &mut self.last {
+            last.thought_ms.get_or_insert(thought_ms);
+        }
+    }
+
+    /// The move overhead to budget with: the configured one, or the lateness learned where
+    /// that is larger.
+    pub fn overhead_ms(&self, configured_ms: u64) -> u64 {
+        configured_ms.max(self.peak_ms)
+    }
+
+    /// The lateness learned so far (its fading peak), for debug output.
+    pub fn peak_ms(&self) -> u64 {
+        self.peak_ms
+    }
 }
 
 /// The soft limit for the next iteration, scaled by how settled the search looks, and never
@@ -688,5 +788,103 @@ mod tests {
                 assert!(adjust(b, c, d) <= adjust(b, c, d + 1));
             }
         }
+    }
+
+    /// A game in sudden death where every move reaches the GUI `late_ms` after the engine
+    /// stopped, which it does at the soft limit, at the hard limit every tenth move: the
+    /// plies it lasted (600 at most), with the lateness learned or not.
+    fn sudden_death_with_late_moves(clock_ms: u64, late_ms: u64, learn: bool) -> u32 {
+        let mut lateness = Lateness::default();
+        let mut remaining = clock_ms;
+        for ply in (0..600u32).step_by(2) {
+            let mut limits = TimeLimits {
+                ply,
+                ..clock(remaining)
+            };
+            if learn {
+                lateness.observe(&limits);
+                limits.move_overhead_ms = lateness.overhead_ms(limits.move_overhead_ms);
+            }
+            let b = budget(limits);
+            lateness.record(&limits, &b);
+            let used = if ply % 20 == 0 { b.hard_ms } else { b.soft_ms };
+            lateness.finished(used);
+            let spent = used + late_ms;
+            if spent >= remaining {
+                return ply;
+            }
+            remaining -= spent;
+        }
+        600
+    }
+
+    /// Issue 58.5: in a real XBoard at 30 s + 0 with both engines at low priority on a loaded
+    /// machine, every move came about 100 ms late late in the game, and after a search that
+    /// overran its hard limit by 500 ms Jiangjun lost on time at move 51. Learning how late
+    /// its moves come, it keeps a reserve for them.
+    #[test]
+    fn late_moves_are_learned_and_kept_in_reserve() {
+        for late in [100u64, 300, 600] {
+            let blind = sudden_death_with_late_moves(30_000, late, false);
+            let learned = sudden_death_with_late_moves(30_000, late, true);
+            assert!(learned > blind, "{late}: {learned} <= {blind}");
+        }
+        // 100 ms late at 30 s + 0: 282 plies learned, 138 blind; 300 ms at 60 s: 256 and 110.
+        assert!(sudden_death_with_late_moves(30_000, 100, true) >= 260);
+        assert!(sudden_death_with_late_moves(60_000, 300, true) >= 240);
+        assert_eq!(sudden_death_with_late_moves(30_000, 0, true), 600);
+        // Without lateness, nothing changes.
+        let mut lateness = Lateness::default();
+        let limits = TimeLimits {
+            ply: 10,
+            ..clock(20_000)
+        };
+        let b = budget(limits);
+        lateness.record(&limits, &b);
+        lateness.observe(&TimeLimits {
+            ply: 12,
+            ..clock(20_000 - b.hard_ms)
+        });
+        assert_eq!(lateness.overhead_ms(10), 10);
+    }
+
+    /// The lateness is a fading peak; a clock that grew, a move out of sequence or the end of
+    /// a period teaches nothing.
+    #[test]
+    fn lateness_fades_and_ignores_what_is_not_the_last_moves_cost() {
+        let mut lateness = Lateness::default();
+        let at = |ply, remaining| TimeLimits {
+            ply,
+            ..clock(remaining)
+        };
+        let hard = TimeBudget {
+            soft_ms: 100,
+            hard_ms: 500,
+        };
+        lateness.record(&at(20, 10_000), &hard);
+        lateness.observe(&at(22, 9_000)); // cost 1,000: 500 late
+        assert_eq!(lateness.peak_ms(), 500);
+        for expect in [375, 282, 212] {
+            lateness.record(&at(22, 9_000), &hard);
+            lateness.observe(&at(24, 8_500)); // cost 500: on time
+            assert_eq!(lateness.peak_ms(), expect);
+            lateness.record(&at(20, 10_000), &hard);
+            lateness.observe(&at(20, 1_000)); // same ply again: ignored
+            lateness.observe(&at(22, 1_000)); // nothing recorded since: ignored
+        }
+        assert_eq!(lateness.peak_ms(), 212);
+        lateness.record(&at(30, 1_000), &hard);
+        lateness.observe(&at(32, 60_000)); // the clock grew: another game
+        lateness.record(
+            &TimeLimits {
+                moves_to_go: Some(1),
+                ..at(40, 1_000)
+            },
+            &hard,
+        );
+        lateness.observe(&at(42, 30_000)); // a new period
+        assert_eq!(lateness.peak_ms(), 212);
+        assert_eq!(lateness.overhead_ms(10), 212);
+        assert_eq!(lateness.overhead_ms(1_000), 1_000);
     }
 }

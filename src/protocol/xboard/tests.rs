@@ -197,9 +197,9 @@ fn options_change_the_engine_by_the_shared_path() {
     assert_eq!(s.strength(), Some(Strength::from_elo(1500)));
     // The move overhead counts in the time of a move.
     feed(&mut x, &["level 0 1 0", "time 3000", "otim 3000"]);
-    let before = x.budget(&Position::startpos()).unwrap();
+    let before = x.budget().unwrap();
     feed(&mut x, &["option Move Overhead=2000"]);
-    let after = x.budget(&Position::startpos()).unwrap();
+    let after = x.budget().unwrap();
     assert!(after.hard_ms < before.hard_ms, "{before:?} {after:?}");
     // Spellings are matched as in UCCI and UCI: without case, spaces, `_` or `-`.
     assert!(feed(&mut x, &["option threads = 3", "option move_overhead=20"]).is_empty());
@@ -504,18 +504,18 @@ fn time_controls_set_the_budget() {
     assert_eq!(parse_level("40 5"), None);
     let mut x = dry();
     feed(&mut x, &["new", "st 2"]);
-    let b = x.budget(&Position::startpos()).unwrap();
+    let b = x.budget().unwrap();
     assert!(b.hard_ms <= 2000, "{b:?}");
     feed(&mut x, &["level 0 1 0", "time 100", "otim 100"]);
-    let b = x.budget(&Position::startpos()).unwrap();
+    let b = x.budget().unwrap();
     assert!(b.hard_ms <= 1000, "{b:?}");
     // No time control at all: a fixed time per move, so the engine still answers.
     let mut x = dry();
-    let b = x.budget(&Position::startpos()).unwrap();
+    let b = x.budget().unwrap();
     assert!(b.hard_ms <= DEFAULT_MOVE_MS, "{b:?}");
     // Depth alone: no time limit.
     feed(&mut x, &["sd 4"]);
-    assert!(x.budget(&Position::startpos()).is_none());
+    assert!(x.budget().is_none());
 }
 
 #[test]
