@@ -301,7 +301,8 @@ pub struct Lateness {
     /// The last timed move: our clock and increment when it started, its hard limit, its
     /// ply and whether fresh time followed it (the last move of a period).
     last: Option<TimedMove>,
-    /// The largest lateness seen, fading by a quarter with each move measured.
+    /// The largest lateness seen, fading by an eighth with each move measured: a machine
+    /// that once held a move back for a second may do it again soon.
     peak_ms: u64,
 }
 
@@ -335,7 +336,7 @@ impl Lateness {
             .thought_ms
             .map_or(last.hard_ms, |t| t.min(last.hard_ms));
         let late = (before - now).saturating_sub(own);
-        self.peak_ms = late.max(self.peak_ms - self.peak_ms / 4);
+        self.peak_ms = late.max(self.peak_ms - self.peak_ms / 8);
     }
 
     /// Remembers the budget chosen for a timed move (not for pondering: its clock starts at
@@ -864,7 +865,7 @@ mod tests {
         lateness.record(&at(20, 10_000), &hard);
         lateness.observe(&at(22, 9_000)); // cost 1,000: 500 late
         assert_eq!(lateness.peak_ms(), 500);
-        for expect in [375, 282, 212] {
+        for expect in [438, 384, 336] {
             lateness.record(&at(22, 9_000), &hard);
             lateness.observe(&at(24, 8_500)); // cost 500: on time
             assert_eq!(lateness.peak_ms(), expect);
@@ -872,7 +873,7 @@ mod tests {
             lateness.observe(&at(20, 1_000)); // same ply again: ignored
             lateness.observe(&at(22, 1_000)); // nothing recorded since: ignored
         }
-        assert_eq!(lateness.peak_ms(), 212);
+        assert_eq!(lateness.peak_ms(), 336);
         lateness.record(&at(30, 1_000), &hard);
         lateness.observe(&at(32, 60_000)); // the clock grew: another game
         lateness.record(
@@ -883,8 +884,8 @@ mod tests {
             &hard,
         );
         lateness.observe(&at(42, 30_000)); // a new period
-        assert_eq!(lateness.peak_ms(), 212);
-        assert_eq!(lateness.overhead_ms(10), 212);
+        assert_eq!(lateness.peak_ms(), 336);
+        assert_eq!(lateness.overhead_ms(10), 336);
         assert_eq!(lateness.overhead_ms(1_000), 1_000);
     }
 }
