@@ -881,12 +881,15 @@ pub fn parse_any(pos: &Position, s: &str) -> Result<Move, NotationError> {
     if t.is_empty() {
         return Err(NotationError::Empty);
     }
-    if let Ok(m) = t.parse::<Move>() {
-        return if pos.is_legal(m) {
-            Ok(m)
-        } else {
-            Err(NotationError::NoLegalMove(clip(s)))
-        };
+    // XBoard's SAN with a rank (`C2b7`: the cannon on rank 2 to b7) is also shaped like an
+    // ICCS move (c2b7): an ICCS reading that is not legal gives way to the other notations.
+    let iccs = t.parse::<Move>().ok();
+    if let Some(m) = iccs.filter(|&m| pos.is_legal(m)) {
+        return Ok(m);
+    }
+    let illegal = || NotationError::NoLegalMove(clip(s));
+    if iccs.is_some() {
+        return parse_san(pos, t).map_err(|_| illegal());
     }
     if t.is_ascii() {
         // WXF and SAN words never fit each other's shape: a word WXF cannot read may be SAN.
@@ -955,5 +958,22 @@ mod san_tests {
         }
         // WXF keeps its reading where both could apply.
         assert_eq!(parse_any(&pos, "C2.5").unwrap().to_string(), "h2e2");
+    }
+
+    /// XBoard wrote `C2b7` for the cannon on b2 to b7 beside another on b8; the word is also
+    /// the ICCS move c2b7, which is not legal there. Read as SAN, as XBoard meant it.
+    #[test]
+    fn san_with_a_rank_is_not_taken_for_iccs() {
+        let mut pos = Position::from_fen("3k5/1C7/9/9/9/9/9/1C7/9/4K4 w - - 0 1").unwrap();
+        assert_eq!(parse_any(&pos, "C2b7").unwrap().to_string(), "b2b7");
+        assert_eq!(parse_any(&pos, "C8b7").unwrap().to_string(), "b8b7");
+        assert_eq!(parse_any(&pos, "b2b5").unwrap().to_string(), "b2b5");
+        // Neither reading legal: the ICCS reading's error.
+        assert_eq!(
+            parse_any(&pos, "C2b8"),
+            Err(NotationError::NoLegalMove("C2b8".into()))
+        );
+        pos.make_move("b2b5".parse().unwrap());
+        assert_eq!(parse_any(&pos, "d9d8").unwrap().to_string(), "d9d8");
     }
 }
