@@ -219,23 +219,31 @@ impl ProgressLine {
     fn update(&mut self, p: &datagen::Progress) {
         let every = if self.terminal { 0.5 } else { 30.0 };
         let due = self.last.is_none_or(|t| t.elapsed().as_secs_f64() >= every);
-        if !due && p.games_done < p.games_total {
+        if !due && p.games_total.is_none_or(|t| p.games_done < t) {
             return;
         }
         self.last = Some(Instant::now());
         let secs = p.elapsed.as_secs_f64().max(1e-3);
-        let left = p.games_total.saturating_sub(p.games_done) as f64;
-        let eta = (secs / p.games_done.max(1) as f64 * left).round() as u64;
-        self.text = format!(
-            "datagen: {}/{} games, {} positions, {:.0} positions/s, ETA {}h{:02}m{:02}s",
-            p.games_done,
-            p.games_total,
+        let rate = format!(
+            "{} positions, {:.0} positions/s",
             p.kept,
-            p.kept as f64 / secs,
-            eta / 3600,
-            eta / 60 % 60,
-            eta % 60
+            p.kept as f64 / secs
         );
+        self.text = match p.games_total {
+            Some(total) => {
+                let left = total.saturating_sub(p.games_done) as f64;
+                let eta = (secs / p.games_done.max(1) as f64 * left).round() as u64;
+                format!(
+                    "datagen: {}/{total} games, {rate}, ETA {}h{:02}m{:02}s",
+                    p.games_done,
+                    eta / 3600,
+                    eta / 60 % 60,
+                    eta % 60
+                )
+            }
+            // Games labelled as they are read: how many are left is not known.
+            None => format!("datagen: {} games, {rate}", p.games_done),
+        };
         if self.terminal {
             eprint!("\r{}\x1b[K", self.text);
         } else {

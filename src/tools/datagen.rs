@@ -67,8 +67,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 /// Nodes a move when no budget is given. At equal CPU time, 2,500-node games gave twice the
@@ -207,7 +206,8 @@ impl Stats {
 #[derive(Clone, Copy, Debug)]
 pub struct Progress {
     pub games_done: u64,
-    pub games_total: u64,
+    /// The games of the run, where known before they are read.
+    pub games_total: Option<u64>,
     pub kept: u64,
     pub elapsed: Duration,
 }
@@ -414,10 +414,11 @@ pub fn generate<W: Write>(
     out: &mut RecordWriter<W>,
     progress: impl FnMut(&Progress),
 ) -> io::Result<Stats> {
-    let games: Vec<u32> = cfg.shard.games(cfg.games).collect();
+    let total = cfg.shard.games(cfg.games).count() as u64;
     run_ordered(
         cfg.seed,
-        &games,
+        cfg.shard.games(cfg.games),
+        Some(total),
         |&i| i,
         cfg.threads,
         |&i| play_game(cfg, i),
@@ -426,41 +427,100 @@ pub fn generate<W: Write>(
     )
 }
 
+/// Jobs a thread may be ahead of the writer: a run on `T` threads starts job `k` only once
+/// every job before `k - T * AHEAD_PER_THREAD` is written, so at most that many jobs and
+/// their outputs are held at once, however many there are. A game that takes longer than
+/// about this many others stalls the other threads until it is written.
+pub const AHEAD_PER_THREAD: usize = 16;
+
+/// What the threads of [`run_ordered`] share: the jobs not yet taken, and how far the writer is.
+struct Feed<I> {
+    jobs: I,
+    /// Jobs taken (the next job's number).
+    taken: usize,
+    /// Jobs written, in order.
+    written: usize,
+    /// The writer failed or a thread panicked: take no more jobs.
+    stop: bool,
+}
+
+/// Stops the feed when a thread panics, so that no thread waits forever for a job that will
+/// never be written (the panic then reaches the caller).
+struct StopOnPanic<'a, I>(&'a Mutex<Feed<I>>, &'a Condvar);
+
+impl<I> Drop for StopOnPanic<'_, I> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            lock(self.0).stop = true;
+            self.1.notify_all();
+        }
+    }
+}
+
+/// The feed, whether or not a thread panicked holding it (its fields stay consistent).
+fn lock<I>(feed: &Mutex<Feed<I>>) -> MutexGuard<'_, Feed<I>> {
+    feed.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Runs `work` over `jobs` on `threads` threads and writes each output as one chunk (the run's
-/// `seed`, the job's game index), in job order whatever the threads, to `out`. `progress` is
-/// called on this thread after every finished job.
-fn run_ordered<J: Sync, W: Write>(
+/// `seed`, the job's game index), in job order whatever the threads, to `out`. Jobs are taken
+/// from the iterator as threads get free, never more than `threads` × [`AHEAD_PER_THREAD`]
+/// ahead of the writer, and dropped once done, so `jobs` may be a stream of any length.
+/// `progress` is called on this thread after every finished job, with `total` as the number
+/// of jobs when it is known.
+#[allow(clippy::too_many_arguments)]
+fn run_ordered<J: Send, W: Write>(
     seed: u64,
-    jobs: &[J],
-    index: impl Fn(&J) -> u32,
+    jobs: impl Iterator<Item = J> + Send,
+    total: Option<u64>,
+    index: impl Fn(&J) -> u32 + Sync,
     threads: usize,
     work: impl Fn(&J) -> GameOutput + Sync,
     out: &mut RecordWriter<W>,
     mut progress: impl FnMut(&Progress),
 ) -> io::Result<Stats> {
-    let threads = threads.clamp(1, jobs.len().max(1));
+    let most = total.map_or(usize::MAX, |t| usize::try_from(t).unwrap_or(usize::MAX));
+    let threads = threads.clamp(1, most.max(1));
+    let ahead = threads * AHEAD_PER_THREAD;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         // The search recurses deeply; the engine gives its own threads the same.
         .stack_size(64 << 20)
         .build()
         .map_err(io::Error::other)?;
-    let next = AtomicUsize::new(0);
-    let abort = AtomicBool::new(false);
+    let feed = Mutex::new(Feed {
+        jobs: jobs.fuse(),
+        taken: 0,
+        written: 0,
+        stop: false,
+    });
+    let room = Condvar::new();
     let start = Instant::now();
-    let mut total = Stats::default();
+    let mut sum = Stats::default();
     pool.in_place_scope(|s| {
-        let (tx, rx) = mpsc::channel::<(usize, GameOutput)>();
+        let (tx, rx) = mpsc::channel::<(usize, u32, GameOutput)>();
         for _ in 0..threads {
             let tx = tx.clone();
-            let (next, abort, work) = (&next, &abort, &work);
+            let (feed, room, index, work) = (&feed, &room, &index, &work);
             s.spawn(move |_| {
-                // Jobs are handed out in order, so finished ones arrive nearly in order and
-                // the reordering buffer below stays small.
-                while !abort.load(Ordering::Relaxed) {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(job) = jobs.get(k) else { break };
-                    if tx.send((k, work(job))).is_err() {
+                let _guard = StopOnPanic(feed, room);
+                loop {
+                    // Jobs are handed out in order, so finished ones arrive nearly in order
+                    // and the reordering buffer below stays small.
+                    let (k, job) = {
+                        let mut f = lock(feed);
+                        while !f.stop && f.taken >= f.written + ahead {
+                            f = room.wait(f).unwrap_or_else(PoisonError::into_inner);
+                        }
+                        if f.stop {
+                            break;
+                        }
+                        let Some(job) = f.jobs.next() else { break };
+                        f.taken += 1;
+                        (f.taken - 1, job)
+                    };
+                    let output = work(&job);
+                    if tx.send((k, index(&job), output)).is_err() {
                         break;
                     }
                 }
@@ -470,28 +530,34 @@ fn run_ordered<J: Sync, W: Write>(
         let mut pending = BTreeMap::new();
         let mut written = 0;
         let (mut done, mut kept) = (0u64, 0u64);
-        for (k, game) in rx.iter() {
+        for (k, game_index, game) in rx.iter() {
             done += 1;
             kept += game.stats.kept;
-            pending.insert(k, game);
-            while let Some(game) = pending.remove(&written) {
-                if let Err(e) = out.write_game(seed, index(&jobs[written]), &game.records) {
-                    abort.store(true, Ordering::Relaxed);
+            pending.insert(k, (game_index, game));
+            let before = written;
+            while let Some((game_index, game)) = pending.remove(&written) {
+                if let Err(e) = out.write_game(seed, game_index, &game.records) {
+                    lock(&feed).stop = true;
+                    room.notify_all();
                     return Err(e);
                 }
-                total.add(&game.stats);
+                sum.add(&game.stats);
                 written += 1;
             }
             progress(&Progress {
                 games_done: done,
-                games_total: jobs.len() as u64,
+                games_total: total,
                 kept,
                 elapsed: start.elapsed(),
             });
+            if written > before {
+                lock(&feed).written = written;
+                room.notify_all();
+            }
         }
         Ok(())
     })?;
-    Ok(total)
+    Ok(sum)
 }
 
 #[cfg(test)]
@@ -520,6 +586,82 @@ mod tests {
         ChunkReader::from_reader("test", io::Cursor::new(bytes))
             .collect::<Result<_, _>>()
             .unwrap()
+    }
+
+    /// Jobs come from an iterator as the threads get free, a bounded number ahead of the
+    /// writer: a stream of any length is labelled with bounded memory, in order.
+    #[test]
+    fn jobs_are_taken_from_a_stream_a_bounded_number_ahead() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let (threads, jobs) = (2, 5000);
+        let ahead = threads * AHEAD_PER_THREAD;
+        let taken = AtomicUsize::new(0);
+        let stream = (0..jobs).inspect(|_| {
+            taken.fetch_add(1, Ordering::Relaxed);
+        });
+        let mut w = RecordWriter::new(Vec::new());
+        let mut first_written_at = None;
+        let stats = run_ordered(
+            1,
+            stream,
+            None,
+            |&i| 7 * i,
+            threads,
+            |&i| GameOutput {
+                records: vec![Record::new(&Position::startpos(), i as i32, Wdl::Draw)],
+                stats: Stats {
+                    games: 1,
+                    kept: 1,
+                    ..Stats::default()
+                },
+            },
+            &mut w,
+            |p| {
+                let t = taken.load(Ordering::Relaxed) as u64;
+                // Games done are at least the games written, which bound the jobs taken.
+                assert!(t <= p.games_done + ahead as u64, "{t} taken, {p:?}");
+                first_written_at.get_or_insert(t);
+            },
+        )
+        .unwrap();
+        assert_eq!(stats.games, u64::from(jobs));
+        // The first game came out while most of the stream was still to be taken.
+        assert!(
+            first_written_at.unwrap() <= ahead as u64,
+            "{first_written_at:?}"
+        );
+        let chunks = chunks(w.finish().unwrap());
+        let games: Vec<u32> = chunks.iter().map(|c| c.game).collect();
+        assert_eq!(games, (0..jobs).map(|i| 7 * i).collect::<Vec<_>>());
+        let scores: Vec<i32> = chunks
+            .iter()
+            .map(|c| i32::from(c.records[0].score()))
+            .collect();
+        assert_eq!(scores, (0..jobs as i32).collect::<Vec<_>>());
+        // A writer that fails stops the threads and the stream, and is the run's error.
+        struct Full;
+        impl Write for Full {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::Error::other("disk full"))
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let taken = AtomicUsize::new(0);
+        let stream = (0..u32::MAX).inspect(|_| {
+            taken.fetch_add(1, Ordering::Relaxed);
+        });
+        let mut w = RecordWriter::new(Full);
+        // Larger than the writer's buffer: the first game reaches the writer.
+        let big = |_: &u32| GameOutput {
+            records: vec![Record::new(&Position::startpos(), 0, Wdl::Draw); 3000],
+            stats: Stats::default(),
+        };
+        let e = run_ordered(1, stream, None, |&i| i, threads, big, &mut w, |_| {})
+            .expect_err("the writer fails");
+        assert_eq!(e.to_string(), "disk full");
+        assert!(taken.load(Ordering::Relaxed) <= 2 * ahead);
     }
 
     #[test]

@@ -189,7 +189,8 @@ pub fn label_games<W: Write>(
 ) -> io::Result<Stats> {
     run_ordered(
         cfg.seed,
-        games,
+        games.iter(),
+        Some(games.len() as u64),
         |g| g.index,
         cfg.threads,
         |g| label(cfg, g),
