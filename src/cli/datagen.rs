@@ -149,23 +149,22 @@ fn from_games(args: DatagenArgs) -> anyhow::Result<i32> {
         evaluation: args.eval.evaluation()?,
     };
     let out = &args.out;
-    let (list, read) = games::read(&cfg);
+    let mut writer = RecordWriter::new(create_whole(out)?);
+    eprintln!(
+        "datagen: labelling the games of the --from-games paths as they are read (shard {}/{}), {} per move from ply {}, seed {}, {} threads, {}",
+        cfg.shard.index, cfg.shard.count, cfg.budget, cfg.skip_plies, cfg.seed,
+        cfg.threads, args.eval.describe()
+    );
+    let mut line = ProgressLine::new();
+    let (read, stats) = games::label_games(&cfg, &mut writer, |p| line.update(p))
+        .with_context(|| format!("writing {out}"))?;
+    line.finish();
     for bad in &read.unreadable_files {
         eprintln!("datagen: cannot read {bad}");
     }
+    // Dropped uncommitted, the output is left as it was.
     anyhow::ensure!(read.games > 0, "no game read from the --from-games paths");
-    let mut writer = RecordWriter::new(create_whole(out)?);
-    eprintln!(
-        "datagen: {} files, {} games ({} unreadable, {} without a result); labelling {} (shard {}/{}), {} per move from ply {}, seed {}, {} threads, {}",
-        read.files, read.games, read.unreadable_games, read.no_result, read.in_shard,
-        cfg.shard.index, cfg.shard.count, cfg.budget, cfg.skip_plies, cfg.seed, cfg.threads,
-        args.eval.describe()
-    );
-    let mut line = ProgressLine::new();
-    let stats = games::label_games(&cfg, &list, &mut writer, |p| line.update(p))
-        .with_context(|| format!("writing {out}"))?;
     commit_whole(writer, out)?;
-    line.finish();
     println!(
         "wrote {out}: {} games labelled (red wins {}, draws {}, black wins {}) of {} read from {} files ({} unreadable games, {} without a result, {} unreadable files), {} positions kept of {} searched (skipped: {} in check, {} best move a capture, {} decisive or beyond {} cp)",
         stats.games, stats.red_wins, stats.draws, stats.black_wins, read.games, read.files,

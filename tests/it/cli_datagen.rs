@@ -227,6 +227,36 @@ fn link_loops_in_a_games_folder_read_each_file_once() {
     let _ = std::fs::remove_file(out_path);
 }
 
+/// Files that hold no game (known only once they are read, as games are labelled while
+/// they are read) are refused with exit status 2, and an earlier output is left as it was,
+/// with nothing else beside it.
+#[test]
+fn files_of_no_game_leave_the_old_output_as_it_was() {
+    let dir = temp("no-game");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    std::fs::write(dir.join("empty.pgn"), "").unwrap();
+    std::fs::write(dir.join("blank.pgn"), "\n\n").unwrap();
+    let out_path = dir.join("out/data.bin");
+    std::fs::write(&out_path, b"old data").unwrap();
+    let (code, out, err) = run(&[
+        "datagen",
+        "--from-games",
+        dir.join("empty.pgn").to_str().unwrap(),
+        dir.join("blank.pgn").to_str().unwrap(),
+        "--out",
+        out_path.to_str().unwrap(),
+        "--nodes",
+        "100",
+    ]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("no game read"), "{err}");
+    assert_eq!(std::fs::read(&out_path).unwrap(), b"old data");
+    let left: Vec<_> = std::fs::read_dir(dir.join("out")).unwrap().collect();
+    assert_eq!(left.len(), 1, "{left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn the_labelling_evaluation_is_the_default_or_the_one_named() {
     let net = temp("builtin.jjnn");

@@ -21,6 +21,11 @@
 //!    check, best move a capture, a decisive score or one beyond the limit). The position
 //!    after the last move is not searched. The result of every record is the game's,
 //!    from the side to move.
+//!    The games are labelled as they are read, not read first: `threads` games are
+//!    labelled at once, and at most about `threads` × ([`READ_AHEAD_PER_THREAD`] +
+//!    [`AHEAD_PER_THREAD`](super::AHEAD_PER_THREAD)) games (read ahead, being labelled,
+//!    or labelled and waiting for an earlier one to be written) are held at once, however
+//!    many the files hold.
 //! 3. **Write.** One chunk per labelled game in index order, its header carrying the run's
 //!    `--seed` and the game's running index. Nothing here is random, so the seed only
 //!    names the run: it and the index decide which games the trainer holds out.
@@ -38,6 +43,7 @@ use crate::tools::budget::Budget;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
+use std::sync::mpsc;
 
 /// Everything a run from recorded games depends on.
 #[derive(Clone, Debug)]
@@ -103,14 +109,19 @@ pub struct RecordedGame {
     pub result: GameResult,
 }
 
-/// Reads the games of `cfg.paths` and keeps this shard's games that have a result.
-pub fn read(cfg: &Config) -> (Vec<RecordedGame>, ReadStats) {
+/// Reads the games of `cfg.paths` in one pass and hands this shard's games that have a
+/// result to `emit` as they are read, one at a time; `emit` may ask to stop, and then
+/// nothing more is read.
+pub fn read(cfg: &Config, mut emit: impl FnMut(RecordedGame) -> ControlFlow<()>) -> ReadStats {
     let mut stats = ReadStats::default();
     let (files, bad) = records::game_files(&cfg.paths);
     stats.unreadable_files = bad;
-    let mut games = Vec::new();
     let mut index: u32 = 0;
+    let mut stopped = false;
     for path in files {
+        if stopped {
+            break;
+        }
         let read = records::stream_file(&path, None, |g| {
             let i = index;
             index = index.wrapping_add(1);
@@ -123,16 +134,18 @@ pub fn read(cfg: &Config) -> (Vec<RecordedGame>, ReadStats) {
                 stats.no_result += 1;
                 return ControlFlow::Continue(());
             };
-            if i % cfg.shard.count.max(1) == cfg.shard.index {
-                stats.in_shard += 1;
-                games.push(RecordedGame {
-                    index: i,
-                    start: g.start,
-                    moves: g.moves,
-                    result,
-                });
+            if i % cfg.shard.count.max(1) != cfg.shard.index {
+                return ControlFlow::Continue(());
             }
-            ControlFlow::Continue(())
+            stats.in_shard += 1;
+            let flow = emit(RecordedGame {
+                index: i,
+                start: g.start,
+                moves: g.moves,
+                result,
+            });
+            stopped = flow.is_break();
+            flow
         });
         match read {
             Ok(_) => stats.files += 1,
@@ -141,7 +154,7 @@ pub fn read(cfg: &Config) -> (Vec<RecordedGame>, ReadStats) {
                 .push(format!("{}: {e}", path.display())),
         }
     }
-    (games, stats)
+    stats
 }
 
 /// Labels one game's positions.
@@ -179,24 +192,45 @@ fn label(cfg: &Config, game: &RecordedGame) -> GameOutput {
     GameOutput { records, stats }
 }
 
-/// Labels `games` (from [`read`]) on `cfg.threads` threads and writes them, one chunk per
-/// game in index order, to `out`. `progress` is called on this thread after every game.
+/// Games read ahead of the labelling threads, per thread: with the jobs the threads may be
+/// ahead of the writer ([`AHEAD_PER_THREAD`](super::AHEAD_PER_THREAD)), what bounds the games held at once.
+pub const READ_AHEAD_PER_THREAD: usize = 4;
+
+/// Reads the games of `cfg.paths` ([`read`]), labels them on `cfg.threads` threads as they
+/// come and writes them, one chunk per game in index order, to `out`: a stream, at most
+/// `cfg.threads` × ([`READ_AHEAD_PER_THREAD`] + [`AHEAD_PER_THREAD`](super::AHEAD_PER_THREAD)) games and their
+/// records held at once, however many the files hold. `progress` is called on this thread
+/// after every game. Returns what reading found and what labelling found.
 pub fn label_games<W: Write>(
     cfg: &Config,
-    games: &[RecordedGame],
     out: &mut RecordWriter<W>,
     progress: impl FnMut(&Progress),
-) -> io::Result<Stats> {
-    run_ordered(
-        cfg.seed,
-        games.iter(),
-        Some(games.len() as u64),
-        |g| g.index,
-        cfg.threads,
-        |g| label(cfg, g),
-        out,
-        progress,
-    )
+) -> io::Result<(ReadStats, Stats)> {
+    let threads = cfg.threads.max(1);
+    let (tx, rx) = mpsc::sync_channel(threads * READ_AHEAD_PER_THREAD);
+    std::thread::scope(|s| {
+        // The reader stops when the labelling does (the receiver is gone).
+        let reader = s.spawn(move || {
+            read(cfg, |g| match tx.send(g) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(_) => ControlFlow::Break(()),
+            })
+        });
+        let labelled = run_ordered(
+            cfg.seed,
+            rx.into_iter(),
+            None,
+            |g| g.index,
+            threads,
+            |g| label(cfg, g),
+            out,
+            progress,
+        );
+        let read = reader
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        Ok((read, labelled?))
+    })
 }
 
 #[cfg(test)]
@@ -229,9 +263,8 @@ mod tests {
     }
 
     fn run(cfg: &Config) -> (Vec<u8>, ReadStats, Stats) {
-        let (games, read_stats) = read(cfg);
         let mut w = RecordWriter::new(Vec::new());
-        let stats = label_games(cfg, &games, &mut w, |_| {}).unwrap();
+        let (read_stats, stats) = label_games(cfg, &mut w, |_| {}).unwrap();
         (w.finish().unwrap(), read_stats, stats)
     }
 
@@ -308,6 +341,32 @@ mod tests {
             ..cfg.clone()
         });
         assert_eq!(again, bytes);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// The games are handed out one at a time as they are read, and reading stops (reads
+    /// nothing more) when the receiver asks.
+    #[test]
+    fn games_are_handed_out_as_they_are_read() {
+        let (dir, cfg) = setup("stream");
+        let mut seen = Vec::new();
+        let stats = read(&cfg, |g| {
+            seen.push(g.index);
+            ControlFlow::Continue(())
+        });
+        assert_eq!(seen, [0, 1, 2, 5]);
+        assert_eq!((stats.files, stats.games), (2, 6));
+        seen.clear();
+        let stats = read(&cfg, |g| {
+            seen.push(g.index);
+            if seen.len() == 2 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        assert_eq!(seen, [0, 1]);
+        assert_eq!((stats.files, stats.games), (1, 2));
         std::fs::remove_dir_all(dir).unwrap();
     }
 
