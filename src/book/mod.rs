@@ -67,6 +67,21 @@ pub enum Randomness {
 }
 
 impl Randomness {
+    /// The engine's variety until told otherwise (the `randomness` option's default).
+    pub const DEFAULT: Randomness = Randomness::None;
+
+    /// The option's spelling of this variety, as [`Randomness::parse`] reads it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Randomness::None => "none",
+            Randomness::Tiny => "tiny",
+            Randomness::Small => "small",
+            Randomness::Medium => "medium",
+            Randomness::Large => "large",
+            Randomness::Huge => "huge",
+        }
+    }
+
     pub fn parse(s: &str) -> Option<Randomness> {
         Some(match s.to_ascii_lowercase().as_str() {
             "none" => Randomness::None,

@@ -5,10 +5,9 @@
 use std::fmt;
 
 /// Which rule book the referee follows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RuleSet {
     /// The Chinese Xiangqi Association rules, 2011 edition (docs/rules.md; Jiangjun's default).
-    #[default]
     Cxa2011,
     /// The Asian (AXF) rules as Fairy-Stockfish/pyffish 0.0.90 judge them (repetition.md §2):
     /// check outranks chase, a chase must hit the same piece on every move, no 杀, no 26.8
@@ -119,7 +118,16 @@ pub static PROFILES: [Profile; 2] = [
     },
 ];
 
+impl Default for RuleSet {
+    fn default() -> RuleSet {
+        RuleSet::DEFAULT
+    }
+}
+
 impl RuleSet {
+    /// The rules the engine applies until told otherwise (the `repetition` option's default).
+    pub const DEFAULT: RuleSet = RuleSet::Cxa2011;
+
     /// This rule set's row of [`PROFILES`].
     pub fn profile(self) -> &'static Profile {
         match self {
@@ -129,7 +137,7 @@ impl RuleSet {
     }
 
     /// The canonical spelling, as `--rules` and the `repetition` option print it.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             RuleSet::Cxa2011 => "cxa2011",
             RuleSet::Axf => "axf",

@@ -38,6 +38,12 @@ pub const DEFAULT_HASH_MB: usize = 64;
 pub const MAX_HASH_MB: usize = 16 * 1024;
 /// Most search threads.
 pub const MAX_THREADS: usize = 256;
+/// Search threads until the GUI says otherwise.
+pub const DEFAULT_THREADS: usize = 1;
+/// Whether a new engine plays from its book (UCCI `usebook`, UCI `OwnBook`).
+pub const DEFAULT_USE_BOOK: bool = true;
+/// Whether a new engine's search reads its endgame tables (UCCI `useegtb`).
+pub const DEFAULT_USE_TABLEBASES: bool = true;
 
 /// Why `set_position` did not take the whole input.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,20 +160,20 @@ impl Engine {
         Engine {
             tt: None,
             hash_mb: DEFAULT_HASH_MB,
-            threads: 1,
+            threads: DEFAULT_THREADS,
             pos: Position::startpos(),
             banned: Vec::new(),
             running: None,
-            use_book: true,
+            use_book: DEFAULT_USE_BOOK,
             book: None,
             tablebases: None,
-            use_tablebases: true,
-            randomness: Randomness::None,
+            use_tablebases: DEFAULT_USE_TABLEBASES,
+            randomness: Randomness::DEFAULT,
             book_rng: ChaCha8Rng::from_os_rng(),
-            rules: RuleSet::Cxa2011,
-            pruning: Level::Large,
-            knowledge: Level::Large,
-            style: Style::Normal,
+            rules: RuleSet::DEFAULT,
+            pruning: Level::DEFAULT,
+            knowledge: Level::DEFAULT,
+            style: Style::DEFAULT,
             params: Parameters::DEFAULT,
             strength: None,
             choice_rng: ChaCha8Rng::from_os_rng(),
@@ -193,6 +199,11 @@ impl Engine {
         self.style = style;
     }
 
+    /// The `pruning`, `knowledge` and `style` every search takes.
+    pub fn levels(&self) -> (Level, Level, Style) {
+        (self.pruning, self.knowledge, self.style)
+    }
+
     /// Sets the search's parameters (a tuning run's hidden options).
     pub fn set_parameters(&mut self, params: Parameters) {
         self.params = params;
@@ -207,6 +218,11 @@ impl Engine {
     /// Chooses the network (`true`, when one is loaded) or the hand-written evaluation.
     pub fn set_use_network(&mut self, on: bool) {
         self.use_network = on;
+    }
+
+    /// Whether the network is chosen (`usennue`, whether or not one is loaded).
+    pub fn use_network(&self) -> bool {
+        self.use_network
     }
 
     /// The network the next search evaluates with, if any (at `knowledge` levels below
@@ -270,6 +286,11 @@ impl Engine {
         self.strength = strength;
     }
 
+    /// The strength played at (`None`: full strength).
+    pub fn strength(&self) -> Option<Strength> {
+        self.strength
+    }
+
     /// Chooses the repetition rules (`repetition` option): the 2011 Chinese rules (default)
     /// or the Asian rules.
     pub fn set_rules(&mut self, rules: RuleSet) {
@@ -288,6 +309,11 @@ impl Engine {
     /// Variety of book choices (`randomness`).
     pub fn set_randomness(&mut self, r: Randomness) {
         self.randomness = r;
+    }
+
+    /// Whether the book is on (`usebook`, whether or not one is loaded) and its variety.
+    pub fn book_settings(&self) -> (bool, Randomness) {
+        (self.use_book, self.randomness)
     }
 
     /// Seeds the book's random choices: the same seed, book and moves give the same choices.
@@ -311,6 +337,11 @@ impl Engine {
     /// The endgame tables in use, if any.
     pub fn tablebases(&self) -> Option<&TableSet> {
         self.tablebases.as_deref()
+    }
+
+    /// Whether the search reads the endgame tables (`useegtb`, whether or not any are held).
+    pub fn use_tablebases(&self) -> bool {
+        self.use_tablebases
     }
 
     pub fn set_book(&mut self, book: Option<Arc<Book>>) {

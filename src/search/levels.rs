@@ -1,22 +1,31 @@
 //! How selective the search is, how much the evaluation knows, and how it treats draws: the
 //! UCCI options `pruning`, `knowledge` and `style` (ucci.md §5.2).
 //!
-//! The defaults (`large`, `large`, `normal`) are the engine as measured in its matches; the
-//! other settings exist for users: less pruning for composed problems (排局), where null-move
-//! and move-count pruning can hide a quiet zugzwang or mating move; less knowledge to give
-//! weaker opponents a game; a style that avoids or accepts draws.
+//! The defaults ([`Level::DEFAULT`] for both levels, [`Style::DEFAULT`]) are the engine as
+//! measured in its matches; the other settings exist for users: less pruning for composed
+//! problems (排局), where null-move and move-count pruning can hide a quiet zugzwang or mating
+//! move; less knowledge to give weaker opponents a game; a style that avoids or accepts draws.
 
 /// A UCCI `none` / `small` / `medium` / `large` setting. Ordered: more is larger.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
     None,
     Small,
     Medium,
-    #[default]
     Large,
 }
 
+impl Default for Level {
+    fn default() -> Level {
+        Level::DEFAULT
+    }
+}
+
 impl Level {
+    /// The default of `pruning` and `knowledge`, for the engine and the options table alike:
+    /// the engine as measured.
+    pub const DEFAULT: Level = Level::Large;
+
     /// Parses a UCCI combo value (case-insensitive).
     pub fn parse(s: &str) -> Option<Level> {
         match s.trim().to_ascii_lowercase().as_str() {
@@ -28,7 +37,7 @@ impl Level {
         }
     }
 
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Level::None => "none",
             Level::Small => "small",
@@ -67,17 +76,25 @@ impl Selectivity {
 }
 
 /// UCCI `style`: how the engine values a draw.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Style {
     /// 保守: a draw is worth a little more than an even position (it accepts draws).
     Solid,
-    #[default]
     Normal,
     /// 冒进: a draw is worth a little less (it plays on where it can).
     Risky,
 }
 
+impl Default for Style {
+    fn default() -> Style {
+        Style::DEFAULT
+    }
+}
+
 impl Style {
+    /// The default of `style`, for the engine and the options table alike.
+    pub const DEFAULT: Style = Style::Normal;
+
     pub fn parse(s: &str) -> Option<Style> {
         match s.trim().to_ascii_lowercase().as_str() {
             "solid" => Some(Style::Solid),
@@ -87,7 +104,7 @@ impl Style {
         }
     }
 
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Style::Solid => "solid",
             Style::Normal => "normal",
