@@ -49,7 +49,10 @@ use super::command::{parse_check_value, Dialect};
 use crate::board::RankOrigin;
 use crate::book::Randomness;
 use crate::rules::RuleSet;
-use crate::search::engine::{DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
+use crate::search::engine::{
+    DEFAULT_HASH_MB, DEFAULT_THREADS, DEFAULT_USE_BOOK, DEFAULT_USE_TABLEBASES, MAX_HASH_MB,
+    MAX_THREADS,
+};
 use crate::search::levels::{Level, Style};
 use crate::search::nnue::{BUILT_IN_NAME, DEFAULT_ON};
 use crate::search::parameters::Parameters;
@@ -104,28 +107,35 @@ pub struct Settings {
     pub elo: u32,
 }
 
+impl Settings {
+    /// A new session's settings, and the defaults the option table announces: the only
+    /// place a setting's default is written (those the engine also holds come from the
+    /// search layer's defaults, which [`crate::search::engine::Engine::new`] uses too).
+    pub const DEFAULT: Settings = Settings {
+        usemillisec: true,
+        batch: false,
+        debug: false,
+        ponder: false,
+        allow_draw: true,
+        allow_resign: true,
+        move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+        repetition: RuleSet::DEFAULT,
+        rank_origin: RankOrigin::Zero,
+        pruning: Level::DEFAULT,
+        knowledge: Level::DEFAULT,
+        style: Style::DEFAULT,
+        multipv: 1,
+        show_wdl: false,
+        use_nnue: DEFAULT_ON,
+        params: Parameters::DEFAULT,
+        limit_strength: false,
+        elo: MIN_ELO,
+    };
+}
+
 impl Default for Settings {
     fn default() -> Settings {
-        Settings {
-            usemillisec: true,
-            batch: false,
-            debug: false,
-            ponder: false,
-            allow_draw: true,
-            allow_resign: true,
-            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
-            repetition: RuleSet::Cxa2011,
-            rank_origin: RankOrigin::Zero,
-            pruning: Level::Large,
-            knowledge: Level::Large,
-            style: Style::Normal,
-            multipv: 1,
-            show_wdl: false,
-            use_nnue: DEFAULT_ON,
-            params: Parameters::DEFAULT,
-            limit_strength: false,
-            elo: MIN_ELO,
-        }
+        Settings::DEFAULT
     }
 }
 
@@ -333,7 +343,7 @@ const OPTIONS: &[Def] = &[
         uci: None,
         cecp: None,
         aliases: &[],
-        kind: Kind::Check(true),
+        kind: Kind::Check(Settings::DEFAULT.usemillisec),
         set: |s, v| {
             s.usemillisec = v.on();
             Effect::None
@@ -344,7 +354,7 @@ const OPTIONS: &[Def] = &[
         uci: None,
         cecp: None,
         aliases: &[],
-        kind: Kind::Check(false),
+        kind: Kind::Check(Settings::DEFAULT.batch),
         set: |s, v| {
             s.batch = v.on();
             Effect::None
@@ -355,7 +365,7 @@ const OPTIONS: &[Def] = &[
         uci: None,
         cecp: None,
         aliases: &[],
-        kind: Kind::Check(false),
+        kind: Kind::Check(Settings::DEFAULT.debug),
         set: |s, v| {
             s.debug = v.on();
             Effect::None
@@ -366,7 +376,7 @@ const OPTIONS: &[Def] = &[
         uci: Some("Ponder"),
         cecp: None,
         aliases: &[],
-        kind: Kind::Check(false),
+        kind: Kind::Check(Settings::DEFAULT.ponder),
         set: |s, v| {
             s.ponder = v.on();
             Effect::None
@@ -377,7 +387,7 @@ const OPTIONS: &[Def] = &[
         uci: Some("OwnBook"),
         cecp: Some("OwnBook"),
         aliases: &[],
-        kind: Kind::Check(true),
+        kind: Kind::Check(DEFAULT_USE_BOOK),
         set: |_, v| Effect::UseBook(v.on()),
     },
     Def {
@@ -406,7 +416,7 @@ const OPTIONS: &[Def] = &[
         aliases: &["selectivity"],
         kind: Kind::Combo {
             vars: &["none", "tiny", "small", "medium", "large", "huge"],
-            default: "none",
+            default: Randomness::DEFAULT.name(),
         },
         set: |_, v| Randomness::parse(v.choice()).map_or(Effect::None, Effect::Randomness),
     },
@@ -431,7 +441,7 @@ const OPTIONS: &[Def] = &[
         kind: Kind::Spin {
             min: [0, 1],
             max: MAX_THREADS as u64,
-            default: 1,
+            default: DEFAULT_THREADS as u64,
         },
         set: |_, v| Effect::Threads(usize::try_from(v.number()).unwrap_or(MAX_THREADS)),
     },
@@ -443,7 +453,7 @@ const OPTIONS: &[Def] = &[
         kind: Kind::Spin {
             min: [0, 0],
             max: MAX_MOVE_OVERHEAD_MS,
-            default: DEFAULT_MOVE_OVERHEAD_MS,
+            default: Settings::DEFAULT.move_overhead_ms,
         },
         set: |s, v| {
             s.move_overhead_ms = v.number();
@@ -455,7 +465,7 @@ const OPTIONS: &[Def] = &[
         uci: None,
         cecp: Some("AllowDraw"),
         aliases: &[],
-        kind: Kind::Check(true),
+        kind: Kind::Check(Settings::DEFAULT.allow_draw),
         set: |s, v| {
             s.allow_draw = v.on();
             Effect::None
@@ -466,7 +476,7 @@ const OPTIONS: &[Def] = &[
         uci: None,
         cecp: Some("AllowResign"),
         aliases: &[],
-        kind: Kind::Check(true),
+        kind: Kind::Check(Settings::DEFAULT.allow_resign),
         set: |s, v| {
             s.allow_resign = v.on();
             Effect::None
@@ -479,7 +489,7 @@ const OPTIONS: &[Def] = &[
         aliases: &["repetitionrules"],
         kind: Kind::Combo {
             vars: &["cxa2011", "axf"],
-            default: "cxa2011",
+            default: Settings::DEFAULT.repetition.name(),
         },
         set: |s, v| match v.choice().parse::<RuleSet>() {
             Ok(rules) => {
@@ -496,7 +506,7 @@ const OPTIONS: &[Def] = &[
         aliases: &[],
         kind: Kind::Combo {
             vars: LEVELS,
-            default: "large",
+            default: Settings::DEFAULT.pruning.name(),
         },
         set: |s, v| match Level::parse(v.choice()) {
             Some(level) => {
@@ -513,7 +523,7 @@ const OPTIONS: &[Def] = &[
         aliases: &[],
         kind: Kind::Combo {
             vars: LEVELS,
-            default: "large",
+            default: Settings::DEFAULT.knowledge.name(),
         },
         set: |s, v| match Level::parse(v.choice()) {
             Some(level) => {
@@ -530,7 +540,7 @@ const OPTIONS: &[Def] = &[
         aliases: &[],
         kind: Kind::Combo {
             vars: &["solid", "normal", "risky"],
-            default: "normal",
+            default: Settings::DEFAULT.style.name(),
         },
         set: |s, v| match Style::parse(v.choice()) {
             Some(style) => {
@@ -548,7 +558,7 @@ const OPTIONS: &[Def] = &[
         kind: Kind::Spin {
             min: [1, 1],
             max: MAX_MULTIPV as u64,
-            default: 1,
+            default: Settings::DEFAULT.multipv as u64,
         },
         set: |s, v| {
             s.multipv = usize::try_from(v.number()).unwrap_or(MAX_MULTIPV).max(1);
@@ -560,7 +570,7 @@ const OPTIONS: &[Def] = &[
         uci: Some("UCI_LimitStrength"),
         cecp: Some("UCI_LimitStrength"),
         aliases: &[],
-        kind: Kind::Check(false),
+        kind: Kind::Check(Settings::DEFAULT.limit_strength),
         set: |s, v| {
             s.limit_strength = v.on();
             Effect::Strength(s.strength())
@@ -574,7 +584,7 @@ const OPTIONS: &[Def] = &[
         kind: Kind::Spin {
             min: [MIN_ELO as u64, MIN_ELO as u64],
             max: MAX_ELO as u64,
-            default: MIN_ELO as u64,
+            default: Settings::DEFAULT.elo as u64,
         },
         set: |s, v| {
             s.elo = u32::try_from(v.number()).unwrap_or(MAX_ELO);
@@ -586,7 +596,7 @@ const OPTIONS: &[Def] = &[
         uci: Some("UCI_ShowWDL"),
         cecp: None,
         aliases: &[],
-        kind: Kind::Check(false),
+        kind: Kind::Check(Settings::DEFAULT.show_wdl),
         set: |s, v| {
             s.show_wdl = v.on();
             Effect::None
@@ -605,7 +615,7 @@ const OPTIONS: &[Def] = &[
         uci: None,
         cecp: None,
         aliases: &[],
-        kind: Kind::Check(true),
+        kind: Kind::Check(DEFAULT_USE_TABLEBASES),
         set: |_, v| Effect::UseTablebases(v.on()),
     },
     Def {
@@ -625,7 +635,7 @@ const OPTIONS: &[Def] = &[
         uci: Some("Use NNUE"),
         cecp: Some("Use NNUE"),
         aliases: &[],
-        kind: Kind::Check(DEFAULT_ON),
+        kind: Kind::Check(Settings::DEFAULT.use_nnue),
         set: |s, v| {
             s.use_nnue = v.on();
             Effect::UseNnue(s.use_nnue)
@@ -638,7 +648,7 @@ const OPTIONS: &[Def] = &[
         aliases: &[],
         kind: Kind::Combo {
             vars: &["0", "1"],
-            default: "0",
+            default: rank_origin_name(Settings::DEFAULT.rank_origin),
         },
         set: |s, v| {
             s.rank_origin = if v.choice() == "1" {
@@ -658,6 +668,14 @@ const OPTIONS: &[Def] = &[
         set: |_, _| Effect::NewGame,
     },
 ];
+
+/// The `Rank Origin` value of a rank numbering: the first rank's number.
+const fn rank_origin_name(origin: RankOrigin) -> &'static str {
+    match origin {
+        RankOrigin::Zero => "0",
+        RankOrigin::One => "1",
+    }
+}
 
 /// The `option` lines of the handshake in `dialect`, from the option table `OPTIONS`.
 pub fn announce(dialect: Dialect) -> Vec<String> {
@@ -1234,6 +1252,80 @@ mod tests {
             );
             assert_eq!(a.effect, Effect::BookFile(file.into()), "{v}");
         }
+    }
+
+    /// Issue 61: every announced default is what a new session and a new engine start with,
+    /// option by option, so an announcement cannot drift from what the engine does.
+    #[test]
+    fn announced_defaults_are_what_a_new_session_and_engine_use() {
+        use crate::search::engine::Engine;
+        let s = Settings::default();
+        let e = Engine::new();
+        let (use_book, randomness) = e.book_settings();
+        let (pruning, knowledge, style) = e.levels();
+        // Where the session and the engine both hold a setting, they start alike.
+        assert_eq!(s.repetition, e.rules());
+        assert_eq!(
+            (s.pruning, s.knowledge, s.style),
+            (pruning, knowledge, style)
+        );
+        assert_eq!(s.use_nnue, e.use_network());
+        assert_eq!(s.strength(), e.strength());
+        let used: Vec<(&str, String)> = vec![
+            ("usemillisec", s.usemillisec.to_string()),
+            ("batch", s.batch.to_string()),
+            ("debug", s.debug.to_string()),
+            ("ponder", s.ponder.to_string()),
+            ("usebook", use_book.to_string()),
+            ("randomness", randomness.name().to_string()),
+            ("hashsize", e.hash_mb().to_string()),
+            ("threads", e.threads().to_string()),
+            ("moveoverhead", s.move_overhead_ms.to_string()),
+            ("allowdraw", s.allow_draw.to_string()),
+            ("allowresign", s.allow_resign.to_string()),
+            ("repetition", e.rules().name().to_string()),
+            ("pruning", pruning.name().to_string()),
+            ("knowledge", knowledge.name().to_string()),
+            ("style", style.name().to_string()),
+            ("multipv", s.multipv.to_string()),
+            ("limitstrength", (e.strength().is_some()).to_string()),
+            ("elo", s.elo.to_string()),
+            ("showwdl", s.show_wdl.to_string()),
+            ("useegtb", e.use_tablebases().to_string()),
+            ("usennue", e.use_network().to_string()),
+        ];
+        // UCCI puts the default last: `option NAME type ... default VALUE`.
+        let ucci = announce(Dialect::Ucci);
+        for (name, value) in &used {
+            let line = ucci
+                .iter()
+                .find(|l| l.starts_with(&format!("option {name} ")))
+                .unwrap_or_else(|| panic!("{name} not announced: {ucci:?}"));
+            let announced = line.rsplit_once(" default ").map(|(_, d)| d);
+            assert_eq!(announced, Some(value.as_str()), "{line}");
+        }
+        // Every UCCI option with a value is checked above, but for the free-text ones.
+        let free_text = ["bookfiles", "evalfile", "tbpath"];
+        for line in ucci.iter().filter(|l| l.contains(" default ")) {
+            let name = line.split(' ').nth(1).unwrap();
+            let checked = used.iter().any(|(n, _)| *n == name) || free_text.contains(&name);
+            assert!(
+                checked,
+                "{line}: its default is not compared with the engine's"
+            );
+        }
+        // UCI's only option of its own with a default: set back to it, a session is new again.
+        let origin = announce(Dialect::Uci)
+            .into_iter()
+            .find(|l| l.starts_with("option name Rank Origin "))
+            .unwrap();
+        let announced = origin.split(" default ").nth(1).unwrap().split(' ').next();
+        let mut other = Settings {
+            rank_origin: RankOrigin::One,
+            ..Settings::default()
+        };
+        apply_in(&mut other, Dialect::Uci, "Rank Origin", announced);
+        assert_eq!(other, s, "{origin}");
     }
 
     #[test]
