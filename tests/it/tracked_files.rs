@@ -52,7 +52,10 @@ fn the_pattern_finds_machine_paths_and_leaves_others() {
         format!("https://example.org{}page", slash("work")),
         format!("src{}x.rs", slash("work")),
         format!("$HOME{}x and ~{}y", slash("work"), slash("work")),
-        "/tmp/x.pgn, ~/.cargo/bin, target/release/jiangjun".to_string(),
+        format!(
+            "{}x.pgn, ~/.cargo/bin, target/release/jiangjun",
+            slash("tmp")
+        ),
     ] {
         assert!(machine_paths(&fine).is_empty(), "{fine}");
     }
