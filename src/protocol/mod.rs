@@ -17,7 +17,7 @@
 //!         engine loop (state machine, ucci.md §2) ◀──┘   errors/warnings → `info string …`
 //!              │
 //!              └─ Command::Go(p) ─ p.limits(dialect, usemillisec, red_to_move)
-//!                                   + overhead, ply ─▶ search::time::allocate ─▶ TimeBudget
+//!                                   + overhead, ply ─▶ search::time::Lateness::allocate ─▶ TimeBudget
 //! ```
 //!
 //! The parser ([`command`]) knows nothing about the board or the search: FENs and moves stay strings, so the parser can be

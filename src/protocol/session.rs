@@ -42,7 +42,7 @@ use crate::board::{Color, Move, Position};
 use crate::search::engine::{Engine, SetPositionError};
 use crate::search::limits::{Limits, MAX_DEPTH};
 use crate::search::report::{Report, SearchResult};
-use crate::search::time::{allocate, Lateness, TimeLimits};
+use crate::search::time::{Lateness, TimeLimits};
 use crate::search::tt::TableStats;
 use std::collections::VecDeque;
 use std::io::Write;
@@ -730,13 +730,11 @@ impl<W: Write> Session<W> {
             bans_before,
             go: params,
         };
-        if let Some(clock) = self.time_limits(&search) {
-            self.lateness.observe(&clock);
-        }
         let time_limits = self.time_limits(&search);
-        let budget = time_limits.as_ref().and_then(allocate);
-        if let (Some(t), Some(b), false) = (&time_limits, &budget, search.pondering) {
-            self.lateness.record(t, b);
+        let budget = time_limits
+            .as_ref()
+            .and_then(|t| self.lateness.allocate(t, search.pondering));
+        if budget.is_some() && !search.pondering {
             self.clock_started = Some(Instant::now());
         }
         let depth = search
@@ -799,13 +797,12 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// The clock and move time of `s`'s `go`, with this session's overhead and pondering.
+    /// The clock and move time of `s`'s `go`, with the configured overhead (the learned one
+    /// is [`Lateness::allocate`]'s) and pondering.
     fn time_limits(&self, s: &Search) -> Option<TimeLimits> {
         let dialect = self.dialect?;
         Some(TimeLimits {
-            move_overhead_ms: self
-                .lateness
-                .overhead_ms(self.config.settings.move_overhead_ms),
+            move_overhead_ms: self.config.settings.move_overhead_ms,
             ply: s.ply,
             ponder_expected: self.config.settings.ponder,
             ..s.go
@@ -816,10 +813,10 @@ impl<W: Write> Session<W> {
     fn ponderhit(&mut self, draw: bool) {
         let budget = match &self.search {
             Some(s) if s.pondering => {
-                let limits = self.time_limits(s);
-                let budget = limits.as_ref().and_then(allocate);
-                if let (Some(t), Some(b)) = (&limits, &budget) {
-                    self.lateness.record(t, b);
+                let budget = self
+                    .time_limits(s)
+                    .and_then(|t| self.lateness.allocate(&t, false));
+                if budget.is_some() {
                     self.clock_started = Some(Instant::now());
                 }
                 budget
@@ -1014,7 +1011,7 @@ pub(crate) fn elapsed_ms(t: Instant) -> u64 {
 }
 
 /// The lateness learned, for `debug` lines: nothing while there is none.
-pub(crate) fn late_note(lateness: &Lateness) -> String {
+fn late_note(lateness: &Lateness) -> String {
     match lateness.peak_ms() {
         0 => String::new(),
         ms => format!(" (moves arrive up to {ms} ms late: kept as overhead)"),

@@ -4,7 +4,7 @@
 //!
 //! It drives the same [`Engine`] façade as the UCCI/UCI [`super::session::Session`], through
 //! the same events (stdin lines and search reports on one channel), the same time manager
-//! ([`crate::search::time::allocate`]) and the same draw-and-resign policy
+//! ([`crate::search::time::Lateness::allocate`]) and the same draw-and-resign policy
 //! ([`super::draw_resign`]); only the conversation differs. In CECP the engine keeps the game
 //! itself: XBoard sends single moves (`usermove h2e2`, ICCS coordinates: files a-i, ranks
 //! 0-9 from Red's side, which is what XBoard writes for a ten-rank board), says which side the
@@ -38,7 +38,7 @@ use crate::search::engine::{Engine, MAX_HASH_MB};
 use crate::search::limits::{Limits, MAX_DEPTH};
 use crate::search::report::{Info, Report, SearchResult};
 use crate::search::score::{mate_in_moves, reported};
-use crate::search::time::{allocate, Lateness, TimeBudget, TimeLimits};
+use crate::search::time::{Lateness, TimeBudget, TimeLimits};
 use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::mpsc::Sender;
@@ -542,14 +542,9 @@ impl<W: Write> Xboard<W> {
     /// alone, else [`DEFAULT_MOVE_MS`]. What the clock says the last move cost is learned
     /// first ([`Lateness`]).
     fn budget(&mut self) -> Option<TimeBudget> {
-        let limits = self.time_limits(&self.game);
-        self.lateness.observe(&limits);
-        let limits = TimeLimits {
-            move_overhead_ms: self.lateness.overhead_ms(limits.move_overhead_ms),
-            ..limits
-        };
-        let budget = allocate(&limits)?;
-        self.lateness.record(&limits, &budget);
+        let budget = self
+            .lateness
+            .allocate(&self.time_limits(&self.game), false)?;
         self.clock_started = Some(Instant::now());
         Some(budget)
     }

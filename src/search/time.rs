@@ -288,9 +288,9 @@ fn mul_div(value: u64, num: u64, den: u64) -> u64 {
 /// (issue 58.5). On a loaded machine, or with the engine at low priority, a move can reach
 /// the GUI 100 ms after the engine sent it, or hundreds of milliseconds after the search's
 /// hard limit: the engine was not scheduled when its time ran out, or not when the GUI's
-/// `go` arrived. The protocol layer shows this tracker the clock of each timed `go`
-/// ([`Lateness::observe`]), the budget it chose ([`Lateness::record`]) and how long the
-/// search really took from `go` (or `ponderhit`) to its answer ([`Lateness::finished`]);
+/// `go` arrived. The protocol layer budgets each timed `go` through this tracker
+/// ([`Lateness::allocate`], which sees the clock and keeps the budget) and tells it how long
+/// the search really took from `go` (or `ponderhit`) to its answer ([`Lateness::finished`]);
 /// the clock at our next move says what the last one cost. What it cost beyond the
 /// engine's own time (at most its hard limit) is lateness, and a decaying peak of it serves
 /// as the move overhead ([`Lateness::overhead_ms`]) where it exceeds the configured one, so
@@ -318,10 +318,27 @@ struct TimedMove {
 }
 
 impl Lateness {
+    /// The budget of a move on `limits`, with the overhead learned: learns first from their
+    /// clock what our previous move cost (`observe`), then remembers this budget (`record`)
+    /// unless the search is a ponder search, whose clock starts at `ponderhit`, where this is
+    /// called again. The one way the protocols budget a move.
+    pub fn allocate(&mut self, limits: &TimeLimits, pondering: bool) -> Option<TimeBudget> {
+        self.observe(limits);
+        let limits = TimeLimits {
+            move_overhead_ms: self.overhead_ms(limits.move_overhead_ms),
+            ..*limits
+        };
+        let budget = allocate(&limits)?;
+        if !pondering {
+            self.record(&limits, &budget);
+        }
+        Some(budget)
+    }
+
     /// Learns from the clock of a new `go` what our previous move cost. Only a move two
     /// plies back in the same game counts, and not across the end of a period, where the
     /// GUI adds fresh time.
-    pub fn observe(&mut self, limits: &TimeLimits) {
+    fn observe(&mut self, limits: &TimeLimits) {
         let (Some(last), Some(now)) = (self.last.take(), limits.remaining_ms) else {
             return;
         };
@@ -341,7 +358,7 @@ impl Lateness {
 
     /// Remembers the budget chosen for a timed move (not for pondering: its clock starts at
     /// `ponderhit`, where this is called again).
-    pub fn record(&mut self, limits: &TimeLimits, budget: &TimeBudget) {
+    fn record(&mut self, limits: &TimeLimits, budget: &TimeBudget) {
         self.last = limits.remaining_ms.map(|remaining_ms| TimedMove {
             remaining_ms,
             increment_ms: limits.increment_ms,
@@ -798,16 +815,15 @@ mod tests {
         let mut lateness = Lateness::default();
         let mut remaining = clock_ms;
         for ply in (0..600u32).step_by(2) {
-            let mut limits = TimeLimits {
+            let limits = TimeLimits {
                 ply,
                 ..clock(remaining)
             };
-            if learn {
-                lateness.observe(&limits);
-                limits.move_overhead_ms = lateness.overhead_ms(limits.move_overhead_ms);
-            }
-            let b = budget(limits);
-            lateness.record(&limits, &b);
+            let b = if learn {
+                lateness.allocate(&limits, false).expect("a clock")
+            } else {
+                budget(limits)
+            };
             let used = if ply % 20 == 0 { b.hard_ms } else { b.soft_ms };
             lateness.finished(used);
             let spent = used + late_ms;
