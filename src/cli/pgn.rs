@@ -12,7 +12,7 @@ use crate::output::{same_file, AtomicFile};
 use crate::records::encoding::{Detection, TextEncoding};
 use crate::records::pgn::{self, MoveFormat, PgnError, WriteOptions};
 use crate::records::{stream_file, GameError};
-use crate::rules::{judge_with, RefereeOptions, RuleSet};
+use crate::rules::{judge_replay, RefereeOptions, Replay, Reports, RuleSet};
 use crate::tools::analyse::agreement;
 use anyhow::{Context, Result};
 #[cfg(test)]
@@ -417,10 +417,16 @@ fn judge_game(
             return Ok(());
         }
     };
-    let moves: Vec<String> = game.moves.iter().map(|m| m.to_string()).collect();
     let fen = (game.start != Position::startpos()).then(|| game.start.to_fen());
-    let j = judge_with(fen.as_deref(), &moves, a.rules, RefereeOptions::default())
+    let replay = Replay::of_moves(fen.as_deref(), &game.moves)
         .with_context(|| format!("game {n}: the referee cannot replay it"))?;
+    // The text line says the ruling alone: no move needs a report.
+    let reports = if a.json {
+        Reports::Every
+    } else {
+        Reports::None
+    };
+    let j = judge_replay(&replay, a.rules, RefereeOptions::default(), reports);
     let agree = agreement(j.outcome, game.result);
     if agree == "disagrees" {
         *failures += 1;

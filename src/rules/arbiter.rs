@@ -11,8 +11,9 @@
 //! resignation, draw offers, adjudication by score, a length cap — stays with the caller, but
 //! ends the game with the same [`Ending`] and [`Termination`].
 
+use super::cycle::Replay;
 use super::limit::{natural_limit_with, PlyRecord};
-use super::referee;
+use super::referee::{self, RefereeOptions, Reports};
 use super::rule_set::{LimitRule, RuleSet};
 use super::verdict::RULING_OCCURRENCE;
 use crate::board::{Color, GameResult, Move, Position};
@@ -281,9 +282,12 @@ impl Arbiter {
 /// (4.2.3) or a loss for the side that must vary (4.1.4, 4.1.5); `None` when it makes no
 /// ruling. A game it cannot replay is drawn.
 pub fn repetition(start_fen: &str, moves: &[Move], rules: RuleSet) -> Option<Ending> {
-    let texts: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-    let j = match referee::judge(start_fen, &texts, rules) {
-        Ok(j) => j,
+    let fen = match start_fen.trim() {
+        "" | "startpos" => None,
+        f => Some(f),
+    };
+    let j = match Replay::of_moves(fen, moves) {
+        Ok(game) => referee::judge_replay(&game, rules, RefereeOptions::default(), Reports::None),
         Err(e) => {
             let reason = format!("repetition (referee could not replay: {e})");
             return Some(Ending::draw(Termination::Repetition, reason));

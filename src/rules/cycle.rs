@@ -81,6 +81,39 @@ pub struct Replay {
 impl Replay {
     /// Parses `fen` (`None`: the start position) and plays `moves` (ICCS), checking each.
     pub fn new<S: AsRef<str>>(fen: Option<&str>, moves: &[S]) -> Result<Replay, ReplayError> {
+        Replay::play(
+            fen,
+            moves,
+            |pos, text| pos.parse_move(text.as_ref()),
+            |text| text.as_ref().to_owned(),
+        )
+    }
+
+    /// [`Replay::new`] with the moves already read, checked legal all the same (a caller that
+    /// holds them saves writing and parsing their text).
+    pub fn of_moves(fen: Option<&str>, moves: &[Move]) -> Result<Replay, ReplayError> {
+        Replay::play(
+            fen,
+            moves,
+            |pos, &m| {
+                if pos.is_legal(m) {
+                    Ok(m)
+                } else {
+                    Err(MoveError::Illegal(m))
+                }
+            },
+            Move::to_string,
+        )
+    }
+
+    /// Plays `moves` from `fen`, each read by `read` in the position before it; `text` is
+    /// what an error shows of a move refused.
+    fn play<T>(
+        fen: Option<&str>,
+        moves: &[T],
+        read: impl Fn(&Position, &T) -> Result<Move, MoveError>,
+        text: impl Fn(&T) -> String,
+    ) -> Result<Replay, ReplayError> {
         let start = match fen {
             Some(f) => Position::from_fen(f).map_err(ReplayError::Fen)?,
             None => Position::startpos(),
@@ -95,11 +128,10 @@ impl Replay {
             movers: Vec::with_capacity(moves.len()),
         };
         r.keys.push(pos.key());
-        for (index, text) in moves.iter().enumerate() {
-            let text = text.as_ref();
-            let m = pos.parse_move(text).map_err(|error| ReplayError::Move {
+        for (index, given) in moves.iter().enumerate() {
+            let m = read(&pos, given).map_err(|error| ReplayError::Move {
                 index,
-                text: text.to_owned(),
+                text: text(given),
                 error,
             })?;
             r.captures.push(pos.piece_at(m.to()).is_some());
@@ -220,6 +252,15 @@ mod tests {
         assert!(matches!(e, ReplayError::Move { index: 1, .. }), "{e}");
         let e = Replay::new(Some(FEN), &["f5e6"]).unwrap_err();
         assert!(e.to_string().contains("not a legal move"), "{e}");
+        // Moves already read: the same replay, the same error.
+        let m = |s: &str| s.parse::<Move>().expect("a move");
+        let read = Replay::of_moves(Some(FEN), &[m("f5e5"), m("f5e6")]).unwrap_err();
+        assert_eq!(read, Replay::new(Some(FEN), &["f5e5", "f5e6"]).unwrap_err());
+        let r = Replay::of_moves(Some(FEN), &[m("f5e5"), m("e9f9")]).unwrap();
+        assert_eq!(
+            r.keys,
+            Replay::new(Some(FEN), &["f5e5", "e9f9"]).unwrap().keys
+        );
         assert!(repetition_at(&[], &[], 3).is_none());
     }
 }

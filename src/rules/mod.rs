@@ -128,7 +128,9 @@ pub use limit::{natural_limit, natural_limit_with, LimitStatus, PlyRecord};
 pub use nature::{
     ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, NatureClass, PieceId, Protection,
 };
-pub use referee::{judge as judge_game, judge_with, Judgement, MoveReport, RefereeOptions};
+pub use referee::{
+    judge as judge_game, judge_replay, judge_with, Judgement, MoveReport, RefereeOptions, Reports,
+};
 pub use rule_set::{CheckScope, LimitRule, Profile, RuleSet, UnknownRuleSet, PROFILES};
 pub use ruling::{ruling_word, Clause};
 pub use verdict::{

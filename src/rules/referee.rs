@@ -8,7 +8,7 @@
 //!
 //! Input is user input: every failure is an [`Err`], never a panic.
 
-use super::classify::{classify_move, IdBoard, Options};
+use super::classify::{classify_move, Classified, IdBoard, Options};
 use super::cycle::{Count, Repetition, Replay, ReplayError};
 use super::limit::{natural_limit, LimitStatus, PlyRecord};
 use super::nature::{ChaseTarget, Chaser, IdleKind, MoveNatures, Nature, Protection};
@@ -16,7 +16,7 @@ use super::rule_set::RuleSet;
 use super::ruling::Clause;
 use super::verdict::{self, Verdict};
 use crate::board::GameResult;
-use crate::board::{Color, Move, Square};
+use crate::board::{Color, Move, Position, Square};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -80,6 +80,7 @@ pub struct Judgement {
     pub nine_rounds: bool,
     /// The natural-limit count at the end (or at the ruling).
     pub limit: LimitStatus,
+    /// Every move, classified; empty when judged with [`Reports::None`].
     pub moves: Vec<MoveReport>,
 }
 
@@ -105,36 +106,111 @@ pub fn judge_with<S: AsRef<str>>(
     opts: RefereeOptions,
 ) -> Result<Judgement, ReplayError> {
     let game = Replay::new(fen, moves)?;
+    Ok(judge_replay(&game, rules, opts, Reports::Every))
+}
+
+/// Which moves the referee reports in [`Judgement::moves`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reports {
+    /// Every move, classified.
+    Every,
+    /// None: the same ruling, with only the moves it reads classified (the cycles judged).
+    /// Classifying is nearly all of the referee's work, and a game without a repetition
+    /// needs none; for callers that want the ruling alone (`pgn judge` in text, the arbiter,
+    /// `analyse`).
+    None,
+}
+
+/// The moves' natures, each classified the first time it is asked for.
+struct Natures<'g> {
+    game: &'g Replay,
+    opts: Options,
+    /// The position after `at` plies, and its piece ids: where the next move is classified.
+    pos: Position,
+    ids: IdBoard,
+    at: usize,
+    classified: Vec<Option<Classified>>,
+}
+
+impl<'g> Natures<'g> {
+    fn new(game: &'g Replay, opts: Options) -> Natures<'g> {
+        Natures {
+            game,
+            opts,
+            pos: game.start.clone(),
+            ids: IdBoard::new(&game.start),
+            at: 0,
+            classified: vec![None; game.len()],
+        }
+    }
+
+    /// Move `j` (0-based, below the number of moves) classified on its own position.
+    fn get(&mut self, j: usize) -> &Classified {
+        let Natures {
+            game,
+            opts,
+            pos,
+            ids,
+            at,
+            classified,
+        } = self;
+        classified[j].get_or_insert_with(|| {
+            // Replayed from the start for an earlier move, as every move was at first.
+            if *at > j {
+                *pos = game.start.clone();
+                *ids = IdBoard::new(pos);
+                *at = 0;
+            }
+            for &m in &game.moves[*at..j] {
+                ids.apply(m);
+                pos.make_move(m);
+            }
+            *at = j;
+            classify_move(pos, game.moves[j], ids, opts)
+        })
+    }
+
+    /// Every move's report, classified.
+    fn reports(mut self) -> Vec<MoveReport> {
+        let game = self.game;
+        (0..game.len())
+            .map(|j| {
+                let c = self.get(j).clone();
+                MoveReport {
+                    ply: j + 1,
+                    side: game.movers[j],
+                    mv: game.moves[j],
+                    capture: game.captures[j],
+                    natures: c.natures,
+                    chased: c.chased,
+                    in_cycle: false,
+                }
+            })
+            .collect()
+    }
+}
+
+/// [`judge_with`] on a game already replayed, its moves reported as `reports` says.
+pub fn judge_replay(
+    game: &Replay,
+    rules: RuleSet,
+    opts: RefereeOptions,
+    reports: Reports,
+) -> Judgement {
     let mut opts = opts;
     if opts.classifier == Options::REFEREE {
         opts.classifier = Options::referee(rules);
     }
     let n = game.len();
 
-    // Classify every move on its own position.
-    let mut pos = game.start.clone();
-    let mut ids = IdBoard::new(&pos);
-    let mut reports = Vec::with_capacity(n);
-    let mut legal_after = Vec::with_capacity(n + 1);
-    let mut in_check_after = Vec::with_capacity(n + 1);
-    legal_after.push(pos.has_legal_move());
-    in_check_after.push(pos.in_check());
-    for (j, &m) in game.moves.iter().enumerate() {
-        let c = classify_move(&mut pos, m, &ids, &opts.classifier);
-        reports.push(MoveReport {
-            ply: j + 1,
-            side: game.movers[j],
-            mv: m,
-            capture: game.captures[j],
-            natures: c.natures,
-            chased: c.chased,
-            in_cycle: false,
-        });
-        ids.apply(m);
-        pos.make_move(m);
-        legal_after.push(pos.has_legal_move());
-        in_check_after.push(pos.in_check());
+    // Every position before the last has a legal move, the next one played: only the last
+    // can be mate or stalemate.
+    let mut last = game.start.clone();
+    for &m in &game.moves {
+        last.make_move(m);
     }
+    // Moves are classified when a ruling reads them.
+    let mut natures = Natures::new(game, opts.classifier);
 
     let carried = game.start.halfmove_clock();
     let records: Vec<PlyRecord> = (0..n)
@@ -155,20 +231,28 @@ pub fn judge_with<S: AsRef<str>>(
         verdict: None,
         nine_rounds: false,
         limit: natural_limit(rules, carried, &[], None),
-        moves: reports,
+        moves: Vec::new(),
     };
+    // The moves of the ruled cycle.
+    let mut cycle = None;
+    // The plies since the last capture: all the natural limit reads of the game so far.
+    let mut since_capture = 0;
     for ply in 0..=n {
-        let limit = natural_limit(rules, carried, &records[..ply], None);
+        if ply > 0 && game.captures[ply - 1] {
+            since_capture = ply;
+        }
+        let carried = if since_capture > 0 { 0 } else { carried };
+        let limit = natural_limit(rules, carried, &records[since_capture..ply], None);
         judgement.limit = limit;
         // 4.1.1 / 4.1.2: no legal move loses, in check or not; it comes before everything.
-        if !legal_after[ply] {
+        if ply == n && !last.has_legal_move() {
             let loser = if ply == 0 {
                 game.start.side_to_move()
             } else {
                 game.movers[ply - 1].flip()
             };
             judgement.outcome = Some(GameResult::loss_for(loser));
-            judgement.clause = Some(if in_check_after[ply] {
+            judgement.clause = Some(if last.in_check() {
                 Clause::Art4_1_1
             } else {
                 Clause::Art4_1_2
@@ -184,18 +268,20 @@ pub fn judge_with<S: AsRef<str>>(
                 } else {
                     rep.period()
                 };
-                let v = rule_on(&judgement.moves, span.clone(), rules);
+                let v = rule_on(&mut natures, span.clone(), rules);
                 if v.outcome.is_some() {
-                    judgement.rule(v, span, ply);
+                    judgement.rule(v, ply);
+                    cycle = Some(span);
                     break;
                 }
             }
         }
         // 2011 rules 23.4: nine rounds over three or more points, without a repeated position.
         if opts.nine_rounds {
-            if let Some((v, window)) = nine_rounds(&judgement.moves, ply, rules) {
-                judgement.rule(v, window, ply);
+            if let Some((v, window)) = nine_rounds(&mut natures, ply, rules) {
+                judgement.rule(v, ply);
                 judgement.nine_rounds = true;
+                cycle = Some(window);
                 break;
             }
         }
@@ -211,7 +297,7 @@ pub fn judge_with<S: AsRef<str>>(
         // 23.3: a repetition below the ruling count gets no ruling; say so.
         if let Some(rep) = judgement.repetition.filter(|r| r.ply == n) {
             judgement.clause = Some(Clause::Art23_3);
-            let v = rule_on(&judgement.moves, rep.period(), rules);
+            let v = rule_on(&mut natures, rep.period(), rules);
             judgement.verdict = Some(Verdict {
                 outcome: None,
                 clause: Clause::Art23_3,
@@ -221,7 +307,15 @@ pub fn judge_with<S: AsRef<str>>(
             judgement.repetition = None;
         }
     }
-    Ok(judgement)
+    if reports == Reports::Every {
+        judgement.moves = natures.reports();
+        if let Some(span) = cycle {
+            for r in judgement.moves.get_mut(span).unwrap_or_default() {
+                r.in_cycle = true;
+            }
+        }
+    }
+    judgement
 }
 
 /// 23.4 "如果一方在三个或三个以上点上，连续以犯禁着法或无积极意义的允许或禁止着法达九个回合，
@@ -232,20 +326,23 @@ pub fn judge_with<S: AsRef<str>>(
 /// automatic referee rules when that claim would cost the cycling side the game, or when both
 /// sides cycle; it does not draw a game that only one side is marking time in.
 fn nine_rounds(
-    moves: &[MoveReport],
+    natures: &mut Natures,
     ply: usize,
     rules: RuleSet,
 ) -> Option<(Verdict, std::ops::Range<usize>)> {
+    let game = natures.game;
     let window = ply.checked_sub(NINE_ROUNDS_PLIES)?..ply;
-    let last = moves.get(window.clone())?;
-    if last.iter().any(|r| r.capture) {
+    let moves = game.moves.get(window.clone())?;
+    if game.captures.get(window.clone())?.iter().any(|&c| c) {
         return None;
     }
+    let movers = game.movers.get(window.clone())?;
     let cycles = |side: Color| {
-        let mine: Vec<Move> = last
+        let mine: Vec<Move> = moves
             .iter()
-            .filter(|r| r.side == side)
-            .map(|r| r.mv)
+            .zip(movers)
+            .filter(|&(_, &s)| s == side)
+            .map(|(&m, _)| m)
             .collect();
         let mut points: Vec<Square> = mine.iter().flat_map(|m| [m.from(), m.to()]).collect();
         points.sort_unstable_by_key(|sq| sq.index());
@@ -255,8 +352,12 @@ fn nine_rounds(
                 .iter()
                 .all(|m| mine.iter().filter(|n| n.to() == m.to()).count() >= 2)
     };
-    let v = rule_on(moves, window.clone(), rules);
-    let ruled = match (cycles(Color::Red), cycles(Color::Black)) {
+    let (red, black) = (cycles(Color::Red), cycles(Color::Black));
+    if !red && !black {
+        return None;
+    }
+    let v = rule_on(natures, window.clone(), rules);
+    let ruled = match (red, black) {
         (true, true) => v.outcome.is_some(),
         (true, false) => v.outcome == Some(GameResult::BlackWins),
         (false, true) => v.outcome == Some(GameResult::RedWins),
@@ -266,11 +367,8 @@ fn nine_rounds(
 }
 
 impl Judgement {
-    /// Records the ruling `v` on the moves `period`, made at `ply`.
-    fn rule(&mut self, v: Verdict, period: std::ops::Range<usize>, ply: usize) {
-        for r in self.moves.get_mut(period).unwrap_or_default() {
-            r.in_cycle = true;
-        }
+    /// Records the ruling `v`, made at `ply`.
+    fn rule(&mut self, v: Verdict, ply: usize) {
         self.outcome = v.outcome;
         self.clause = Some(v.clause);
         self.basis = v.basis();
@@ -302,16 +400,19 @@ fn whole_span(keys: &[u64], rep: &Repetition, needed: u32) -> std::ops::Range<us
 }
 
 /// Rules on the moves `period`, each side's moves in playing order.
-fn rule_on(moves: &[MoveReport], period: std::ops::Range<usize>, rules: RuleSet) -> Verdict {
-    let period = moves.get(period).unwrap_or_default();
-    let side = |s: Color| -> Vec<MoveNatures> {
-        period
-            .iter()
-            .filter(|r| r.side == s)
-            .map(|r| r.natures.clone())
-            .collect()
-    };
-    verdict::judge(rules, &side(Color::Red), &side(Color::Black))
+fn rule_on(natures: &mut Natures, period: std::ops::Range<usize>, rules: RuleSet) -> Verdict {
+    let game = natures.game;
+    let (mut red, mut black) = (Vec::new(), Vec::new());
+    if game.moves.get(period.clone()).is_some() {
+        for j in period {
+            let n = natures.get(j).natures.clone();
+            match game.movers[j] {
+                Color::Red => red.push(n),
+                Color::Black => black.push(n),
+            }
+        }
+    }
+    verdict::judge(rules, &red, &black)
 }
 
 /// The word for an outcome in the referee's output: `none` when there is no ruling.

@@ -25,7 +25,7 @@ use super::budget::Budget;
 use crate::board::GameResult;
 use crate::board::{Color, Move, Position};
 use crate::records::pgn::{self, Game, MoveFormat, WriteOptions};
-use crate::rules::{judge_with, RefereeOptions, Replay, RuleSet};
+use crate::rules::{judge_replay, RefereeOptions, Replay, Reports, RuleSet};
 use crate::search::engine::{Engine, Evaluation, SetPositionError};
 use crate::search::limits::Limits;
 use crate::search::score;
@@ -342,27 +342,25 @@ pub fn table_notes(game: &Game, tables: &crate::tablebase::TableSet) -> Vec<(usi
 /// repeated positions), and its ruling with the clause.
 fn referee_notes(game: &Game, rules: RuleSet) -> Vec<(usize, String)> {
     let fen = (game.start != Position::startpos()).then(|| game.start.to_fen());
-    let iccs: Vec<String> = game.moves.iter().map(|m| m.to_string()).collect();
     let mut notes = Vec::new();
-    if let Ok(replay) = Replay::new(fen.as_deref(), &iccs) {
-        let mut repeating = false;
-        for ply in 1..=replay.len() {
-            let rep = replay.repetition_at(ply);
-            if let (Some(r), false) = (rep, repeating) {
-                notes.push((
-                    ply,
-                    format!(
-                        "referee: the position after ply {} stands again ({} times since the last capture)",
-                        r.previous, r.occurrences
-                    ),
-                ));
-            }
-            repeating = rep.is_some();
-        }
-    }
-    let Ok(j) = judge_with(fen.as_deref(), &iccs, rules, RefereeOptions::default()) else {
+    let Ok(replay) = Replay::of_moves(fen.as_deref(), &game.moves) else {
         return notes;
     };
+    let mut repeating = false;
+    for ply in 1..=replay.len() {
+        let rep = replay.repetition_at(ply);
+        if let (Some(r), false) = (rep, repeating) {
+            notes.push((
+                ply,
+                format!(
+                    "referee: the position after ply {} stands again ({} times since the last capture)",
+                    r.previous, r.occurrences
+                ),
+            ));
+        }
+        repeating = rep.is_some();
+    }
+    let j = judge_replay(&replay, rules, RefereeOptions::default(), Reports::None);
     let recorded = match agreement(j.outcome, game.result) {
         agree @ ("agrees" | "disagrees") => {
             format!("; the recorded {} {agree}", pgn::result_token(game.result))

@@ -10,8 +10,8 @@ use jiangjun::board::{GameResult, Move, PieceKind, Position};
 use jiangjun::rules::classify::{classify_move, IdBoard, Options};
 use jiangjun::rules::referee::outcome_word;
 use jiangjun::rules::{
-    judge_game, judge_with, Chaser, Clause, Count, Judgement, Nature, NatureClass, Protection,
-    RefereeOptions, RuleSet,
+    judge_game, judge_replay, judge_with, Chaser, Clause, Count, Judgement, Nature, NatureClass,
+    Protection, RefereeOptions, Replay, Reports, RuleSet,
 };
 use jiangjun::search::engine::Engine;
 use jiangjun::search::limits::Limits;
@@ -70,6 +70,41 @@ fn judge(case: &Case, rules: RuleSet) -> Judgement {
         Ok(j) => j,
         Err(e) => panic!("{}: {e}", case.id),
     }
+}
+
+/// The ruling alone (`Reports::None`, which classifies only the moves a ruling reads) is the
+/// whole judgement without its move reports: every case, both rule sets, both counts, with
+/// and without 23.4's nine rounds, and each case cut short by one ply (a repetition not yet
+/// ruled, 23.3).
+#[test]
+fn the_ruling_alone_is_the_judgement_without_its_reports() {
+    let mut ruled = 0;
+    for case in cases() {
+        let short = &case.moves[..case.moves.len().saturating_sub(1)];
+        for moves in [&case.moves[..], short] {
+            let game = Replay::new(Some(&case.fen), moves).expect("legal");
+            for rules in [RuleSet::Cxa2011, RuleSet::Axf] {
+                for (count, nine_rounds) in [
+                    (Count::Third, false),
+                    (Count::Strict, false),
+                    (Count::Third, true),
+                ] {
+                    let opts = RefereeOptions {
+                        count,
+                        nine_rounds,
+                        ..RefereeOptions::default()
+                    };
+                    let mut every = judge_replay(&game, rules, opts, Reports::Every);
+                    assert_eq!(every.moves.len(), moves.len(), "{}", case.id);
+                    every.moves.clear();
+                    let alone = judge_replay(&game, rules, opts, Reports::None);
+                    assert_eq!(alone, every, "{} {rules:?} {opts:?}", case.id);
+                    ruled += usize::from(alone.verdict.is_some());
+                }
+            }
+        }
+    }
+    assert!(ruled > 100, "{ruled} repetitions ruled on");
 }
 
 /// A case whose `expected` verdict the 2011 text does not support: the verdict the text
