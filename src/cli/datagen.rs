@@ -240,8 +240,13 @@ impl ProgressLine {
                     eta % 60
                 )
             }
-            // Games labelled as they are read: how many are left is not known.
-            None => format!("datagen: {} games, {rate}", p.games_done),
+            // Games labelled as they are read: how many are left is not known, so no ETA;
+            // the pace of the reading says how long a file of known size will take.
+            None => format!(
+                "datagen: {} games, {:.1} games/s, {rate}",
+                p.games_done,
+                p.games_done as f64 / secs
+            ),
         };
         if self.terminal {
             eprint!("\r{}\x1b[K", self.text);

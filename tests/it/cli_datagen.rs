@@ -169,7 +169,10 @@ fn labels_recorded_games() {
         ];
         let (code, out, err) = run(&args);
         assert_eq!(code, 0, "{out}{err}");
-        assert!(err.contains("positions/s"), "{err}");
+        assert!(
+            err.contains("games/s") && err.contains("positions/s"),
+            "{err}"
+        );
         (out, std::fs::read(&path).unwrap())
     };
     let (out, bytes) = label("2");
