@@ -4,6 +4,11 @@
 //! where GUIs differ (`E`/`H` for elephant/horse, `r` for Red to move, runs of spaces, 2 to 6
 //! fields with the counters defaulting to 0 and 1) and strict about the position itself: every
 //! rejection says what is wrong.
+//!
+//! Everything about a [`Position`] as text lives here: reading and writing FEN, the start
+//! position, and `Debug` (the FEN) and `Display` (a diagram and the FEN). The position module
+//! knows nothing of FEN, so the dependency goes one way: this module builds positions through
+//! [`Position::from_placement`].
 
 use super::piece::{Color, Piece};
 use super::position::{PlacementError, Position};
@@ -117,6 +122,14 @@ fn parse_counter(s: Option<&&str>, default: u32) -> Result<u32, FenError> {
 }
 
 impl Position {
+    /// The initial position.
+    pub fn startpos() -> Position {
+        match Position::from_fen(START_FEN) {
+            Ok(p) => p,
+            Err(e) => unreachable!("start FEN is valid: {e}"),
+        }
+    }
+
     /// Parses and validates a FEN.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
@@ -173,6 +186,31 @@ impl Position {
             self.fullmove_number()
         ));
         s
+    }
+}
+
+/// A position in a test failure or a log line: its FEN.
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}
+
+/// Shows the board as text, Black at the top, as a diagram for humans and logs.
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for r in (0..10u8).rev() {
+            write!(f, "{r} ")?;
+            for file in 0..9u8 {
+                let c = Square::from_coords(file, r)
+                    .and_then(|s| self.piece_at(s))
+                    .map_or('.', |p| p.fen_char());
+                write!(f, " {c}")?;
+            }
+            writeln!(f)?;
+        }
+        writeln!(f, "   a b c d e f g h i")?;
+        write!(f, "{}", self.to_fen())
     }
 }
 

@@ -223,14 +223,6 @@ impl Position {
         Ok(pos)
     }
 
-    /// The initial position.
-    pub fn startpos() -> Position {
-        match Position::from_fen(super::fen::START_FEN) {
-            Ok(p) => p,
-            Err(e) => unreachable!("start FEN is valid: {e}"),
-        }
-    }
-
     /// The Zobrist key computed from scratch (the incremental key must always equal it).
     pub fn compute_key(&self) -> u64 {
         let mut k = 0;
@@ -668,30 +660,6 @@ impl PartialEq for Position {
 }
 
 impl Eq for Position {}
-
-impl fmt::Debug for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Position({})", self.to_fen())
-    }
-}
-
-/// Shows the board as text, Black at the top, as a diagram for humans and logs.
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for r in (0..10u8).rev() {
-            write!(f, "{r} ")?;
-            for file in 0..9u8 {
-                let c = Square::from_coords(file, r)
-                    .and_then(|s| self.board[s.index()])
-                    .map_or('.', |p| p.fen_char());
-                write!(f, " {c}")?;
-            }
-            writeln!(f)?;
-        }
-        writeln!(f, "   a b c d e f g h i")?;
-        write!(f, "{}", self.to_fen())
-    }
-}
 
 #[cfg(test)]
 mod tests {
