@@ -6,10 +6,9 @@ use crate::rules::RuleSet;
 use crate::tournament::clock::TimeControl;
 use crate::tournament::engine_process::{EngineSpec, IoLog};
 use crate::tournament::game::{DrawAdjudication, ResignAdjudication};
-use crate::tournament::manager::{
-    run_match, run_tournament, CommonOptions, MatchOptions, TournamentOptions,
-};
+use crate::tournament::manager::{run_match, run_tournament};
 use crate::tournament::openings::load_openings;
+use crate::tournament::options::{CommonOptions, MatchOptions, TournamentOptions};
 use crate::tournament::ranking::Scoring;
 use crate::tournament::stats::{EloModel, Sprt};
 use anyhow::Context;

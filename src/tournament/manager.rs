@@ -1,84 +1,22 @@
 //! The match manager's run loop behind `jiangjun match` and `jiangjun tournament`: engines
 //! probed, games played on worker threads with a progress line as each finishes, PGN
-//! appended, then the summary of [`report`].
+//! appended, then the summary of [`report`]. What it runs is set by [`super::options`].
 
-use super::clock::TimeControl;
 use super::crosstable::{self, Crosstable};
-use super::engine_process::{EngineSpec, Timeouts};
-use super::game::GameConfig;
-use super::openings::Opening;
+use super::options::{CommonOptions, MatchOptions, TournamentOptions};
 use super::pairing::multi_round_robin;
-use super::ranking::{standings, ScoredGame, Scoring, System};
-use super::repetition_referee::{Referee, RulesReferee};
+use super::ranking::{standings, ScoredGame, System};
 use super::report::{
     self, describe, pgn_for, terminations, write_notes, MatchReport, TimeUse, TournamentReport,
 };
-use super::runner::{match_schedule, probe_engines, round_robin_schedule, run_games, RunSettings};
-use super::stats::{Pentanomial, Sprt, SprtDecision, WdlCounts};
+use super::runner::{match_schedule, probe_engines, round_robin_schedule, run_games};
+use super::stats::{Pentanomial, SprtDecision, WdlCounts};
 use crate::board::{Color, Wdl};
-use crate::records::pgn::MoveFormat;
 use anyhow::Context;
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
-
-/// Options shared by matches and tournaments.
-#[derive(Clone)]
-pub struct CommonOptions {
-    pub engines: Vec<EngineSpec>,
-    pub openings: Vec<Opening>,
-    /// Where the openings came from, for the header line.
-    pub openings_source: String,
-    pub settings: RunSettings,
-    pub pgn: Option<PathBuf>,
-    /// The move notation of the PGN written.
-    pub pgn_format: MoveFormat,
-    pub event: String,
-    pub site: String,
-    /// Repetition judge: the 2011 rules (or AXF, by `--rules`).
-    pub referee: Arc<dyn Referee>,
-}
-
-impl CommonOptions {
-    /// Defaults for `engines` under `tc`.
-    pub fn new(engines: Vec<EngineSpec>, tc: TimeControl) -> CommonOptions {
-        CommonOptions {
-            engines,
-            openings: vec![Opening::startpos()],
-            openings_source: "start position".into(),
-            settings: RunSettings {
-                game: GameConfig::new(tc),
-                timeouts: Timeouts::default(),
-                concurrency: 1,
-                log: None,
-            },
-            pgn: None,
-            pgn_format: MoveFormat::Iccs,
-            event: String::new(),
-            site: "?".into(),
-            referee: Arc::new(RulesReferee),
-        }
-    }
-}
-
-/// A two-engine match.
-#[derive(Clone)]
-pub struct MatchOptions {
-    pub common: CommonOptions,
-    pub games: u32,
-    pub sprt: Option<Sprt>,
-}
-
-/// A round robin.
-#[derive(Clone)]
-pub struct TournamentOptions {
-    pub common: CommonOptions,
-    /// 1 = single round robin (14.1), 2 = double (14.2), ...
-    pub cycles: u32,
-    pub scoring: Scoring,
-}
 
 /// Opens the PGN file for appending.
 fn open_pgn(c: &CommonOptions) -> anyhow::Result<Option<std::fs::File>> {

@@ -32,8 +32,9 @@
 //! * [`openings`]: opening suites (games are written by [`crate::records::pgn`]).
 //! * [`runner`]: match and round-robin schedules played on worker threads.
 //! * [`crosstable`]: the tables of a round robin.
-//! * [`manager`], [`report`]: the run loop of a match or round robin, and what it prints
-//!   (the command-line arguments that set them up are `crate::cli::tournament`'s).
+//! * [`options`], [`manager`], [`report`]: what a match or round robin is asked to do, its
+//!   run loop, and what it prints (the command-line arguments that set the options up are
+//!   `crate::cli::tournament`'s).
 //!
 //! Entrants are numbered from 1, as in the printed tables. Bad input (an
 //! empty field, unknown entrants, invalid test parameters) is reported as
@@ -58,6 +59,7 @@ pub mod engine_process;
 pub mod game;
 pub mod manager;
 pub mod openings;
+pub mod options;
 pub mod pairing;
 pub mod ranking;
 pub mod repetition_referee;

@@ -4,7 +4,7 @@
 use super::clock::TimeControl;
 use super::crosstable::Crosstable;
 use super::engine_process::Protocol;
-use super::manager::{CommonOptions, MatchOptions};
+use super::options::{CommonOptions, MatchOptions};
 use super::ranking::{GameResult, ScoredGame, Standing, System};
 use super::runner::{EngineInfo, FinishedGame};
 use super::stats::{

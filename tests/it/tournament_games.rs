@@ -6,10 +6,9 @@ use jiangjun::rules::Termination;
 use jiangjun::tournament::clock::TimeControl;
 use jiangjun::tournament::engine_process::EngineSpec;
 use jiangjun::tournament::game::SideStats;
-use jiangjun::tournament::manager::{
-    run_match, run_tournament, CommonOptions, MatchOptions, TournamentOptions,
-};
+use jiangjun::tournament::manager::{run_match, run_tournament};
 use jiangjun::tournament::openings::load_openings;
+use jiangjun::tournament::options::{CommonOptions, MatchOptions, TournamentOptions};
 use jiangjun::tournament::{GameResult, Scoring, System};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
