@@ -62,7 +62,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
 ];
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+pub(crate) fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("source folder") {
         let path = entry.expect("folder entry").path();
         if path.is_dir() {
