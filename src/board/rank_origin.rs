@@ -16,13 +16,24 @@
 use super::{Move, Position};
 
 /// Which rank numbering the GUI uses for moves we print (and, when set to `One`, read).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RankOrigin {
     /// `a0`–`i9`: UCCI, UCI-Cyclone, Pikafish.
-    #[default]
     Zero,
     /// `a1`–`i10`: Fairy-Stockfish's generic UCI.
     One,
+}
+
+impl RankOrigin {
+    /// The numbering until a GUI asks for another (the `Rank Origin` option's default): the
+    /// one place it is written.
+    pub const DEFAULT: RankOrigin = RankOrigin::Zero;
+}
+
+impl Default for RankOrigin {
+    fn default() -> RankOrigin {
+        RankOrigin::DEFAULT
+    }
 }
 
 /// A move as the GUI expects to read it.

@@ -120,7 +120,7 @@ impl Settings {
         allow_resign: true,
         move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
         repetition: RuleSet::DEFAULT,
-        rank_origin: RankOrigin::Zero,
+        rank_origin: RankOrigin::DEFAULT,
         pruning: Level::DEFAULT,
         knowledge: Level::DEFAULT,
         style: Style::DEFAULT,
