@@ -70,6 +70,60 @@ fn rpad(s: &str, width: usize) -> String {
     }
 }
 
+/// The header line: the standings' columns of `system`, then one column per entrant in
+/// standings order.
+fn header(order: &[usize], system: System, name_w: usize, cell_w: usize) -> String {
+    let mut header = format!(
+        "{}  {}  {}",
+        rpad("Rank", 4),
+        rpad("No", 3),
+        pad("Engine", name_w)
+    );
+    let cols: Vec<&str> = match system {
+        System::SingleGame => vec!["Pts", "SB", "W", "D", "L", "Fouls", "Blk"],
+        System::MultiGame => vec!["MP", "Pts", "W", "D", "L", "Fouls", "BlkW"],
+    };
+    for c in &cols {
+        header.push_str(&format!(" {}", rpad(c, 5)));
+    }
+    header.push_str("  |");
+    // Columns are labelled by entrant number (the "No" column), in standings order.
+    for opp in order {
+        header.push_str(&format!(" {}", rpad(&opp.to_string(), cell_w)));
+    }
+    header.push_str("  | split by");
+    header
+}
+
+/// A standing's values under the columns of `system`.
+fn values(s: &Standing, system: System) -> Vec<String> {
+    let sb = if s.small_points_x2.is_multiple_of(2) {
+        (s.small_points_x2 / 2).to_string()
+    } else {
+        format!("{:.1}", s.small_points())
+    };
+    match system {
+        System::SingleGame => vec![
+            s.points.to_string(),
+            sb,
+            s.wins.to_string(),
+            s.draws.to_string(),
+            s.losses.to_string(),
+            s.fouls.to_string(),
+            s.games_as_black.to_string(),
+        ],
+        System::MultiGame => vec![
+            s.match_points.to_string(),
+            s.points.to_string(),
+            s.wins.to_string(),
+            s.draws.to_string(),
+            s.losses.to_string(),
+            s.fouls.to_string(),
+            s.wins_as_black.to_string(),
+        ],
+    }
+}
+
 /// Renders standings plus crosstable. `names[i]` is entrant `i+1`.
 pub fn render(
     names: &[String],
@@ -99,25 +153,7 @@ pub fn render(
         .unwrap_or(1)
         .max(2);
     let mut out = String::new();
-    let mut header = format!(
-        "{}  {}  {}",
-        rpad("Rank", 4),
-        rpad("No", 3),
-        pad("Engine", name_w)
-    );
-    let cols: Vec<&str> = match system {
-        System::SingleGame => vec!["Pts", "SB", "W", "D", "L", "Fouls", "Blk"],
-        System::MultiGame => vec!["MP", "Pts", "W", "D", "L", "Fouls", "BlkW"],
-    };
-    for c in &cols {
-        header.push_str(&format!(" {}", rpad(c, 5)));
-    }
-    header.push_str("  |");
-    // Columns are labelled by entrant number (the "No" column), in standings order.
-    for opp in &order {
-        header.push_str(&format!(" {}", rpad(&opp.to_string(), cell_w)));
-    }
-    header.push_str("  | split by");
+    let header = header(&order, system, name_w, cell_w);
     let _ = writeln!(out, "{header}");
     let _ = writeln!(out, "{}", "-".repeat(header.chars().count()));
     for (i, s) in standings.iter().enumerate() {
@@ -129,32 +165,7 @@ pub fn render(
             rpad(&e.to_string(), 3),
             pad(name, name_w)
         );
-        let sb = if s.small_points_x2 % 2 == 0 {
-            (s.small_points_x2 / 2).to_string()
-        } else {
-            format!("{:.1}", s.small_points())
-        };
-        let values: Vec<String> = match system {
-            System::SingleGame => vec![
-                s.points.to_string(),
-                sb,
-                s.wins.to_string(),
-                s.draws.to_string(),
-                s.losses.to_string(),
-                s.fouls.to_string(),
-                s.games_as_black.to_string(),
-            ],
-            System::MultiGame => vec![
-                s.match_points.to_string(),
-                s.points.to_string(),
-                s.wins.to_string(),
-                s.draws.to_string(),
-                s.losses.to_string(),
-                s.fouls.to_string(),
-                s.wins_as_black.to_string(),
-            ],
-        };
-        for v in &values {
+        for v in &values(s, system) {
             line.push_str(&format!(" {}", rpad(v, 5)));
         }
         line.push_str("  |");

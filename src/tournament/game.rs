@@ -298,108 +298,132 @@ fn no_move(reply: &Reply, timed: bool, who: &str, stm: Color, deadline: Duration
     }
 }
 
-/// Plays one game: `red` and `black` are running engines.
-pub fn play_game(
-    red: &mut EngineProcess,
-    black: &mut EngineProcess,
-    opening: &Opening,
-    cfg: &GameConfig,
-    referee: &dyn Referee,
-) -> GameRecord {
-    let mut stats = [SideStats::default(); 2];
-    let start = match Position::from_fen(&opening.fen) {
-        Ok(p) => p,
-        Err(e) => return GameRecord::aborted(opening, Vec::new(), format!("bad opening FEN: {e}")),
-    };
+/// The game's start: the opening's position and moves, or the record of a game aborted
+/// because they are not legal (boxed: the record is large beside the track).
+fn opening_track(opening: &Opening) -> Result<Track, Box<GameRecord>> {
+    let aborted =
+        |moves: Vec<Move>, reason: String| Box::new(GameRecord::aborted(opening, moves, reason));
+    let start = Position::from_fen(&opening.fen)
+        .map_err(|e| aborted(Vec::new(), format!("bad opening FEN: {e}")))?;
     let mut track = Track {
         log: GameLog::new(start),
         irreversible: (opening.fen.clone(), 0),
     };
     for &m in &opening.moves {
         if !track.position().is_legal(m) {
-            return GameRecord::aborted(
-                opening,
-                track.log.moves().to_vec(),
-                format!("opening move {m} is illegal"),
-            );
+            let moves = track.log.moves().to_vec();
+            return Err(aborted(moves, format!("opening move {m} is illegal")));
         }
         track.play(m);
     }
+    Ok(track)
+}
 
-    for (eng, color) in [(&mut *red, Color::Red), (&mut *black, Color::Black)] {
+/// Tells both engines a game starts; the forfeit of the first that is not ready.
+fn new_game(
+    red: &mut EngineProcess,
+    black: &mut EngineProcess,
+    opening: &Opening,
+) -> Option<GameRecord> {
+    for (eng, color) in [(red, Color::Red), (black, Color::Black)] {
         if let Err(e) = eng.new_game() {
-            return GameRecord::forfeit(
+            let reason = format!(
+                "{} ({}) not ready for the game: {e}",
+                color.title(),
+                eng.name()
+            );
+            return Some(GameRecord::forfeit(
                 opening,
                 color,
                 Termination::StartFailure,
-                format!(
-                    "{} ({}) not ready for the game: {e}",
-                    color.title(),
-                    eng.name()
-                ),
-            );
+                reason,
+            ));
+        }
+    }
+    None
+}
+
+/// What each side of a game under way has, by colour index: its time control and clock,
+/// its statistics and scores, and its prediction of the other's next move.
+struct Sides {
+    /// Each side's time control: its engine's own (`tc=` in its spec), else the match's.
+    tcs: [TimeControl; 2],
+    clocks: [Clock; 2],
+    stats: [SideStats; 2],
+    scores: [Vec<Option<i32>>; 2],
+    /// The side whose last move offered a draw.
+    draw_offer: Option<Color>,
+    /// Each side's prediction of the other's next move, from its last `bestmove ... ponder`.
+    predicted: [Option<Move>; 2],
+}
+
+impl Sides {
+    fn new(red: &EngineProcess, black: &EngineProcess, cfg: &GameConfig) -> Sides {
+        let tcs = [
+            red.time_control().unwrap_or(&cfg.tc).clone(),
+            black.time_control().unwrap_or(&cfg.tc).clone(),
+        ];
+        let clocks = [Clock::new(&tcs[0]), Clock::new(&tcs[1])];
+        Sides {
+            tcs,
+            clocks,
+            stats: [SideStats::default(); 2],
+            scores: [Vec::new(), Vec::new()],
+            draw_offer: None,
+            predicted: [None, None],
         }
     }
 
-    // Each side's time control: its engine's own (`tc=` in its spec), else the match's.
-    let tcs = [
-        red.time_control().unwrap_or(&cfg.tc).clone(),
-        black.time_control().unwrap_or(&cfg.tc).clone(),
-    ];
-    let mut clocks = [Clock::new(&tcs[0]), Clock::new(&tcs[1])];
-    let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
-    let mut draw_offer: Option<Color> = None;
-    // Each side's prediction of the other's next move, from its last `bestmove ... ponder`.
-    let mut predicted: [Option<Move>; 2] = [None, None];
-
-    let ending = loop {
-        let stm = track.position().side_to_move();
-        if let Some(ending) = ending_by_rule(&track, opening, cfg, referee) {
-            break ending;
-        }
-
-        // The other side thinks on this side's time, on the move it predicted.
-        let them = (!stm).index();
-        if let Some(p) = predicted[them].take() {
-            let eng = if stm == Color::Red {
-                &mut *black
-            } else {
-                &mut *red
-            };
-            let tc = &tcs[them];
-            // `p` was read as a legal move of this very position (`parse_move`).
-            if eng.ponders() && tc.is_timed() {
-                let go = eng.go_command(&go_limits(tc, &clocks), !stm, false);
-                let (fen, moves) = position_for(eng.protocol(), opening, &track);
-                let mut moves = moves.to_vec();
-                moves.push(p);
-                eng.start_pondering(fen, &moves, &go);
-                stats[them].ponders += 1;
-            }
-        }
-
-        // The move.
-        let (eng, other_offer) = match stm {
-            Color::Red => (&mut *red, draw_offer == Some(Color::Black)),
-            Color::Black => (&mut *black, draw_offer == Some(Color::Red)),
+    /// `side` (the one not to move, engine `eng`) thinks on the other's time, on the move it
+    /// predicted, if it ponders and the game is timed.
+    fn ponder(&mut self, eng: &mut EngineProcess, side: Color, opening: &Opening, track: &Track) {
+        let i = side.index();
+        let Some(p) = self.predicted[i].take() else {
+            return;
         };
+        let tc = &self.tcs[i];
+        // `p` was read as a legal move of this very position (`parse_move`).
+        if eng.ponders() && tc.is_timed() {
+            let go = eng.go_command(&go_limits(tc, &self.clocks), side, false);
+            let (fen, moves) = position_for(eng.protocol(), opening, track);
+            let mut moves = moves.to_vec();
+            moves.push(p);
+            eng.start_pondering(fen, &moves, &go);
+            self.stats[i].ponders += 1;
+        }
+    }
+
+    /// The side to move, `stm` (engine `eng`), moves: its move is played on `track`, or the
+    /// game ends with its answer (no move, an illegal one, a fallen flag, a resignation, a
+    /// draw offer accepted).
+    fn play_move(
+        &mut self,
+        eng: &mut EngineProcess,
+        stm: Color,
+        opening: &Opening,
+        cfg: &GameConfig,
+        track: &mut Track,
+    ) -> Result<(), Ending> {
+        let other_offer = self.draw_offer == Some(!stm);
         let me = stm.index();
-        let tc = &tcs[me];
-        let deadline = clocks[me].allowance(cfg.margin).unwrap_or(cfg.hang_timeout);
+        let tc = &self.tcs[me];
+        let deadline = self.clocks[me]
+            .allowance(cfg.margin)
+            .unwrap_or(cfg.hang_timeout);
         let thought = if eng
             .pondering()
             .is_some_and(|p| track.log.moves().last() == Some(&p))
         {
-            stats[me].ponder_hits += 1;
+            self.stats[me].ponder_hits += 1;
             eng.ponder_hit(other_offer, deadline)
         } else {
             eng.stop_pondering();
-            let go = eng.go_command(&go_limits(tc, &clocks), stm, other_offer);
-            let (fen, moves) = position_for(eng.protocol(), opening, &track);
+            let go = eng.go_command(&go_limits(tc, &self.clocks), stm, other_offer);
+            let (fen, moves) = position_for(eng.protocol(), opening, track);
             eng.think(fen, moves, &go, deadline)
         };
         let who = format!("{} ({})", stm.title(), eng.name());
-        let s = &mut stats[me];
+        let s = &mut self.stats[me];
         s.time += thought.elapsed;
         s.max_time = s.max_time.max(thought.elapsed);
         if let TimeControl::MoveTime(ms) = *tc {
@@ -413,44 +437,77 @@ pub fn play_game(
                 offers_draw,
                 resigns,
             } => (raw, mv, ponder, offers_draw, resigns),
-            other => break no_move(&other, tc.is_timed(), &who, stm, deadline),
+            other => return Err(no_move(&other, tc.is_timed(), &who, stm, deadline)),
         };
-        if let Err(f) = clocks[me].charge(thought.elapsed, cfg.margin) {
-            break Ending::loss(
+        if let Err(f) = self.clocks[me].charge(thought.elapsed, cfg.margin) {
+            return Err(Ending::loss(
                 stm,
                 Termination::TimeForfeit,
                 format!("{who} lost on time ({} ms over)", f.over_ms),
-            );
+            ));
         }
         // UCCI: answering an offer with `draw` accepts it, and the move is not played.
         if other_offer && offers_draw {
-            break Ending::draw(
+            return Err(Ending::draw(
                 Termination::DrawAgreed,
                 format!("draw agreed ({who} accepted)"),
-            );
+            ));
         }
         if resigns {
-            break Ending::loss(stm, Termination::Resignation, format!("{who} resigned"));
+            return Err(Ending::loss(
+                stm,
+                Termination::Resignation,
+                format!("{who} resigned"),
+            ));
         }
-        let m = match mv.as_deref().map(|t| track.position().parse_move(t)) {
-            Some(Ok(m)) => m,
-            _ => {
-                break Ending::loss(
-                    stm,
-                    Termination::IllegalMove,
-                    format!("{who} played an illegal move '{raw}'"),
-                )
-            }
+        let Some(Ok(m)) = mv.as_deref().map(|t| track.position().parse_move(t)) else {
+            return Err(Ending::loss(
+                stm,
+                Termination::IllegalMove,
+                format!("{who} played an illegal move '{raw}'"),
+            ));
         };
         track.play(m);
-        predicted[me] = ponder
+        self.predicted[me] = ponder
             .and_then(|t| eng.read_move(&t))
             .and_then(|t| track.position().parse_move(&t).ok());
         s.moves += 1;
-        draw_offer = offers_draw.then_some(stm);
-        scores[me].push(thought.score.map(|v| v.value()));
+        self.draw_offer = offers_draw.then_some(stm);
+        self.scores[me].push(thought.score.map(|v| v.value()));
+        Ok(())
+    }
+}
 
-        if let Some(ending) = adjudication(cfg, &scores, stm, track.log.moves().len()) {
+/// Plays one game: `red` and `black` are running engines.
+pub fn play_game(
+    red: &mut EngineProcess,
+    black: &mut EngineProcess,
+    opening: &Opening,
+    cfg: &GameConfig,
+    referee: &dyn Referee,
+) -> GameRecord {
+    let mut track = match opening_track(opening) {
+        Ok(track) => track,
+        Err(record) => return *record,
+    };
+    if let Some(record) = new_game(red, black, opening) {
+        return record;
+    }
+    let mut sides = Sides::new(red, black, cfg);
+    let ending = loop {
+        let stm = track.position().side_to_move();
+        if let Some(ending) = ending_by_rule(&track, opening, cfg, referee) {
+            break ending;
+        }
+        let (mover, other) = match stm {
+            Color::Red => (&mut *red, &mut *black),
+            Color::Black => (&mut *black, &mut *red),
+        };
+        sides.ponder(other, !stm, opening, &track);
+        if let Err(ending) = sides.play_move(mover, stm, opening, cfg, &mut track) {
+            break ending;
+        }
+        if let Some(ending) = adjudication(cfg, &sides.scores, stm, track.log.moves().len()) {
             break ending;
         }
     };
@@ -463,7 +520,7 @@ pub fn play_game(
         outcome: ending.result,
         termination: ending.termination,
         reason: ending.reason,
-        stats,
+        stats: sides.stats,
     }
 }
 

@@ -5,7 +5,7 @@
 use super::crosstable::{self, Crosstable};
 use super::options::{CommonOptions, MatchOptions, TournamentOptions};
 use super::pairing::multi_round_robin;
-use super::ranking::{standings, ScoredGame, System};
+use super::ranking::{standings, ScoredGame, Scoring, System};
 use super::report::{
     self, describe, pgn_for, terminations, write_notes, MatchReport, TimeUse, TournamentReport,
 };
@@ -138,6 +138,34 @@ pub fn run_match(opts: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<Mat
     })
 }
 
+/// The points of a draw in the header: one number, or Red's and Black's (13.3).
+fn draw_points(scoring: &Scoring) -> String {
+    if scoring.red_draw == scoring.black_draw {
+        scoring.red_draw.to_string()
+    } else {
+        format!(
+            "{} (Red) / {} (Black)",
+            scoring.red_draw, scoring.black_draw
+        )
+    }
+}
+
+/// The Appendix 1 table of `n` entrants over `cycles` by draw number (Red first), with each
+/// round's bye.
+fn write_rounds(out: &mut dyn Write, n: usize, cycles: u32) {
+    if let Ok(table) = multi_round_robin(n as u32, cycles) {
+        for r in &table {
+            let games: Vec<String> = r
+                .pairings
+                .iter()
+                .map(|p| format!("{}-{}", p.red, p.black))
+                .collect();
+            let bye = r.bye.map_or(String::new(), |b| format!(", bye {b}"));
+            let _ = writeln!(out, "  round {}: {}{bye}", r.number, games.join(" "));
+        }
+    }
+}
+
 /// Plays a round robin, printing progress, standings and the crosstable to `out`.
 pub fn run_tournament(
     opts: &TournamentOptions,
@@ -154,14 +182,7 @@ pub fn run_tournament(
     };
     let total = schedule.len();
     let rounds = schedule.iter().map(|g| g.round).max().unwrap_or(0);
-    let draw_points = if opts.scoring.red_draw == opts.scoring.black_draw {
-        opts.scoring.red_draw.to_string()
-    } else {
-        format!(
-            "{} (Red) / {} (Black)",
-            opts.scoring.red_draw, opts.scoring.black_draw
-        )
-    };
+    let draw_points = draw_points(&opts.scoring);
     let _ = writeln!(
         out,
         "Round robin, {n} engines, {} cycle(s), {rounds} rounds, {total} games, tc {}, {}, concurrency {}",
@@ -182,18 +203,7 @@ pub fn run_tournament(
         let _ = writeln!(out, "  {}. {}: {}", i + 1, e.name, describe(info));
         write_notes(out, info);
     }
-    // The Appendix 1 table by draw number (Red first), with each round's bye.
-    if let Ok(table) = multi_round_robin(n as u32, opts.cycles) {
-        for r in &table {
-            let games: Vec<String> = r
-                .pairings
-                .iter()
-                .map(|p| format!("{}-{}", p.red, p.black))
-                .collect();
-            let bye = r.bye.map_or(String::new(), |b| format!(", bye {b}"));
-            let _ = writeln!(out, "  round {}: {}{bye}", r.number, games.join(" "));
-        }
-    }
+    write_rounds(out, n, opts.cycles);
     let mut pgn_file = open_pgn(c)?;
     let date = report::today();
     let start = Instant::now();

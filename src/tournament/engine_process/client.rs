@@ -436,109 +436,8 @@ impl EngineProcess {
             setup_notes: Vec::new(),
             collecting: false,
         };
-        let (hello, ok, wait) = match protocol {
-            Protocol::Ucci => (
-                "ucci",
-                "ucciok",
-                if detecting {
-                    timeouts.detect
-                } else {
-                    timeouts.handshake
-                },
-            ),
-            Protocol::Uci => ("uci", "uciok", timeouts.handshake),
-        };
-        e.send(hello);
-        let deadline = Instant::now() + wait;
-        let mut options: Vec<(String, String)> = Vec::new();
-        loop {
-            let line = match e.recv_until(deadline) {
-                Some(Event::Line(_, l)) => l,
-                Some(Event::Eof(_)) => {
-                    e.kill();
-                    return Err(EngineError::Handshake(format!("exited before {ok}")));
-                }
-                None => {
-                    e.kill();
-                    return Err(EngineError::Handshake(format!("no {ok} in {wait:?}")));
-                }
-            };
-            let trimmed = line.trim();
-            if trimmed == ok {
-                break;
-            }
-            // A UCI engine's complaint about "ucci": no need to wait out the timeout.
-            if detecting && trimmed.to_ascii_lowercase().contains("unknown command") {
-                e.kill();
-                return Err(EngineError::Handshake("does not know ucci".into()));
-            }
-            let toks: Vec<&str> = trimmed.split_whitespace().collect();
-            match toks.as_slice() {
-                ["id", "name", rest @ ..] if !rest.is_empty() => {
-                    e.id_name = Some(rest.join(" "));
-                }
-                ["option", "name", ..] => {
-                    let rest = trimmed.split_once(" name ").map_or("", |(_, r)| r);
-                    let name = rest.split(" type ").next().unwrap_or("").trim();
-                    options.push((name.to_ascii_lowercase(), trimmed.to_string()));
-                }
-                ["option", name, ..] => {
-                    options.push((name.to_ascii_lowercase(), trimmed.to_string()));
-                }
-                _ => {}
-            }
-        }
-        let offered = |n: &str| options.iter().find(|(k, _)| k == n).map(|(_, l)| l.clone());
-        match protocol {
-            Protocol::Ucci => {
-                e.notation = spec.notation.unwrap_or(RankOrigin::Zero);
-                if offered("usemillisec").is_some() {
-                    e.send("setoption usemillisec true");
-                    e.millisec = true;
-                }
-                // The time policy of an engine that expects ponder hits (ucci.md 3).
-                if spec.ponder && offered("ponder").is_some() {
-                    e.send("setoption ponder true");
-                }
-                for (k, v) in &spec.options {
-                    let line = if v.is_empty() {
-                        format!("setoption {k}")
-                    } else {
-                        format!("setoption {k} {v}")
-                    };
-                    e.send(&line);
-                }
-            }
-            Protocol::Uci => {
-                let variant = offered("uci_variant");
-                if let Some(line) = &variant {
-                    let toks: Vec<&str> = line.split_whitespace().collect();
-                    let has = toks
-                        .windows(2)
-                        .any(|w| w[0] == "var" && w[1].eq_ignore_ascii_case("xiangqi"))
-                        || toks
-                            .windows(2)
-                            .any(|w| w[0] == "default" && w[1].eq_ignore_ascii_case("xiangqi"));
-                    if !has {
-                        e.kill();
-                        return Err(EngineError::NoXiangqi);
-                    }
-                    e.send("setoption name UCI_Variant value xiangqi");
-                }
-                e.notation = spec.notation.unwrap_or_else(|| uci_notation(&options));
-                if spec.ponder && offered("ponder").is_some() {
-                    e.send("setoption name Ponder value true");
-                }
-                for (k, v) in &spec.options {
-                    let line = if v.is_empty() {
-                        format!("setoption name {k}")
-                    } else {
-                        format!("setoption name {k} value {v}")
-                    };
-                    e.send(&line);
-                }
-            }
-        }
+        let options = e.handshake(detecting)?;
+        e.configure(&options)?;
         e.collecting = true;
         let synced = e.sync();
         e.collecting = false;
@@ -554,6 +453,123 @@ impl EngineProcess {
                 Err(err)
             }
         }
+    }
+
+    /// Says hello in the engine's protocol and reads its answer up to `ucciok`/`uciok`: its
+    /// name and the options it offers (lower-case name, whole line). A missing answer, or
+    /// (`detecting`) a complaint about `ucci`, ends the engine.
+    fn handshake(&mut self, detecting: bool) -> Result<Vec<(String, String)>, EngineError> {
+        let (hello, ok, wait) = match self.protocol {
+            Protocol::Ucci => (
+                "ucci",
+                "ucciok",
+                if detecting {
+                    self.timeouts.detect
+                } else {
+                    self.timeouts.handshake
+                },
+            ),
+            Protocol::Uci => ("uci", "uciok", self.timeouts.handshake),
+        };
+        self.send(hello);
+        let deadline = Instant::now() + wait;
+        let mut options: Vec<(String, String)> = Vec::new();
+        loop {
+            let line = match self.recv_until(deadline) {
+                Some(Event::Line(_, l)) => l,
+                Some(Event::Eof(_)) => {
+                    self.kill();
+                    return Err(EngineError::Handshake(format!("exited before {ok}")));
+                }
+                None => {
+                    self.kill();
+                    return Err(EngineError::Handshake(format!("no {ok} in {wait:?}")));
+                }
+            };
+            let trimmed = line.trim();
+            if trimmed == ok {
+                break;
+            }
+            // A UCI engine's complaint about "ucci": no need to wait out the timeout.
+            if detecting && trimmed.to_ascii_lowercase().contains("unknown command") {
+                self.kill();
+                return Err(EngineError::Handshake("does not know ucci".into()));
+            }
+            let toks: Vec<&str> = trimmed.split_whitespace().collect();
+            match toks.as_slice() {
+                ["id", "name", rest @ ..] if !rest.is_empty() => {
+                    self.id_name = Some(rest.join(" "));
+                }
+                ["option", "name", ..] => {
+                    let rest = trimmed.split_once(" name ").map_or("", |(_, r)| r);
+                    let name = rest.split(" type ").next().unwrap_or("").trim();
+                    options.push((name.to_ascii_lowercase(), trimmed.to_string()));
+                }
+                ["option", name, ..] => {
+                    options.push((name.to_ascii_lowercase(), trimmed.to_string()));
+                }
+                _ => {}
+            }
+        }
+        Ok(options)
+    }
+
+    /// Sets what the spec asks for and the engine offers: millisecond clocks, the xiangqi
+    /// variant (refused where a UCI engine does not offer it), the rank numbering, pondering
+    /// and the spec's options.
+    fn configure(&mut self, options: &[(String, String)]) -> Result<(), EngineError> {
+        let offered = |n: &str| options.iter().find(|(k, _)| k == n).map(|(_, l)| l.clone());
+        match self.protocol {
+            Protocol::Ucci => {
+                self.notation = self.spec.notation.unwrap_or(RankOrigin::Zero);
+                if offered("usemillisec").is_some() {
+                    self.send("setoption usemillisec true");
+                    self.millisec = true;
+                }
+                // The time policy of an engine that expects ponder hits (ucci.md 3).
+                if self.spec.ponder && offered("ponder").is_some() {
+                    self.send("setoption ponder true");
+                }
+                for (k, v) in self.spec.options.clone() {
+                    let line = if v.is_empty() {
+                        format!("setoption {k}")
+                    } else {
+                        format!("setoption {k} {v}")
+                    };
+                    self.send(&line);
+                }
+            }
+            Protocol::Uci => {
+                let variant = offered("uci_variant");
+                if let Some(line) = &variant {
+                    let toks: Vec<&str> = line.split_whitespace().collect();
+                    let has = toks
+                        .windows(2)
+                        .any(|w| w[0] == "var" && w[1].eq_ignore_ascii_case("xiangqi"))
+                        || toks
+                            .windows(2)
+                            .any(|w| w[0] == "default" && w[1].eq_ignore_ascii_case("xiangqi"));
+                    if !has {
+                        self.kill();
+                        return Err(EngineError::NoXiangqi);
+                    }
+                    self.send("setoption name UCI_Variant value xiangqi");
+                }
+                self.notation = self.spec.notation.unwrap_or_else(|| uci_notation(options));
+                if self.spec.ponder && offered("ponder").is_some() {
+                    self.send("setoption name Ponder value true");
+                }
+                for (k, v) in self.spec.options.clone() {
+                    let line = if v.is_empty() {
+                        format!("setoption name {k}")
+                    } else {
+                        format!("setoption name {k} value {v}")
+                    };
+                    self.send(&line);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Display name from the spec.
