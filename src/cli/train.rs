@@ -115,7 +115,9 @@ fn architecture(s: &str) -> Result<Architecture, String> {
     Ok(arch)
 }
 
-pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
+/// The trainer's configuration from the arguments, with the network it starts from read
+/// (and widened where --arch asks for a larger one: the architecture it was, then).
+fn config(args: &TrainArgs) -> anyhow::Result<(Config, Option<Architecture>)> {
     let d = Config::default();
     let schedule = match args.schedule {
         ScheduleKind::Cosine => Schedule::Cosine {
@@ -186,6 +188,11 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
         cfg.val_every != 1,
         "--val-every 1 would hold out every record (0 holds out none)"
     );
+    Ok((cfg, widened))
+}
+
+pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
+    let (cfg, widened) = config(&args)?;
     let out = args.out;
     let checkpoints = args.checkpoint_dir;
     std::fs::File::create(&out).with_context(|| format!("cannot create {}", out.display()))?;

@@ -1072,15 +1072,9 @@ fn fingerprint(cfg: &Config) -> u64 {
     fnv1a64(s.as_bytes())
 }
 
-/// Trains a network as `cfg` says. `on_epoch` sees each epoch's report and the trainer
-/// (epoch 0: the start; on resuming, the epoch resumed from) and may write checkpoints; its
-/// error ends the run.
-pub fn train(
-    cfg: &Config,
-    mut on_epoch: impl FnMut(&EpochReport, &Trainer) -> std::io::Result<()>,
-) -> Result<(FloatNetwork, Summary), TrainError> {
-    check(cfg)?;
-    let start = Instant::now();
+/// The trainer a run starts with: a new network (random, or `--init`'s), or the state it
+/// resumes, which must come from a run with the same settings; and the epochs already done.
+fn start_trainer(cfg: &Config) -> Result<(Trainer, u32), TrainError> {
     let start_net = match (&cfg.resume, &cfg.init) {
         (Some(state), _) => state.net.clone(),
         (None, Some(net)) => net.clone(),
@@ -1115,11 +1109,27 @@ pub fn train(
         trainer.steps = state.steps;
         done = state.epochs_done;
     }
-    // Validation set, and a first read of everything so a bad file stops the run now.
+    Ok((trainer, done))
+}
+
+/// The data of a run, read once before the epochs: the held-out validation samples, and which
+/// records the epochs skip.
+struct DataSplit {
+    val: Vec<Sample>,
+    /// The held-out records: a training record equal to one of them is skipped too.
+    val_records: HashSet<Record>,
+    /// Records that are not legal positions: skipped by the epochs without decoding again.
+    invalid_records: HashSet<Record>,
+    invalid: u64,
+    train_positions: u64,
+}
+
+/// Reads all the data once: the validation set, and a first read of everything so that a
+/// bad file stops the run now.
+fn split_data(cfg: &Config, trainer: &Trainer) -> Result<DataSplit, TrainError> {
     let (mut records, mut invalid) = (0u64, 0u64);
     let mut val = Vec::new();
     let mut val_records = HashSet::new();
-    // Records that are not legal positions: skipped by the epochs without decoding again.
     let mut invalid_records = HashSet::new();
     for chunk in ChunkReader::open(&cfg.data) {
         let chunk = chunk?;
@@ -1153,7 +1163,87 @@ pub fn train(
     if train_positions == 0 {
         return Err(TrainError::NoTrainingData { records, invalid });
     }
-    let val_loss = |t: &Trainer| (!val.is_empty()).then(|| t.loss(&val));
+    Ok(DataSplit {
+        val,
+        val_records,
+        invalid_records,
+        invalid,
+        train_positions,
+    })
+}
+
+/// One epoch over the training records in the order `seed` shuffles them, at rate `lr`:
+/// the summed loss and the positions trained on. `batch` is the buffer batches are decoded
+/// into.
+fn train_epoch(
+    cfg: &Config,
+    data: &DataSplit,
+    seed: u64,
+    lr: f32,
+    trainer: &mut Trainer,
+    batch: &mut Vec<Sample>,
+) -> Result<(f64, u64), TrainError> {
+    let (mut loss, mut positions) = (0.0, 0u64);
+    // The records are read, filtered and given their mirror coins on a thread of their
+    // own, in stream order, while the pool trains on the batch before: read on the pool's
+    // thread, they left every other worker idle while they were read.
+    let (to_train, batches) = mpsc::sync_channel(2);
+    let (val_records, invalid_records) = (&data.val_records, &data.invalid_records);
+    std::thread::scope(|scope| -> Result<(), TrainError> {
+        scope.spawn(move || {
+            let mut coin = ChaCha8Rng::seed_from_u64(seed ^ 0x6d69_7272_6f72);
+            let mut pending = Vec::with_capacity(cfg.batch);
+            for r in ShuffledReader::open(&cfg.data, cfg.buffer, seed) {
+                let r = match r {
+                    Ok(r) => r,
+                    Err(e) => {
+                        let _ = to_train.send(Err(e));
+                        return;
+                    }
+                };
+                if val_records.contains(&r) {
+                    continue;
+                }
+                let mirror = cfg.mirror && coin.random_bool(0.5);
+                if invalid_records.contains(&r) {
+                    continue;
+                }
+                pending.push((r, mirror));
+                if pending.len() == cfg.batch {
+                    let full = std::mem::replace(&mut pending, Vec::with_capacity(cfg.batch));
+                    if to_train.send(Ok(full)).is_err() {
+                        return;
+                    }
+                }
+            }
+            if !pending.is_empty() {
+                let _ = to_train.send(Ok(pending));
+            }
+        });
+        for pending in batches {
+            // Decoded on every thread at once, in stream order.
+            trainer.legal_samples(&pending?, cfg.lambda, cfg.scale, batch);
+            loss += trainer.step(batch, lr);
+            positions += batch.len() as u64;
+        }
+        Ok(())
+    })?;
+    Ok((loss, positions))
+}
+
+/// Trains a network as `cfg` says. `on_epoch` sees each epoch's report and the trainer
+/// (epoch 0: the start; on resuming, the epoch resumed from) and may write checkpoints; its
+/// error ends the run.
+pub fn train(
+    cfg: &Config,
+    mut on_epoch: impl FnMut(&EpochReport, &Trainer) -> std::io::Result<()>,
+) -> Result<(FloatNetwork, Summary), TrainError> {
+    check(cfg)?;
+    let start = Instant::now();
+    let (mut trainer, done) = start_trainer(cfg)?;
+    let data = split_data(cfg, &trainer)?;
+    let val = &data.val;
+    let val_loss = |t: &Trainer| (!val.is_empty()).then(|| t.loss(val));
     let mut report = EpochReport {
         epoch: done,
         epochs: cfg.epochs,
@@ -1171,51 +1261,7 @@ pub fn train(
         let t0 = Instant::now();
         let lr = cfg.schedule.rate(cfg.lr, epoch - 1, cfg.epochs);
         let seed = cfg.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(epoch);
-        let (mut loss, mut positions) = (0.0, 0u64);
-        // The records are read, filtered and given their mirror coins on a thread of their
-        // own, in stream order, while the pool trains on the batch before: read on the pool's
-        // thread, they left every other worker idle while they were read.
-        let (to_train, batches) = mpsc::sync_channel(2);
-        let (val_records, invalid_records) = (&val_records, &invalid_records);
-        std::thread::scope(|scope| -> Result<(), TrainError> {
-            scope.spawn(move || {
-                let mut coin = ChaCha8Rng::seed_from_u64(seed ^ 0x6d69_7272_6f72);
-                let mut pending = Vec::with_capacity(cfg.batch);
-                for r in ShuffledReader::open(&cfg.data, cfg.buffer, seed) {
-                    let r = match r {
-                        Ok(r) => r,
-                        Err(e) => {
-                            let _ = to_train.send(Err(e));
-                            return;
-                        }
-                    };
-                    if val_records.contains(&r) {
-                        continue;
-                    }
-                    let mirror = cfg.mirror && coin.random_bool(0.5);
-                    if invalid_records.contains(&r) {
-                        continue;
-                    }
-                    pending.push((r, mirror));
-                    if pending.len() == cfg.batch {
-                        let full = std::mem::replace(&mut pending, Vec::with_capacity(cfg.batch));
-                        if to_train.send(Ok(full)).is_err() {
-                            return;
-                        }
-                    }
-                }
-                if !pending.is_empty() {
-                    let _ = to_train.send(Ok(pending));
-                }
-            });
-            for pending in batches {
-                // Decoded on every thread at once, in stream order.
-                trainer.legal_samples(&pending?, cfg.lambda, cfg.scale, &mut batch);
-                loss += trainer.step(&batch, lr);
-                positions += batch.len() as u64;
-            }
-            Ok(())
-        })?;
+        let (loss, positions) = train_epoch(cfg, &data, seed, lr, &mut trainer, &mut batch)?;
         report = EpochReport {
             epoch,
             epochs: cfg.epochs,
@@ -1230,9 +1276,9 @@ pub fn train(
     }
     let summary = Summary {
         epochs: cfg.epochs,
-        train_positions,
+        train_positions: data.train_positions,
         val_positions: val.len() as u64,
-        invalid,
+        invalid: data.invalid,
         initial_val_loss,
         last: report,
         seconds: start.elapsed().as_secs_f64(),
