@@ -738,6 +738,154 @@ impl<F: FnMut(Result<Game, PgnError>) -> ControlFlow<()>> Games<F> {
     }
 }
 
+/// [`read_pgn_stream`] between two units of the text: where the games go, the game being
+/// built, what is being passed over, and the warnings.
+struct Reading<'w, F> {
+    out: Games<F>,
+    cur: Builder,
+    skip: Skip,
+    warnings: &'w mut Vec<String>,
+}
+
+impl<F: FnMut(Result<Game, PgnError>) -> ControlFlow<()>> Reading<'_, F> {
+    /// The game being built ends here, handed out.
+    fn push_current(&mut self) {
+        self.out
+            .push(std::mem::replace(&mut self.cur, Builder::new()).finish());
+    }
+
+    /// A lexer error: the lexer stands at the next game's tags (or the end), so this game
+    /// is over.
+    fn error(&mut self, e: PgnError) {
+        let in_tags = e.in_tags();
+        let game = std::mem::replace(&mut self.cur, Builder::new());
+        let whole = if in_tags {
+            game.has_movetext()
+        } else {
+            game.result.is_some()
+        };
+        if self.skip == Skip::No && whole {
+            // The game before had ended: it stands.
+            self.out.push(game.finish());
+            if !in_tags {
+                self.warnings.push(format!(
+                    "{e}: text after game {} ignored to the next tag",
+                    self.out.count
+                ));
+            }
+        }
+        // A broken tag starts a game (a bad one); broken movetext is the bad game's,
+        // already reported when it was bad or junk.
+        if in_tags || (self.skip == Skip::No && !whole) {
+            self.out.push(Err(e));
+        }
+        self.skip = Skip::Junk;
+    }
+
+    fn tag(&mut self, line: usize, name: String, value: String) {
+        if self.skip == Skip::No && self.cur.has_movetext() {
+            self.push_current();
+        }
+        self.skip = Skip::No;
+        if name.eq_ignore_ascii_case("FEN") {
+            self.cur.fen_line = line;
+        }
+        self.cur.tags.push((name, value));
+    }
+
+    fn comment(&mut self, c: String) {
+        if self.skip == Skip::No && !c.is_empty() {
+            self.cur.comments.push((self.cur.moves.len(), c));
+        }
+    }
+
+    /// A word of movetext: a result, a move (with its number and marks), or noise.
+    fn word(&mut self, line: usize, w: String) {
+        let result = parse_result(&w);
+        match self.skip {
+            Skip::No => {}
+            Skip::BadGame => {
+                if result.is_some() {
+                    self.skip = Skip::No;
+                }
+                return;
+            }
+            Skip::Junk => return,
+        }
+        if self.cur.result.is_some() {
+            // Movetext after a result without new tags: the next game, or junk.
+            self.push_current();
+        }
+        if result.is_none() && !w.chars().any(char::is_alphanumeric) {
+            if !w.chars().all(|c| matches!(c, '.' | '…' | '。' | '．')) {
+                self.warnings
+                    .push(format!("line {line}: '{}' ignored", clip(&w)));
+            }
+            return;
+        }
+        if let Err(e) = self.cur.ensure_started() {
+            self.out.push(Err(e));
+            self.cur = Builder::new();
+            self.skip = Skip::BadGame;
+            return;
+        }
+        if let Some(r) = result {
+            self.cur.result = Some(r);
+            return;
+        }
+        let bare = w.trim_end_matches(MARKS);
+        let token = strip_move_number(bare).trim_end_matches(MARKS);
+        if token.is_empty() || token.chars().all(|c| c == '.') {
+            return;
+        }
+        self.play(line, &w, bare, token);
+    }
+
+    /// The move of word `w` (`bare` without its marks, `token` without its number too).
+    fn play(&mut self, line: usize, w: &str, bare: &str, token: &str) {
+        let cur = &mut self.cur;
+        let Some(pos) = cur.pos.as_mut() else {
+            return;
+        };
+        // Try the whole word first: a WXF pawn move such as `33.4` looks like a move number.
+        let parsed = notation::parse_any(pos, bare).or_else(|_| notation::parse_any(pos, token));
+        match parsed {
+            Ok(m) => {
+                pos.make_move(m);
+                cur.moves.push(m);
+                let mark = mark_of(w);
+                if !mark.is_empty() {
+                    cur.marks.push((cur.moves.len(), mark));
+                }
+            }
+            Err(NotationError::Syntax(_))
+                if cur.tags.is_empty() && cur.moves.is_empty() && self.out.count > 0 =>
+            {
+                // Tagless text after a finished game whose first word is not shaped like a
+                // move is not a game (a program's signature, say).
+                self.warnings.push(format!(
+                    "line {line}: text after game {} is not a game, ignored from '{}' to the next tag",
+                    self.out.count,
+                    clip(w)
+                ));
+                self.cur = Builder::new();
+                self.skip = Skip::Junk;
+            }
+            Err(error) => {
+                self.out.push(Err(PgnError::Move {
+                    line,
+                    game: self.out.count + 1,
+                    ply: cur.moves.len() + 1,
+                    token: clip(token),
+                    error,
+                }));
+                self.cur = Builder::new();
+                self.skip = Skip::BadGame;
+            }
+        }
+    }
+}
+
 /// Reads every game of the text `chars` yields, as [`read_pgn`] does, handing each game to
 /// `emit` as soon as it ends; `emit` may ask to stop (`ControlFlow::Break`), and no more of
 /// the text is read. A file is read in one pass, holding one game (its comments included) and
@@ -748,151 +896,31 @@ pub fn read_pgn_stream<'a>(
     emit: impl FnMut(Result<Game, PgnError>) -> ControlFlow<()>,
     warnings: &mut Vec<String>,
 ) -> usize {
-    let mut out = Games {
-        emit,
-        count: 0,
-        stopped: false,
+    let mut r = Reading {
+        out: Games {
+            emit,
+            count: 0,
+            stopped: false,
+        },
+        cur: Builder::new(),
+        skip: Skip::No,
+        warnings,
     };
-    let mut cur = Builder::new();
-    let mut skip = Skip::No;
     let mut lexer = Lexer::new(chars);
     // Asked to stop: not one more unit of the text is read.
-    while !out.stopped {
-        let Some(item) = lexer.next_lex() else {
-            break;
-        };
-        let (line, lx) = match item {
-            Ok(x) => x,
-            Err(e) => {
-                // The lexer stands at the next game's tags (or the end): this game is over.
-                let in_tags = e.in_tags();
-                let game = std::mem::replace(&mut cur, Builder::new());
-                let whole = if in_tags {
-                    game.has_movetext()
-                } else {
-                    game.result.is_some()
-                };
-                if skip == Skip::No && whole {
-                    // The game before had ended: it stands.
-                    out.push(game.finish());
-                    if !in_tags {
-                        warnings.push(format!(
-                            "{e}: text after game {} ignored to the next tag",
-                            out.count
-                        ));
-                    }
-                }
-                // A broken tag starts a game (a bad one); broken movetext is the bad game's,
-                // already reported when it was bad or junk.
-                if in_tags || (skip == Skip::No && !whole) {
-                    out.push(Err(e));
-                }
-                skip = Skip::Junk;
-                continue;
-            }
-        };
-        match lx {
-            Lex::Tag(name, value) => {
-                if skip == Skip::No && cur.has_movetext() {
-                    out.push(std::mem::replace(&mut cur, Builder::new()).finish());
-                }
-                skip = Skip::No;
-                if name.eq_ignore_ascii_case("FEN") {
-                    cur.fen_line = line;
-                }
-                cur.tags.push((name, value));
-            }
-            Lex::Comment(c) => {
-                if skip == Skip::No && !c.is_empty() {
-                    cur.comments.push((cur.moves.len(), c));
-                }
-            }
-            Lex::Word(w) => {
-                let result = parse_result(&w);
-                match skip {
-                    Skip::No => {}
-                    Skip::BadGame => {
-                        if result.is_some() {
-                            skip = Skip::No;
-                        }
-                        continue;
-                    }
-                    Skip::Junk => continue,
-                }
-                if cur.result.is_some() {
-                    // Movetext after a result without new tags: the next game, or junk.
-                    out.push(std::mem::replace(&mut cur, Builder::new()).finish());
-                }
-                if result.is_none() && !w.chars().any(char::is_alphanumeric) {
-                    if !w.chars().all(|c| matches!(c, '.' | '…' | '。' | '．')) {
-                        warnings.push(format!("line {line}: '{}' ignored", clip(&w)));
-                    }
-                    continue;
-                }
-                if let Err(e) = cur.ensure_started() {
-                    out.push(Err(e));
-                    cur = Builder::new();
-                    skip = Skip::BadGame;
-                    continue;
-                }
-                if let Some(r) = result {
-                    cur.result = Some(r);
-                    continue;
-                }
-                let bare = w.trim_end_matches(MARKS);
-                let token = strip_move_number(bare).trim_end_matches(MARKS);
-                if token.is_empty() || token.chars().all(|c| c == '.') {
-                    continue;
-                }
-                let pos = match cur.pos.as_mut() {
-                    Some(p) => p,
-                    None => continue,
-                };
-                // Try the whole word first: a WXF pawn move such as `33.4` looks like a
-                // move number.
-                let parsed =
-                    notation::parse_any(pos, bare).or_else(|_| notation::parse_any(pos, token));
-                match parsed {
-                    Ok(m) => {
-                        pos.make_move(m);
-                        cur.moves.push(m);
-                        let mark = mark_of(&w);
-                        if !mark.is_empty() {
-                            cur.marks.push((cur.moves.len(), mark));
-                        }
-                    }
-                    Err(NotationError::Syntax(_))
-                        if cur.tags.is_empty() && cur.moves.is_empty() && out.count > 0 =>
-                    {
-                        // Tagless text after a finished game whose first word is not shaped
-                        // like a move is not a game (a program's signature, say).
-                        warnings.push(format!(
-                            "line {line}: text after game {} is not a game, ignored from '{}' to the next tag",
-                            out.count,
-                            clip(&w)
-                        ));
-                        cur = Builder::new();
-                        skip = Skip::Junk;
-                    }
-                    Err(error) => {
-                        out.push(Err(PgnError::Move {
-                            line,
-                            game: out.count + 1,
-                            ply: cur.moves.len() + 1,
-                            token: clip(token),
-                            error,
-                        }));
-                        cur = Builder::new();
-                        skip = Skip::BadGame;
-                    }
-                }
-            }
+    while !r.out.stopped {
+        match lexer.next_lex() {
+            None => break,
+            Some(Err(e)) => r.error(e),
+            Some(Ok((line, Lex::Tag(name, value)))) => r.tag(line, name, value),
+            Some(Ok((_, Lex::Comment(c)))) => r.comment(c),
+            Some(Ok((line, Lex::Word(w)))) => r.word(line, w),
         }
     }
-    if skip == Skip::No && !cur.is_empty() {
-        out.push(cur.finish());
+    if r.skip == Skip::No && !r.cur.is_empty() {
+        r.out.push(r.cur.finish());
     }
-    out.count
+    r.out.count
 }
 
 /// Reads every game in `text`; the first error (in file order) refuses the whole text.

@@ -455,6 +455,34 @@ fn gb_bytes(s: &str, room: usize) -> Vec<u8> {
     out
 }
 
+/// The 32 piece slots of the header for `start`: pieces into their slots in square order,
+/// then, past the plain versions, shifted by the key (and rotated from the rotated version
+/// on).
+fn piece_codes(start: &Position, version: u8, keys: &Keys) -> [u8; 32] {
+    let mut codes = [0xFFu8; 32];
+    for sq in Square::all() {
+        let Some(p) = start.piece_at(sq) else {
+            continue;
+        };
+        let base = if p.color() == Color::Red { 0 } else { 16 };
+        if let Some(i) = (0..16).find(|&i| SLOTS[i] == p.kind() && codes[base + i] == 0xFF) {
+            codes[base + i] = code_of(sq);
+        }
+    }
+    if version > LAST_PLAIN_VERSION {
+        for c in codes.iter_mut() {
+            *c = c.wrapping_add(keys.xy);
+        }
+        if version >= FIRST_ROTATED_VERSION {
+            let rotated = codes;
+            for (i, c) in codes.iter_mut().enumerate() {
+                *c = rotated[(usize::from(keys.xy) + i + 1) & 31];
+            }
+        }
+    }
+    codes
+}
+
 /// Writes `game` (start position, main line, comments, result, the tags XQF has room for)
 /// as an XQF file. Moves that are not legal in turn end the line there.
 pub fn write_xqf(game: &Game, opts: XqfWriteOptions) -> Vec<u8> {
@@ -482,29 +510,7 @@ pub fn write_xqf(game: &Game, opts: XqfWriteOptions) -> Vec<u8> {
         Keys::plain()
     };
 
-    // Pieces into their slots, in square order.
-    let mut codes = [0xFFu8; 32];
-    for sq in Square::all() {
-        let Some(p) = game.start.piece_at(sq) else {
-            continue;
-        };
-        let base = if p.color() == Color::Red { 0 } else { 16 };
-        if let Some(i) = (0..16).find(|&i| SLOTS[i] == p.kind() && codes[base + i] == 0xFF) {
-            codes[base + i] = code_of(sq);
-        }
-    }
-    if version > LAST_PLAIN_VERSION {
-        for c in codes.iter_mut() {
-            *c = c.wrapping_add(keys.xy);
-        }
-        if version >= FIRST_ROTATED_VERSION {
-            let rotated = codes;
-            for (i, c) in codes.iter_mut().enumerate() {
-                *c = rotated[(usize::from(keys.xy) + i + 1) & 31];
-            }
-        }
-    }
-    h[0x10..0x30].copy_from_slice(&codes);
+    h[0x10..0x30].copy_from_slice(&piece_codes(&game.start, version, &keys));
     h[0x32] = u8::from(game.start.side_to_move() == Color::Black);
     h[0x33] = match game.result {
         None => 0,
