@@ -343,15 +343,7 @@ struct WinInfo {
 fn chases(pos: &mut Position, m: Move, mover: Piece, opts: &Options) -> Chases {
     let us = pos.side_to_move();
     let them = !us;
-    // 26.6: a pawn that crossed on the opponent's last move is not worth winning.
-    let just_crossed = pos.history().last().and_then(|st| {
-        let mv = st.mv?;
-        let p = pos.piece_at(mv.to())?;
-        (p.kind() == PieceKind::Pawn
-            && !crossed(p.color(), mv.from())
-            && crossed(p.color(), mv.to()))
-        .then_some(mv.to())
-    });
+    let just_crossed = just_crossed(pos);
     let mut out = Chases::default();
     pos.make_move(m);
     // AXF as pyffish: pieces between our attackers and the enemy king (our discoverers,
@@ -361,27 +353,7 @@ fn chases(pos: &mut Position, m: Move, mover: Piece, opts: &Options) -> Chases {
     } else {
         0
     };
-    // Targets: enemy pieces other than the king; pawns only once across the river (26.6).
-    let mut candidates: Vec<(Square, u128)> = Vec::new();
-    // Targets with a root of their own (for those won by a series of checks).
-    let mut rooted = 0u128;
-    for sq in pos.pieces_of(them) {
-        let Some(p) = pos.piece_at(sq) else { continue };
-        match p.kind() {
-            PieceKind::King => continue,
-            PieceKind::Pawn if !crossed(them, sq) || Some(sq) == just_crossed => continue,
-            _ => {}
-        }
-        // 24.4 / 26.9: a same-kind attacker the target may take evenly offers an exchange.
-        let excluded = exchange_offers(pos, sq);
-        if excluded != 0 {
-            out.exchange = true;
-        }
-        if attackers_by(pos, sq, them) != 0 {
-            rooted |= 1u128 << sq.index();
-        }
-        candidates.push((sq, excluded));
-    }
+    let (candidates, rooted) = targets(pos, them, just_crossed, &mut out);
     // With the opponent passing, which targets could we win now?
     pos.make_null_move();
     let mut after: Vec<(Square, WinInfo)> = Vec::new();
@@ -457,9 +429,68 @@ fn chases(pos: &mut Position, m: Move, mover: Piece, opts: &Options) -> Chases {
         after: blockers_after,
         before: blockers_before,
     };
+    record_direct(pos, &mut out, after, (m, mover), &fresh, opts);
+    out
+}
+
+/// 26.6: the square of a pawn that crossed the river on the opponent's last move (not worth
+/// winning), if one did.
+fn just_crossed(pos: &Position) -> Option<Square> {
+    pos.history().last().and_then(|st| {
+        let mv = st.mv?;
+        let p = pos.piece_at(mv.to())?;
+        (p.kind() == PieceKind::Pawn
+            && !crossed(p.color(), mv.from())
+            && crossed(p.color(), mv.to()))
+        .then_some(mv.to())
+    })
+}
+
+/// The pieces of `them` a chase may target, each with the attackers excluded because they
+/// offer an exchange (which `out` notes), and the targets with a root of their own (for those
+/// won by a series of checks).
+fn targets(
+    pos: &mut Position,
+    them: Color,
+    just_crossed: Option<Square>,
+    out: &mut Chases,
+) -> (Vec<(Square, u128)>, u128) {
+    // Targets: enemy pieces other than the king; pawns only once across the river (26.6).
+    let mut candidates: Vec<(Square, u128)> = Vec::new();
+    let mut rooted = 0u128;
+    for sq in pos.pieces_of(them) {
+        let Some(p) = pos.piece_at(sq) else { continue };
+        match p.kind() {
+            PieceKind::King => continue,
+            PieceKind::Pawn if !crossed(them, sq) || Some(sq) == just_crossed => continue,
+            _ => {}
+        }
+        // 24.4 / 26.9: a same-kind attacker the target may take evenly offers an exchange.
+        let excluded = exchange_offers(pos, sq);
+        if excluded != 0 {
+            out.exchange = true;
+        }
+        if attackers_by(pos, sq, them) != 0 {
+            rooted |= 1u128 << sq.index();
+        }
+        candidates.push((sq, excluded));
+    }
+    (candidates, rooted)
+}
+
+/// The targets `after` that move `m` of `mover` lets us win directly: a win in `out` for
+/// each whose winning attack is new (or, by 图5, that could not be won before the move).
+fn record_direct(
+    pos: &mut Position,
+    out: &mut Chases,
+    after: Vec<(Square, WinInfo)>,
+    (m, mover): (Move, Piece),
+    fresh: &Blockers,
+    opts: &Options,
+) {
     for (sq, w) in after {
         let counts = if opts.new_attack_only {
-            has_new_attack(pos, sq, &w, m, &fresh)
+            has_new_attack(pos, sq, &w, m, fresh)
         } else {
             // 图5: "吃士的结果没有发生变化" — the piece could be won before and still can.
             win_info(pos, sq, 0, opts.mate_spoils_capture).is_none()
@@ -481,7 +512,6 @@ fn chases(pos: &mut Position, m: Move, mover: Piece, opts: &Options) -> Chases {
             by_exchange: false,
         });
     }
-    out
 }
 
 /// The squares of `squares` whose bit in `bits` is `set`.
