@@ -21,10 +21,15 @@ pub const fn mix64(z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The output of one SplitMix64 step from `state`: the one place the generator is written
+/// (the keys here, the data generator's seeds, `jiangjun tb` sampling).
+pub const fn splitmix64(state: u64) -> u64 {
+    mix64(state.wrapping_add(GOLDEN))
+}
+
 /// One step of SplitMix64: the next state and its output.
 const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(GOLDEN);
-    (s, mix64(s))
+    (state.wrapping_add(GOLDEN), splitmix64(state))
 }
 
 const fn build() -> ([[u64; SQUARES]; 14], u64) {

@@ -290,7 +290,7 @@ fn sample_main(a: SampleArgs) -> anyhow::Result<i32> {
         if found == a.count {
             break;
         }
-        seed = crate::board::zobrist::mix64(seed.wrapping_add(crate::board::zobrist::GOLDEN));
+        seed = crate::board::zobrist::splitmix64(seed);
         let idx = seed % size;
         let side = Color::ALL[(seed >> 63) as usize];
         let Some(v) = t.value(side, idx) else {

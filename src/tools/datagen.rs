@@ -58,7 +58,7 @@ pub use format::{
 pub use shuffle::ShuffledReader;
 
 use super::budget::Budget;
-use crate::board::zobrist::{mix64, GOLDEN};
+use crate::board::zobrist::splitmix64;
 use crate::board::{Color, GameResult, Move, Position};
 use crate::rules::{Arbiter, Ending, GameLog, RuleSet, Termination};
 use crate::search::engine::{Engine, Evaluation};
@@ -218,11 +218,6 @@ struct GameOutput {
     stats: Stats,
 }
 
-/// SplitMix64: spreads nearby seeds and indices over unrelated generator states.
-fn mix(z: u64) -> u64 {
-    mix64(z.wrapping_add(GOLDEN))
-}
-
 /// A game in progress (self-play, or a recorded game being labelled): the arbiter's log of
 /// it and what the engine needs to be given it.
 struct GameState {
@@ -350,7 +345,8 @@ fn skip(pos: &Position, best: Move, score: i32, score_limit: i32) -> Option<Skip
 
 /// Plays game `index` of the run.
 fn play_game(cfg: &Config, index: u32) -> GameOutput {
-    let mut rng = ChaCha8Rng::seed_from_u64(mix(cfg.seed ^ mix(u64::from(index))));
+    // SplitMix64 spreads nearby seeds and indices over unrelated generator states.
+    let mut rng = ChaCha8Rng::seed_from_u64(splitmix64(cfg.seed ^ splitmix64(u64::from(index))));
     let mut g = GameState::new();
     for m in choose_start(cfg, &mut rng) {
         g.play(m);
