@@ -294,18 +294,7 @@ pub fn judge_replay(
         }
     }
     if judgement.ruled_at.is_none() {
-        // 23.3: a repetition below the ruling count gets no ruling; say so.
-        if let Some(rep) = judgement.repetition.filter(|r| r.ply == n) {
-            judgement.clause = Some(Clause::Art23_3);
-            let v = rule_on(&mut natures, rep.period(), rules);
-            judgement.verdict = Some(Verdict {
-                outcome: None,
-                clause: Clause::Art23_3,
-                ..v
-            });
-        } else {
-            judgement.repetition = None;
-        }
+        note_unruled_repetition(&mut judgement, &mut natures, n);
     }
     if reports == Reports::Every {
         judgement.moves = natures.reports();
@@ -316,6 +305,23 @@ pub fn judge_replay(
         }
     }
     judgement
+}
+
+/// 23.3: a repetition at the game's end below the ruling count gets no ruling; the judgement
+/// says so, with what the cycle would be ruled if it went on. Any earlier repetition is
+/// forgotten.
+fn note_unruled_repetition(judgement: &mut Judgement, natures: &mut Natures, n: usize) {
+    if let Some(rep) = judgement.repetition.filter(|r| r.ply == n) {
+        judgement.clause = Some(Clause::Art23_3);
+        let v = rule_on(natures, rep.period(), judgement.rules);
+        judgement.verdict = Some(Verdict {
+            outcome: None,
+            clause: Clause::Art23_3,
+            ..v
+        });
+    } else {
+        judgement.repetition = None;
+    }
 }
 
 /// 23.4 "如果一方在三个或三个以上点上，连续以犯禁着法或无积极意义的允许或禁止着法达九个回合，
