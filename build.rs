@@ -1,4 +1,4 @@
-//! Turns the evaluation's weights file (`src/search/eval/weights.json`, written by
+//! Turns the evaluation's weights file (`src/eval/weights.json`, written by
 //! `jiangjun tune --out`) into the Rust expression of `Weights::DEFAULT` at compile time, so
 //! the search reads a plain constant: no parsing at start-up and no lazy initialisation on the
 //! evaluation's path.
@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const WEIGHTS: &str = "src/search/eval/weights.json";
+const WEIGHTS: &str = "src/eval/weights.json";
 
 fn main() {
     println!("cargo:rerun-if-changed={WEIGHTS}");

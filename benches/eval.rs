@@ -12,9 +12,9 @@
 use criterion::Throughput;
 use criterion::{criterion_group, criterion_main, Criterion};
 use jiangjun::board::{Move, Position};
-use jiangjun::search::eval::evaluate;
-use jiangjun::search::nnue::simd::Isa;
-use jiangjun::search::nnue::{AccumulatorStack, Architecture, FeatureSet, FloatNetwork};
+use jiangjun::eval::evaluate;
+use jiangjun::eval::nnue::simd::Isa;
+use jiangjun::eval::nnue::{AccumulatorStack, Architecture, FeatureSet, FloatNetwork};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;

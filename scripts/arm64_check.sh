@@ -75,7 +75,7 @@ neon_in() {
         END { for (f in n) print n[f], f }' "$SMOKE_DIR/jiangjun.s" | sort -rn
 }
 # The accumulator rows: i16 lanes added and subtracted eight at a time.
-rows=$(neon_in jiangjun::search::nnue:: '\t(add|sub)\tv[0-9]+[.]8h, v[0-9]+[.]8h, v[0-9]+[.]8h')
+rows=$(neon_in jiangjun::eval::nnue:: '\t(add|sub)\tv[0-9]+[.]8h, v[0-9]+[.]8h, v[0-9]+[.]8h')
 [[ -n $rows ]] || die "no NEON add/sub on .8h in the network's functions: the accumulator loops are not vectorised"
 # The SCReLU dot product: clamped i16 lanes multiplied into i32 sums (smlal, smlal2).
 dots=$(neon_in jiangjun::search:: '\tsmlal2?\tv[0-9]+[.]4s, v[0-9]+[.][48]h, v[0-9]+[.][48]h')

@@ -70,7 +70,7 @@ make_seeds() {
         echo "fuzz.sh: ELEEYE_BOOK not set; eleeye_book starts from an empty corpus" >&2
       fi ;;
     network)
-      { printf '\0'; cat src/search/nnue/net/default.jjnn; } > "$d/default.jjnn"
+      { printf '\0'; cat src/eval/nnue/net/default.jjnn; } > "$d/default.jjnn"
       printf '\1\0\0\0\0\0\0\0\0JJNN' > "$d/overlay_head" ;;
     datagen)
       cargo build --release --quiet
@@ -114,7 +114,7 @@ make_seeds() {
       # bytes of offset, then the bytes laid over).
       grep '^accept' tests/data/fens.txt | cut -f2 | awk '{ print $0 " | " (NR % 3) / 2 }' |
         { printf '\0'; cat; printf 'not a sample\n'; } > "$d/samples"
-      { printf '\1'; cat src/search/eval/weights.json; } > "$d/weights"
+      { printf '\1'; cat src/eval/weights.json; } > "$d/weights"
       printf '\2\020\0"tempo": 2147483648' > "$d/overlay" ;;
     tablebase)
       # Flags byte 0: a material signature; 1: a table file (KR-K and KC-K, made here).

@@ -10,7 +10,7 @@
 # since been folded into `datagen`, so to reproduce that data exactly run this script as it was
 # at that commit. The fit runs in parallel, so its last digits may differ.
 # Writes target/tune/data_<seed>.bin and target/tune/weights.json (the tuned weights, in the
-# format of src/search/eval/weights.json), then copies that file over the engine's:
+# format of src/eval/weights.json), then copies that file over the engine's:
 # `git diff` shows the change; measure it with games before keeping it. Set INIT to a weights
 # file to start from it instead of the engine's own (`jiangjun tune --init`).
 set -euo pipefail
@@ -35,4 +35,4 @@ unset 'files[-1]'
 train=$(IFS=,; echo "${files[*]}")
 $jj tune --data "$train" --validate "$held_out" --out target/tune/weights.json --all \
     --rounds 4 ${INIT:+--init "$INIT"}
-cp target/tune/weights.json src/search/eval/weights.json
+cp target/tune/weights.json src/eval/weights.json

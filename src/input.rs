@@ -21,7 +21,7 @@
 //! stream instead ([`open_stream`]): any size, one game in memory at a time, the same checks
 //! of the file type and of a change while read.
 //! Limits per kind of input are the `MAX_*` constants here (the network file's is the largest
-//! network file's length, [`crate`]'s `search::nnue::network::MAX_FILE_LEN`); streamed inputs (training data)
+//! network file's length, [`crate`]'s `eval::nnue::network::MAX_FILE_LEN`); streamed inputs (training data)
 //! have none, since they are never held whole.
 
 use std::fmt;

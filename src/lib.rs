@@ -17,18 +17,20 @@
 //!    for writing a file whole or not at all (a temporary file renamed at the end).
 //!    [`tablebase`], endgame tables (their generator, files and lookup), is beside the book:
 //!    it knows the board, not the search or the rules' referee.
-//! 4. [`search`]: evaluation, alpha-beta, time management and the [`search::engine`] façade.
-//!    It reads no files: the front end loads the book and network files and hands them over
-//!    (the built-in network, [`search::nnue::embedded`], is compiled in).
-//! 5. [`protocol`]: UCCI/UCI sessions through the façade; its line parser
+//! 4. [`eval`]: the evaluations — the hand-written one and the network ([`eval::nnue`], the
+//!    built-in network [`eval::nnue::embedded`] compiled in) — on the board and [`checksum`]
+//!    alone. The search calls them; the tuner and the trainer fit them.
+//! 5. [`search`]: alpha-beta, time management and the [`search::engine`] façade.
+//!    It reads no files: the front end loads the book and network files and hands them over.
+//! 6. [`protocol`]: UCCI/UCI sessions through the façade; its line parser
 //!    ([`protocol::command`]) depends on nothing but `std`.
-//! 6. [`tools`]: offline work above the engine — book builder, bench signature, self-play,
+//! 7. [`tools`]: offline work above the engine — book builder, bench signature, self-play,
 //!    tuner, training-data generation, trainer. [`tournament`] (matches and round-robins of
 //!    engine processes) depends on the board, the rules and the records only.
-//! 7. [`cli`]: the command line, above everything.
+//! 8. [`cli`]: the command line, above everything.
 //!
 //! The crate denies `unsafe` code; the exceptions are the SIMD dispatch of the network
-//! ([`search::nnue::simd`]), where calling an AVX2 function needs it, the table's cache
+//! ([`eval::nnue::simd`]), where calling an AVX2 function needs it, the table's cache
 //! prefetch ([`search::tt::TranspositionTable::prefetch`]), and the `poll` that tells whether
 //! a GUI still reads the engine's output (`protocol::stdio`).
 #![deny(unsafe_code)]
@@ -36,6 +38,7 @@ pub mod board;
 pub mod book;
 pub mod checksum;
 pub mod cli;
+pub mod eval;
 pub mod input;
 pub mod output;
 pub mod protocol;

@@ -11,7 +11,7 @@
 
 use jiangjun::board::Position;
 use jiangjun::checksum::fnv1a64;
-use jiangjun::search::nnue::{
+use jiangjun::eval::nnue::{
     built_in, AccumulatorStack, Architecture, FeatureSet, FloatNetwork, Network,
 };
 use libfuzzer_sys::fuzz_target;

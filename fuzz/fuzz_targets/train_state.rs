@@ -12,7 +12,7 @@
 
 use jiangjun::board::Position;
 use jiangjun::checksum::fnv1a32;
-use jiangjun::search::nnue::{Architecture, FeatureSet, FloatNetwork, Network};
+use jiangjun::eval::nnue::{Architecture, FeatureSet, FloatNetwork, Network};
 use jiangjun::tools::train::TrainState;
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;

@@ -1,7 +1,7 @@
 //! Fuzzes what `jiangjun tune` reads: the first byte picks the reader (modulo 3). 0: tuning
 //! samples, `FEN | result` lines ([`parse_samples`]); 1: a weights file
 //! ([`Weights::from_json`], what `tune --init` reads); 2: the same with the fuzzer's bytes
-//! laid over the default weights file (`src/search/eval/weights.json`) at the offset given by
+//! laid over the default weights file (`src/eval/weights.json`) at the offset given by
 //! the next two bytes, so that mutations reach past the first missing field.
 //!
 //! Checked: nothing panics, a bad file is an error value; every non-blank sample line is
@@ -10,7 +10,7 @@
 //! ([`Weights::to_json`]) and read back equal, and writing them again gives the same text.
 #![no_main]
 
-use jiangjun::search::eval::Weights;
+use jiangjun::eval::Weights;
 use jiangjun::tools::tune::parse_samples;
 use libfuzzer_sys::fuzz_target;
 

@@ -1,10 +1,10 @@
 //! The evaluation flags of the tools that search (`datagen`, `analyse`):
 //! `--evalfile F` (that network), `--nnue` (the built-in network) or `--handwritten`; without
-//! one, the engine's default ([`crate::search::nnue::DEFAULT_ON`]). Data generation names its
+//! one, the engine's default ([`crate::eval::nnue::DEFAULT_ON`]). Data generation names its
 //! evaluation on purpose, so a run's labels do not change when the default does.
 
+use crate::eval::nnue::{self, Network};
 use crate::search::engine::Evaluation;
-use crate::search::nnue::{self, Network};
 use anyhow::Context;
 use std::sync::Arc;
 

@@ -70,7 +70,7 @@ pub enum Command {
     /// Texel-tune the hand-written evaluation's weights.
     ///
     /// Reads datagen's records (or `FEN | result` lines) and reads and writes the format of
-    /// src/search/eval/weights.json.
+    /// src/eval/weights.json.
     #[command(verbatim_doc_comment)]
     Tune(tune::TuneArgs),
     /// The search parameters a tuning run may set, or the strength levels.

@@ -2,7 +2,7 @@
 //! NET can be written, is checked before training starts.
 
 use super::value::{number, number_in};
-use crate::search::nnue::{Architecture, FeatureSet, FloatNetwork};
+use crate::eval::nnue::{Architecture, FeatureSet, FloatNetwork};
 use crate::tools::train::{self, Config, Schedule};
 use anyhow::Context;
 

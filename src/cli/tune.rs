@@ -2,7 +2,7 @@
 //! checked before the data is read, so a typo is reported at once.
 
 use super::value::{non_negative, number};
-use crate::search::eval::Weights;
+use crate::eval::Weights;
 use crate::tools::datagen::format::MAGIC;
 use crate::tools::datagen::RecordReader;
 use crate::tools::tune::{self, Scope, Settings};
@@ -14,7 +14,7 @@ pub struct TuneArgs {
     /// Self-play data (`jiangjun datagen` files, or `FEN | result` text), separated by commas.
     #[arg(long, value_name = "F[,F...]")]
     pub data: String,
-    /// The tuned weights, in the format of src/search/eval/weights.json.
+    /// The tuned weights, in the format of src/eval/weights.json.
     #[arg(long, value_name = "F", default_value = "tuned_weights.json")]
     pub out: String,
     /// Weights to start from (a file of an earlier run); default: the engine's own.

@@ -2,7 +2,7 @@
 //! package version, the git commit it was built from, and the network and book compiled in
 //! (they change the engine's play without changing its version).
 
-use crate::search::nnue::{self, DEFAULT_ON};
+use crate::eval::nnue::{self, DEFAULT_ON};
 
 /// The commit `build.rs` recorded (`unknown` when the build had no git checkout).
 pub const GIT_COMMIT: &str = env!("JIANGJUN_GIT_COMMIT");

@@ -6,9 +6,9 @@
 //! file, another format), the answer is a message naming the file and the reason, never a
 //! panic.
 
+use crate::eval::nnue::network::MAX_FILE_LEN;
+use crate::eval::nnue::{Network, NetworkError, BUILT_IN_NAME};
 use crate::input::{self, InputError};
-use crate::search::nnue::network::MAX_FILE_LEN;
-use crate::search::nnue::{Network, NetworkError, BUILT_IN_NAME};
 use std::fmt;
 
 /// What an `evalfile` value asks for.
@@ -107,7 +107,7 @@ pub fn load(path: &str) -> Result<Network, EvalFileError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::nnue::FloatNetwork;
+    use crate::eval::nnue::FloatNetwork;
 
     #[test]
     fn values_meaning_the_built_in_network_or_none() {

@@ -42,19 +42,20 @@
 //! `evalfile` names a network file (see [`super::evalfile`]; `<built-in>`, the default, or
 //! empty: the network compiled into the binary; `<none>` or `none`: no network) and `usennue`
 //! chooses it over the hand-written evaluation. `usennue`'s default is
-//! [`crate::search::nnue::DEFAULT_ON`], the one switch that makes the network the engine's
+//! [`crate::eval::nnue::DEFAULT_ON`], the one switch that makes the network the engine's
 //! evaluation; `knowledge` levels below `large` always use the hand-written evaluation.
 
 use super::command::{parse_check_value, Dialect};
 use crate::board::RankOrigin;
 use crate::book::Randomness;
+use crate::eval::nnue::{BUILT_IN_NAME, DEFAULT_ON};
+use crate::eval::Level;
 use crate::rules::RuleSet;
 use crate::search::engine::{
     DEFAULT_HASH_MB, DEFAULT_THREADS, DEFAULT_USE_BOOK, DEFAULT_USE_TABLEBASES, MAX_HASH_MB,
     MAX_THREADS,
 };
-use crate::search::levels::{Level, Style};
-use crate::search::nnue::{BUILT_IN_NAME, DEFAULT_ON};
+use crate::search::levels::Style;
 use crate::search::parameters::Parameters;
 use crate::search::strength::{Strength, MAX_ELO, MIN_ELO};
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;

@@ -9,11 +9,9 @@
 //! callback, exactly once per `go`. When the opening book has a usable move, `go` answers from
 //! it at once (reporting one `Book`, then `Done`) on the caller's thread.
 
-use super::eval;
 use super::history::Histories;
-use super::levels::{Level, Style};
+use super::levels::Style;
 use super::limits::Limits;
-use super::nnue::{self, Network};
 use super::parameters::Parameters;
 use super::repetition;
 use super::report::{BookCandidate, Info, Report, SearchResult};
@@ -23,6 +21,9 @@ use super::threads::{lock, search_threads, spawn_search};
 use super::tt::{self, TableStats, TranspositionTable, TtEntry};
 use crate::board::{FenError, Move, MoveError, Position};
 use crate::book::{self, Book, BookMove, Randomness};
+use crate::eval;
+use crate::eval::nnue::{self, Network};
+use crate::eval::Level;
 use crate::rules::RuleSet;
 use crate::tablebase::TableSet;
 use rand::{Rng, SeedableRng};

@@ -14,8 +14,8 @@
 //! keeps it within ±[`HISTORY_MAX`] without clamping and lets old knowledge fade.
 
 use super::correction::Corrections;
-use super::eval;
 use crate::board::{Move, Position};
+use crate::eval;
 
 /// The bound of every history entry.
 pub const HISTORY_MAX: i32 = 16_384;

@@ -1,51 +1,13 @@
-//! How selective the search is, how much the evaluation knows, and how it treats draws: the
-//! UCCI options `pruning`, `knowledge` and `style` (ucci.md §5.2).
+//! How selective the search is and how it treats draws: the UCCI options `pruning` and
+//! `style` (ucci.md §5.2). `pruning` is a [`Level`], the scale the evaluation's `knowledge`
+//! uses too ([`crate::eval::weights_for`]), which is why that type lives with the evaluation.
 //!
 //! The defaults ([`Level::DEFAULT`] for both levels, [`Style::DEFAULT`]) are the engine as
 //! measured in its matches; the other settings exist for users: less pruning for composed
 //! problems (排局), where null-move and move-count pruning can hide a quiet zugzwang or mating
 //! move; less knowledge to give weaker opponents a game; a style that avoids or accepts draws.
 
-/// A UCCI `none` / `small` / `medium` / `large` setting. Ordered: more is larger.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Level {
-    None,
-    Small,
-    Medium,
-    Large,
-}
-
-impl Default for Level {
-    fn default() -> Level {
-        Level::DEFAULT
-    }
-}
-
-impl Level {
-    /// The default of `pruning` and `knowledge`, for the engine and the options table alike:
-    /// the engine as measured.
-    pub const DEFAULT: Level = Level::Large;
-
-    /// Parses a UCCI combo value (case-insensitive).
-    pub fn parse(s: &str) -> Option<Level> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "none" => Some(Level::None),
-            "small" => Some(Level::Small),
-            "medium" => Some(Level::Medium),
-            "large" => Some(Level::Large),
-            _ => None,
-        }
-    }
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Level::None => "none",
-            Level::Small => "small",
-            Level::Medium => "medium",
-            Level::Large => "large",
-        }
-    }
-}
+use crate::eval::Level;
 
 /// The search's pruning by `pruning` level. Each level drops the riskiest tools of the one
 /// above it; the quiescence search is the same at every level (it is the horizon, not a
@@ -127,17 +89,6 @@ impl Style {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn levels_parse_and_order() {
-        for l in [Level::None, Level::Small, Level::Medium, Level::Large] {
-            assert_eq!(Level::parse(l.name()), Some(l));
-        }
-        assert_eq!(Level::parse(" LARGE "), Some(Level::Large));
-        assert_eq!(Level::parse("huge"), None);
-        assert!(Level::None < Level::Small && Level::Medium < Level::Large);
-        assert_eq!(Level::default(), Level::Large);
-    }
 
     #[test]
     fn fewer_tools_at_lower_levels() {

@@ -2,10 +2,11 @@
 //! rules and levels in force, the lines to rank, the evaluation and parameters to use) and the
 //! bounds no search goes past.
 
-use super::levels::{Level, Style};
-use super::nnue::Network;
+use super::levels::Style;
 use super::parameters::Parameters;
 use super::strength::Strength;
+use crate::eval::nnue::Network;
+use crate::eval::Level;
 use crate::rules::RuleSet;
 use std::sync::Arc;
 

@@ -1,15 +1,13 @@
-//! Playing strength: search, evaluation, transposition table, time management, and the engine
-//! façade the protocol talks to.
+//! Playing strength: search, transposition table, time management, and the engine
+//! façade the protocol talks to. The evaluations it calls are [`crate::eval`]'s.
 mod alphabeta;
 pub mod correction;
 pub mod engine;
-pub mod eval;
 pub mod history;
 mod iterative;
 pub mod levels;
 pub mod limits;
 pub mod movepick;
-pub mod nnue;
 pub mod parameters;
 mod quiescence;
 pub mod repetition;

@@ -13,10 +13,10 @@
 //!
 //! Every legal move of the stage list is yielded exactly once; nothing here allocates.
 
-use super::eval;
 use super::history::HistoryView;
 use crate::board::movegen::Safety;
 use crate::board::{Move, MoveList, Position, MAX_MOVES};
+use crate::eval;
 use arrayvec::ArrayVec;
 
 /// What a yielded move is: the search prunes and reduces by it.

@@ -2,12 +2,12 @@
 //! when in check), so that no position is scored in the middle of an exchange.
 
 use super::alphabeta::result_bound;
-use super::eval;
 use super::limits::MAX_PLY;
 use super::movepick::MovePicker;
 use super::score::*;
 use super::tt::Bound;
 use super::worker::Worker;
+use crate::eval;
 
 /// The depth the quiescence search stores its results at: below every main-search depth, so
 /// they give cutoffs only to quiescence searches.

@@ -6,12 +6,10 @@
 //! One [`Worker`] runs per thread; they share the table and the stop flag (lazy SMP). With
 //! one thread and a node limit the search is deterministic.
 
-use super::eval;
 use super::history::{Histories, HistoryView};
 use super::iterative::RootMove;
-use super::levels::{Level, Selectivity};
+use super::levels::Selectivity;
 use super::limits::{Limits, MAX_PLY};
-use super::nnue::{AccumulatorStack, Network};
 use super::parameters::{self, Parameters};
 use super::repetition;
 use super::score::*;
@@ -20,6 +18,9 @@ use super::shared::{stall_margin, Shared};
 use super::tt::TranspositionTable;
 use super::tt::{self, Bound, TableStats, TtEntry};
 use crate::board::{Move, Position};
+use crate::eval;
+use crate::eval::nnue::{AccumulatorStack, Network};
+use crate::eval::Level;
 use crate::tablebase::Value;
 use arrayvec::ArrayVec;
 use std::sync::atomic::Ordering;
@@ -489,7 +490,7 @@ mod eval_cache_tests {
 #[cfg(test)]
 mod network_tests {
     use super::*;
-    use crate::search::nnue::FloatNetwork;
+    use crate::eval::nnue::FloatNetwork;
     use crate::search::report::SearchResult;
     use crate::search::BENCH_POSITIONS;
 
@@ -509,7 +510,7 @@ mod network_tests {
 
     #[test]
     fn king_bucket_network_search_is_incremental_exact_and_deterministic() {
-        use crate::search::nnue::{Architecture, FeatureSet};
+        use crate::eval::nnue::{Architecture, FeatureSet};
         let arch = Architecture::new(FeatureSet::KingBuckets, 64).unwrap();
         network_search_check(FloatNetwork::random_for(arch, 7));
     }

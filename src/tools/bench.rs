@@ -5,7 +5,7 @@
 //! side.
 //!
 //! The plain bench searches with the engine's default evaluation
-//! ([`crate::search::nnue::DEFAULT_ON`]), so the signature changes when the default does.
+//! ([`crate::eval::nnue::DEFAULT_ON`]), so the signature changes when the default does.
 //! Given a network, the bench runs twice in one process, hand-written evaluation first, and
 //! reports the network's speed as a ratio of the hand-written one ([`compare`]).
 //!
@@ -13,9 +13,9 @@
 //! share of probes that found their position (hits) and of probes whose entry ended the node
 //! (cutoffs). A deeper bench with a small `--hash` shows what a full table costs.
 
+use crate::eval::nnue::Network;
 use crate::search::engine::{Engine, Evaluation};
 use crate::search::limits::Limits;
-use crate::search::nnue::Network;
 use crate::search::tt::TableStats;
 use crate::search::BENCH_POSITIONS;
 use std::sync::Arc;

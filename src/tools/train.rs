@@ -60,9 +60,9 @@
 use crate::board::Position;
 use crate::board::{Color, Piece, PieceKind, Square};
 use crate::checksum::{fnv1a32, fnv1a64};
-use crate::search::nnue::network::{L1_LIMIT, L2_LIMIT, QA, QB};
-use crate::search::nnue::simd::{self, Isa, Kernel};
-use crate::search::nnue::{
+use crate::eval::nnue::network::{L1_LIMIT, L2_LIMIT, QA, QB};
+use crate::eval::nnue::simd::{self, Isa, Kernel};
+use crate::eval::nnue::{
     bucket_of, counts_for_bucket, output_bucket, Architecture, FeatureSet, FloatNetwork, View,
     OUTPUT_BUCKETS, SCALE,
 };

@@ -14,12 +14,12 @@
 //! again around it. A round that does not lower the real error ends the tuning. All passes over
 //! the samples run in parallel (rayon).
 //!
-//! The weights go in and out as files in the format of `src/search/eval/weights.json`
+//! The weights go in and out as files in the format of `src/eval/weights.json`
 //! ([`read_weights`], [`write_weights`]): a tuned file replaces that one as it is.
 
 use super::datagen::{DataError, Record};
 use crate::board::{Color, PieceKind, Position};
-use crate::search::eval::{evaluate_with, table_index, Weights};
+use crate::eval::{evaluate_with, table_index, Weights};
 use anyhow::Context as _;
 use rayon::prelude::*;
 use std::path::Path;
@@ -31,7 +31,7 @@ pub fn read_weights(path: &Path) -> anyhow::Result<Weights> {
     Weights::from_json(&text).with_context(|| format!("{}", path.display()))
 }
 
-/// Writes `w` in the format of `src/search/eval/weights.json`, whole or not at all
+/// Writes `w` in the format of `src/eval/weights.json`, whole or not at all
 /// ([`crate::output::write_whole`]).
 pub fn write_weights(path: &Path, w: &Weights) -> anyhow::Result<()> {
     crate::output::write_whole(path, w.to_json().as_bytes())

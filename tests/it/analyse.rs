@@ -281,7 +281,7 @@ fn the_evaluation_flags_choose_the_scores() {
     };
     let (hand, nnue) = (analysed(&["--handwritten"]), analysed(&["--nnue"]));
     assert_ne!(hand, nnue);
-    let default = if jiangjun::search::nnue::DEFAULT_ON {
+    let default = if jiangjun::eval::nnue::DEFAULT_ON {
         &nnue
     } else {
         &hand

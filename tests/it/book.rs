@@ -7,10 +7,10 @@ use cli_support::run;
 
 use jiangjun::board::Position;
 use jiangjun::book::{self, Book, Entry, Randomness};
+use jiangjun::eval::evaluate;
+use jiangjun::eval::nnue;
 use jiangjun::search::engine::Engine;
-use jiangjun::search::eval::evaluate;
 use jiangjun::search::limits::Limits;
-use jiangjun::search::nnue;
 use jiangjun::search::report::Report;
 use std::sync::mpsc;
 use std::sync::Arc;

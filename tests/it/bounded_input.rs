@@ -61,7 +61,7 @@ fn refused_paths(dir: &Path, over_limit: u64) -> Vec<(String, String)> {
 #[test]
 fn engine_options_refuse_special_files_at_once() {
     let dir = temp_folder("bounded", "options");
-    let net_len = jiangjun::search::nnue::network::MAX_FILE_LEN as u64;
+    let net_len = jiangjun::eval::nnue::network::MAX_FILE_LEN as u64;
     for (option, limit) in [("evalfile", net_len), ("bookfiles", MAX_BOOK_BYTES)] {
         let sub = dir.join(option);
         std::fs::create_dir_all(&sub).unwrap();

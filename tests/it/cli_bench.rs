@@ -3,7 +3,7 @@
 
 use crate::cli_support as support;
 
-use jiangjun::search::nnue::{FloatNetwork, DEFAULT_ON};
+use jiangjun::eval::nnue::{FloatNetwork, DEFAULT_ON};
 use support::run;
 
 /// The node count of the bench's summary lines (`<nodes> nodes <nps> nps`).

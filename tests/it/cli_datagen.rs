@@ -263,7 +263,7 @@ fn files_of_no_game_leave_the_old_output_as_it_was() {
 #[test]
 fn the_labelling_evaluation_is_the_default_or_the_one_named() {
     let net = temp("builtin.jjnn");
-    std::fs::write(&net, jiangjun::search::nnue::embedded::bytes()).unwrap();
+    std::fs::write(&net, jiangjun::eval::nnue::embedded::bytes()).unwrap();
     let n = net.to_string_lossy().into_owned();
     let hand = datagen("hand.bin", &["--handwritten"]);
     let nnue = datagen("nnue.bin", &["--nnue"]);
@@ -273,7 +273,7 @@ fn the_labelling_evaluation_is_the_default_or_the_one_named() {
     );
     // The built-in network's file, named, labels as --nnue does.
     assert_eq!(datagen("file.bin", &["--evalfile", &n]), nnue);
-    let default = if jiangjun::search::nnue::DEFAULT_ON {
+    let default = if jiangjun::eval::nnue::DEFAULT_ON {
         &nnue
     } else {
         &hand

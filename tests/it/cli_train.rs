@@ -4,7 +4,7 @@
 use crate::cli_support;
 use cli_support::run;
 
-use jiangjun::search::nnue::Network;
+use jiangjun::eval::nnue::Network;
 use std::path::PathBuf;
 
 fn temp(name: &str) -> PathBuf {

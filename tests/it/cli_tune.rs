@@ -40,7 +40,7 @@ fn datagen_records_feed_the_tuner() {
         serde_json::from_str(&std::fs::read_to_string(&weights).expect("weights written"))
             .expect("json");
     let embedded: serde_json::Value =
-        serde_json::from_str(include_str!("../../src/search/eval/weights.json")).expect("json");
+        serde_json::from_str(include_str!("../../src/eval/weights.json")).expect("json");
     let keys = |v: &serde_json::Value| v.as_object().map(|m| m.keys().cloned().collect::<Vec<_>>());
     assert_eq!(keys(&written), keys(&embedded));
     let (code, out, err) = run(&[

@@ -7,11 +7,11 @@
 use crate::protocol_support as support;
 
 use jiangjun::board::Position;
-use jiangjun::search::engine::Evaluation;
-use jiangjun::search::limits::Limits;
-use jiangjun::search::nnue::{
+use jiangjun::eval::nnue::{
     Architecture, FeatureSet, FloatNetwork, Network, BUILT_IN_NAME, DEFAULT_ON,
 };
+use jiangjun::search::engine::Evaluation;
+use jiangjun::search::limits::Limits;
 use std::path::PathBuf;
 use std::sync::Arc;
 use support::*;

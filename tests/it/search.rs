@@ -438,7 +438,7 @@ fn table_results_do_not_cross_the_natural_limit() {
 /// nodes pruned, smaller reductions), and every level still finds a mate.
 #[test]
 fn lower_pruning_levels_search_wider() {
-    use jiangjun::search::levels::Level;
+    use jiangjun::eval::Level;
     let middlegame = "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 0 1";
     let mut last = 0;
     for level in [Level::Large, Level::Medium, Level::Small, Level::None] {
@@ -484,7 +484,7 @@ fn style_sets_the_worth_of_a_draw() {
 /// UCCI `knowledge`: lower levels play on less of the evaluation but still play (and mate).
 #[test]
 fn knowledge_levels_still_play() {
-    use jiangjun::search::levels::Level;
+    use jiangjun::eval::Level;
     for level in [Level::None, Level::Small, Level::Medium, Level::Large] {
         let mut e = engine("3k5/R8/9/9/9/9/9/9/9/1R3K3 w - - 0 1", &[]);
         e.set_knowledge(level);

@@ -41,7 +41,7 @@ fn baseline_accumulator_loops_use_sse2() {
         }
     }
     for name in ["add", "sub", "add_sub", "add_sub2"] {
-        let full = format!("jiangjun::search::nnue::simd::{name}");
+        let full = format!("jiangjun::eval::nnue::simd::{name}");
         let n = counts.get(&full).copied().unwrap_or(0);
         assert!(
             n >= 2,

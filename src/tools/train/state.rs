@@ -12,8 +12,8 @@
 //! u32 of every byte before it. The length follows from the architecture: [`state_len`].
 
 use crate::checksum::fnv1a32;
-use crate::search::nnue::network::MAX_HIDDEN;
-use crate::search::nnue::{Architecture, FeatureSet, FloatNetwork, OUTPUT_BUCKETS};
+use crate::eval::nnue::network::MAX_HIDDEN;
+use crate::eval::nnue::{Architecture, FeatureSet, FloatNetwork, OUTPUT_BUCKETS};
 use std::fmt;
 
 const MAGIC: &[u8; 8] = b"JJSTATE\0";

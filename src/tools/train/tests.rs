@@ -739,7 +739,7 @@ fn a_king_bucket_network_trains_resumes_and_loads_in_the_engine() {
     assert_eq!(train(&again, |_, _| Ok(())).unwrap().0, net, "bit for bit");
     // The quantized network is a version 2 file the engine loads.
     let file = net.quantize().to_bytes();
-    let loaded = crate::search::nnue::Network::from_bytes(&file).unwrap();
+    let loaded = crate::eval::nnue::Network::from_bytes(&file).unwrap();
     assert_eq!(loaded.architecture(), kings(64));
     let p = Position::startpos();
     assert!((loaded.evaluate(&p) as f32 - net.evaluate(&p)).abs() < 30.0);

@@ -41,7 +41,7 @@ mod tests {
     use super::*;
     use crate::board::Position;
     use crate::checksum::fnv1a64;
-    use crate::search::nnue::network::MAGIC;
+    use crate::eval::nnue::network::MAGIC;
 
     #[test]
     fn the_built_in_network_parses_with_a_valid_header_and_checksum() {

@@ -1,5 +1,10 @@
-//! Static evaluation: a hand-written score of a position, in centipawns (an uncrossed pawn is
-//! 100), from the point of view of the side to move.
+//! The evaluations, below the search: the hand-written one (this module) and the network
+//! ([`nnue`]). The search, the engine's front and the offline tools (tuner, trainer) all use
+//! them; they know the board and nothing above it.
+//!
+//! # The hand-written evaluation
+//! A score of a position, in centipawns (an uncrossed pawn is 100), from the point of view of
+//! the side to move.
 //!
 //! The search calls [`evaluate`] at every leaf, so it is written for speed: one pass over the
 //! pieces with table lookups and the board's attack functions, no allocation and no move lists
@@ -66,17 +71,19 @@
 //! rules, and incremental (make/unmake) updates of material and tables.
 
 mod draw;
+mod level;
+pub mod nnue;
 mod weights;
 
 #[cfg(test)]
 mod tests;
 
+pub use level::Level;
 pub use weights::{
     HalfTable, Pair, Weights, WeightsError, CANNON_MOBILITY_BASE, KS_ATTACKERS, ROOK_MOBILITY_BASE,
     SCALE_FULL,
 };
 
-use super::levels::Level;
 use crate::board::attacks::{self, RAYS};
 use crate::board::{Bitboard, Color, PieceKind, Position, Square};
 use once_cell::sync::Lazy;

@@ -41,7 +41,7 @@ use super::simd::{self, Block, Isa, BLOCK_LEN};
 use super::{HIDDEN, SCALE};
 use crate::board::Position;
 use crate::checksum::fnv1a64;
-use crate::search::eval::EVAL_LIMIT;
+use crate::eval::EVAL_LIMIT;
 use std::fmt;
 
 /// First-layer quantization scale: the float 1.0 (where SCReLU saturates).

@@ -15,7 +15,7 @@ fn pos(fen: &str) -> Position {
 
 /// The FENs of tests/data/perft.txt.
 fn perft_fens() -> Vec<String> {
-    include_str!("../../../tests/data/perft.txt")
+    include_str!("../../tests/data/perft.txt")
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .filter_map(|l| l.split(';').next())

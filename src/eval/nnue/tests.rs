@@ -794,8 +794,5 @@ fn no_bytes_make_the_reader_panic_for(arch: Architecture) {
         chunk.copy_from_slice(&limit.to_le_bytes());
     }
     let net = Network::from_bytes(&resealed(b)).expect("limits are allowed");
-    assert_eq!(
-        net.evaluate(&Position::startpos()),
-        crate::search::eval::EVAL_LIMIT
-    );
+    assert_eq!(net.evaluate(&Position::startpos()), crate::eval::EVAL_LIMIT);
 }

@@ -33,7 +33,7 @@ impl Block {
 const BLOCKS_PER_I32_SUM: usize = 8;
 
 /// Which compiled version of the loops to run: the instruction set (named `Isa` so it is not
-/// confused with the search's `pruning`/`knowledge` [`crate::search::levels::Level`]).
+/// confused with the `pruning`/`knowledge` [`crate::eval::Level`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Isa(Kind);
 
