@@ -60,11 +60,11 @@
 use crate::board::Position;
 use crate::board::{Color, Piece, PieceKind, Square};
 use crate::checksum::{fnv1a32, fnv1a64};
-use crate::eval::nnue::network::{L1_LIMIT, L2_LIMIT, QA, QB};
+use crate::eval::nnue::quant::{L1_LIMIT, L2_LIMIT, QA, QB, SCALE};
 use crate::eval::nnue::simd::{self, Isa, Kernel};
 use crate::eval::nnue::{
     bucket_of, counts_for_bucket, output_bucket, Architecture, FeatureSet, FloatNetwork, View,
-    OUTPUT_BUCKETS, SCALE,
+    OUTPUT_BUCKETS,
 };
 use crate::tools::datagen::{ChunkReader, DataError, Record, ShuffledReader};
 use arrayvec::ArrayVec;

@@ -36,6 +36,19 @@ impl Accumulator {
     }
 }
 
+// The from-scratch evaluation is the network's, but it is two refreshed accumulators and the
+// output layer: it lives here, so that `network` does not need this module (which needs it).
+impl Network {
+    /// Evaluates `pos` from scratch (both accumulators refreshed): centipawns from the side to
+    /// move. The search uses an [`AccumulatorStack`] instead.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let isa = Isa::detect();
+        let us = Accumulator::refresh(self, isa, pos, pos.side_to_move());
+        let them = Accumulator::refresh(self, isa, pos, !pos.side_to_move());
+        self.output(isa, &us.values, &them.values, output_bucket(pos))
+    }
+}
+
 /// What a stack entry changed from the one below it.
 #[derive(Clone, Copy, Debug)]
 enum Change {

@@ -2,8 +2,8 @@
 //! quantized inference is tested against.
 
 use super::features::{output_bucket, View, OUTPUT_BUCKETS};
-use super::network::{Architecture, Network, L1_LIMIT, L2_LIMIT, QA, QB};
-use super::SCALE;
+use super::network::{Architecture, Network};
+use super::quant::{L1_LIMIT, L2_LIMIT, QA, QB, SCALE};
 use crate::board::{Color, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

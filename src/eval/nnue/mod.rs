@@ -6,14 +6,14 @@
 //!   × 7 kinds × 90 points = [`INPUTS`] = 1260. Black's view is the board rotated 180 degrees,
 //!   so both colours share one set of weights and swapping the colours (rotating the board)
 //!   gives exactly the same evaluation.
-//! * **First layer**: 1260 → [`HIDDEN`] = 256, one weight matrix shared by both perspectives
-//!   (an *accumulator* per perspective: bias + the rows of the active features). Only the rows
-//!   of the pieces a move touches change, which is what makes the network efficiently
-//!   updatable ([`accumulator`]).
+//! * **First layer**: 1260 → [`network::HIDDEN`] = 256, one weight matrix shared by both
+//!   perspectives (an *accumulator* per perspective: bias + the rows of the active features).
+//!   Only the rows of the pieces a move touches change, which is what makes the network
+//!   efficiently updatable ([`accumulator`]).
 //! * **Activation**: SCReLU, `clamp(x, 0, 1)²`.
 //! * **Output**: concat(side to move's accumulator, the other side's) → one output per
 //!   bucket; the bucket is chosen by material phase ([`output_bucket`]). The output times
-//!   [`SCALE`] is centipawns from the side to move.
+//!   [`quant::SCALE`] is centipawns from the side to move.
 //!
 //! # Architecture (v2)
 //! The same, with two things chosen per network ([`Architecture`]): the **feature set** may be
@@ -25,7 +25,13 @@
 //!
 //! The float network ([`FloatNetwork`]) is the reference: a trainer fills it, calls
 //! [`FloatNetwork::quantize`] and [`Network::to_bytes`]. The search uses the quantized
-//! [`Network`] (scales in [`network`]) through an [`AccumulatorStack`].
+//! [`Network`] (scales in [`quant`]) through an [`AccumulatorStack`].
+//!
+//! # Modules, each using only those before it
+//! [`quant`] (the fixed scales and limits) → [`simd`] (the hot loops) → [`features`] →
+//! [`network`] (the quantized network and its file) → [`accumulator`] (the incremental first
+//! layer, and [`Network::evaluate`] from scratch) → [`float`] (the trainer's network, which
+//! quantizes to a [`Network`]) and [`embedded`] (the built-in one).
 //!
 //! The shipped network is compiled in ([`embedded`]); [`DEFAULT_ON`] says whether searches
 //! use it unless told otherwise.
@@ -35,6 +41,7 @@ pub mod embedded;
 pub mod features;
 pub mod float;
 pub mod network;
+pub mod quant;
 // The crate's one exception to `#![deny(unsafe_code)]`: calling the AVX2 build of a loop is
 // `unsafe` (see the module's doc for why each call is sound).
 #[allow(unsafe_code)]
@@ -51,9 +58,3 @@ pub use features::{
 };
 pub use float::FloatNetwork;
 pub use network::{Architecture, Network, NetworkError};
-
-/// Neurons per perspective in the first layer of the v1 architecture.
-pub const HIDDEN: usize = 256;
-
-/// Network output × `SCALE` = centipawns. The trainer's target is `sigmoid(score / SCALE)`.
-pub const SCALE: i32 = 400;

@@ -1,18 +1,5 @@
-//! The quantized network the search runs, and its file format.
-//!
-//! # Quantization
-//! * First layer (weights and biases): `round(w · QA)` as i16, `QA = 255`, so an accumulator
-//!   value of `QA` is the float 1.0 where SCReLU saturates. Magnitudes are limited to
-//!   [`L1_LIMIT`] = 992 (float ≈ 3.89): a position has at most 32 pieces, so bias + 32 rows
-//!   stays inside i16 and an accumulator never wraps.
-//! * Output layer weights: `round(w · QB)` as i16, `QB = 64`, limited to [`L2_LIMIT`] = 127
-//!   (float ≈ 1.98) so that `clamp(x) · w` fits an i16 (see [`super::simd`]).
-//! * Output bias: `round(b · QA · QB)` as i32, the scale of `Σ clamp(x)² · w / QA`.
-//! * Evaluation: `(Σ clamp(x, 0, QA)² · w / QA + bias) · SCALE / (QA · QB)` centipawns,
-//!   clamped to ±`EVAL_LIMIT`. The sum is exact (no overflow) for every loadable network.
-//!
-//! A trainer should clip its float weights to `L1_LIMIT / QA` and `L2_LIMIT / QB`;
-//! [`super::FloatNetwork::quantize`] clamps whatever is outside.
+//! The quantized network the search runs, and its file format. Its scales and weight limits
+//! are [`super::quant`]'s.
 //!
 //! # File format, all numbers little-endian
 //! | offset | size | field |
@@ -35,23 +22,13 @@
 //! the exact length, the checksum, and the weight limits, and returns a [`NetworkError`] for the
 //! first that fails; no sequence of bytes makes it panic.
 
-use super::accumulator::Accumulator;
 use super::features::{FeatureSet, View, OUTPUT_BUCKETS};
+use super::quant::{L1_LIMIT, L2_LIMIT, QA, QB, SCALE};
 use super::simd::{self, Block, Isa, BLOCK_LEN};
-use super::{HIDDEN, SCALE};
 use crate::board::Position;
 use crate::checksum::fnv1a64;
 use crate::eval::EVAL_LIMIT;
 use std::fmt;
-
-/// First-layer quantization scale: the float 1.0 (where SCReLU saturates).
-pub const QA: i32 = 255;
-/// Output-layer weight quantization scale.
-pub const QB: i32 = 64;
-/// Largest magnitude of a quantized first-layer weight or bias.
-pub const L1_LIMIT: i16 = 992;
-/// Largest magnitude of a quantized output weight.
-pub const L2_LIMIT: i16 = 127;
 
 /// The file's first four bytes.
 pub const MAGIC: [u8; 4] = *b"JJNN";
@@ -61,6 +38,8 @@ pub const VERSION: u32 = 2;
 pub const VERSION_1: u32 = 1;
 /// Activation 1: SCReLU.
 const ACTIVATION_SCRELU: u32 = 1;
+/// Neurons per perspective in the first layer of the v1 architecture.
+pub const HIDDEN: usize = 256;
 /// The widest first layer a file may have: keeps the largest file (feature set 2) under
 /// 16 MB, and what a search allocates per thread bounded.
 pub const MAX_HIDDEN: usize = 1024;
@@ -333,15 +312,6 @@ impl Network {
         let out = sum / i64::from(QA) + i64::from(self.l2_bias[b]);
         let cp = out * i64::from(SCALE) / i64::from(QA * QB);
         cp.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
-    }
-
-    /// Evaluates `pos` from scratch (both accumulators refreshed): centipawns from the side to
-    /// move. The search uses an [`super::AccumulatorStack`] instead.
-    pub fn evaluate(&self, pos: &Position) -> i32 {
-        let isa = Isa::detect();
-        let us = Accumulator::refresh(self, isa, pos, pos.side_to_move());
-        let them = Accumulator::refresh(self, isa, pos, !pos.side_to_move());
-        self.output(isa, &us.values, &them.values, super::output_bucket(pos))
     }
 
     /// `perspective`'s view of `pos` in this network's feature set.

@@ -12,7 +12,7 @@
 //! only hold `Avx2` after `is_x86_feature_detected!("avx2")` said yes, which is the safety
 //! argument at each call.
 
-use super::network::QA;
+use super::quant::QA;
 
 /// Neurons in a [`Block`].
 pub const BLOCK_LEN: usize = 32;

@@ -6,7 +6,8 @@
 //! and v2 with king buckets at two widths) with untrained (random) weights, so the tests check
 //! the arithmetic, not playing strength.
 
-use super::network::{FILE_LEN, HEADER_LEN, L1_LIMIT, L2_LIMIT};
+use super::network::{FILE_LEN, HEADER_LEN, HIDDEN};
+use super::quant::{L1_LIMIT, L2_LIMIT, QA, QB};
 use super::simd::{self, Block, Isa, BLOCK_LEN};
 use super::*;
 use crate::board::{Color, Piece, Position, Square};
@@ -248,10 +249,10 @@ fn on_the_grid(arch: Architecture, seed: u64) -> FloatNetwork {
             *w = (*w * scale as f32).round() / scale as f32;
         }
     };
-    snap(&mut f.l1_weights, network::QA);
-    snap(&mut f.l1_bias, network::QA);
-    snap(&mut f.l2_weights, network::QB);
-    snap(&mut f.l2_bias, network::QA * network::QB);
+    snap(&mut f.l1_weights, QA);
+    snap(&mut f.l1_bias, QA);
+    snap(&mut f.l2_weights, QB);
+    snap(&mut f.l2_bias, QA * QB);
     f
 }
 
@@ -527,9 +528,9 @@ fn the_dot_product_is_exact_at_the_largest_width() {
     // Every neuron saturated and every output weight at its limit, at the widest first layer
     // a file may have: the sum is what i64 arithmetic gives, with no i32 overflow on the way.
     let blocks = network::MAX_HIDDEN / BLOCK_LEN;
-    let acc = vec![Block([network::QA as i16; BLOCK_LEN]); blocks];
+    let acc = vec![Block([QA as i16; BLOCK_LEN]); blocks];
     let w = vec![Block([L2_LIMIT; BLOCK_LEN]); 2 * blocks];
-    let term = i64::from(network::QA) * i64::from(network::QA) * i64::from(L2_LIMIT);
+    let term = i64::from(QA) * i64::from(QA) * i64::from(L2_LIMIT);
     let expected = term * 2 * network::MAX_HIDDEN as i64;
     for isa in [Some(Isa::BASELINE), Isa::avx2()].into_iter().flatten() {
         assert_eq!(
