@@ -20,14 +20,17 @@
 //! 4. [`eval`]: the evaluations — the hand-written one and the network ([`eval::nnue`], the
 //!    built-in network [`eval::nnue::embedded`] compiled in) — on the board and [`checksum`]
 //!    alone. The search calls them; the tuner and the trainer fit them.
-//! 5. [`search`]: alpha-beta, time management and the [`search::engine`] façade.
-//!    It reads no files: the front end loads the book and network files and hands them over.
-//! 6. [`protocol`]: UCCI/UCI sessions through the façade; its line parser
+//! 5. [`search`]: alpha-beta, the transposition table, time management: a search of a given
+//!    position under given limits, on the evaluations, the rules and the endgame tables.
+//! 6. [`engine`]: the façade the protocol and the tools drive — the game, the options, the
+//!    book (played from before searching), the table and the search thread. Nothing below it
+//!    reads files: the front end loads the book and network files and hands them over.
+//! 7. [`protocol`]: UCCI/UCI sessions through the engine; its line parser
 //!    ([`protocol::command`]) depends on nothing but `std`.
-//! 7. [`tools`]: offline work above the engine — book builder, bench signature, self-play,
+//! 8. [`tools`]: offline work above the engine — book builder, bench signature, self-play,
 //!    tuner, training-data generation, trainer. [`tournament`] (matches and round-robins of
 //!    engine processes) depends on the board, the rules and the records only.
-//! 8. [`cli`]: the command line, above everything.
+//! 9. [`cli`]: the command line, above everything.
 //!
 //! The crate denies `unsafe` code; the exceptions are the SIMD dispatch of the network
 //! ([`eval::nnue::simd`]), where calling an AVX2 function needs it, the table's cache
@@ -38,6 +41,7 @@ pub mod board;
 pub mod book;
 pub mod checksum;
 pub mod cli;
+pub mod engine;
 pub mod eval;
 pub mod input;
 pub mod output;

@@ -5,10 +5,10 @@
 use super::evaluation::EvalArgs;
 use crate::board::notation::Script;
 use crate::cli::pgn::{self as records, Input};
+use crate::engine::MAX_HASH_MB;
 use crate::output;
 use crate::records::pgn::{self, MoveFormat, WriteOptions};
 use crate::rules::RuleSet;
-use crate::search::engine::MAX_HASH_MB;
 use crate::tablebase::TableSet;
 use crate::tools::analyse::{self, Settings, DEFAULT_MOVETIME_MS, DEFAULT_THRESHOLD_CP};
 use crate::tools::analysis_page;

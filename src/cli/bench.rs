@@ -1,8 +1,8 @@
 //! `jiangjun bench`: the fixed search whose node count signs every commit (`Bench: N`).
 
 use super::evaluation;
+use crate::engine::{Evaluation, MAX_HASH_MB};
 use crate::eval::nnue::FloatNetwork;
-use crate::search::engine::{Evaluation, MAX_HASH_MB};
 use std::sync::Arc;
 
 /// The arguments of `jiangjun bench`; their doc comments are its `--help`.

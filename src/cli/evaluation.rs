@@ -3,8 +3,8 @@
 //! one, the engine's default ([`crate::eval::nnue::DEFAULT_ON`]). Data generation names its
 //! evaluation on purpose, so a run's labels do not change when the default does.
 
+use crate::engine::Evaluation;
 use crate::eval::nnue::{self, Network};
-use crate::search::engine::Evaluation;
 use anyhow::Context;
 use std::sync::Arc;
 

@@ -9,8 +9,8 @@
 use super::evalfile::{self, EvalFile};
 use super::options::{self, Applied, Effect, Protocol, Settings};
 use crate::book::{self, Book};
+use crate::engine::Engine;
 use crate::eval::nnue;
-use crate::search::engine::Engine;
 use crate::tablebase::TableSet;
 use std::path::Path;
 use std::sync::Arc;

@@ -1,8 +1,8 @@
 //! Loading the network named by the `evalfile` / `EvalFile` option (and the tools'
 //! `--evalfile`).
 //!
-//! The front end reads the file and hands the engine a parsed [`Network`]: the search layer
-//! does no file-system work. Whatever the path names (missing, a directory, a huge or endless
+//! The front end reads the file and hands the engine a parsed [`Network`]: the engine and the
+//! layers below it do no file-system work. Whatever the path names (missing, a directory, a huge or endless
 //! file, another format), the answer is a message naming the file and the reason, never a
 //! panic.
 

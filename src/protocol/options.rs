@@ -48,13 +48,13 @@
 use super::command::{parse_check_value, Dialect};
 use crate::board::RankOrigin;
 use crate::book::Randomness;
-use crate::eval::nnue::{BUILT_IN_NAME, DEFAULT_ON};
-use crate::eval::Level;
-use crate::rules::RuleSet;
-use crate::search::engine::{
+use crate::engine::{
     DEFAULT_HASH_MB, DEFAULT_THREADS, DEFAULT_USE_BOOK, DEFAULT_USE_TABLEBASES, MAX_HASH_MB,
     MAX_THREADS,
 };
+use crate::eval::nnue::{BUILT_IN_NAME, DEFAULT_ON};
+use crate::eval::Level;
+use crate::rules::RuleSet;
 use crate::search::levels::Style;
 use crate::search::parameters::Parameters;
 use crate::search::strength::{Strength, MAX_ELO, MIN_ELO};
@@ -111,7 +111,7 @@ pub struct Settings {
 impl Settings {
     /// A new session's settings, and the defaults the option table announces: the only
     /// place a setting's default is written (those the engine also holds come from the
-    /// search layer's defaults, which [`crate::search::engine::Engine::new`] uses too).
+    /// constants of the layers below, which [`crate::engine::Engine::new`] uses too).
     pub const DEFAULT: Settings = Settings {
         usemillisec: true,
         batch: false,
@@ -1259,7 +1259,7 @@ mod tests {
     /// option by option, so an announcement cannot drift from what the engine does.
     #[test]
     fn announced_defaults_are_what_a_new_session_and_engine_use() {
-        use crate::search::engine::Engine;
+        use crate::engine::Engine;
         let s = Settings::default();
         let e = Engine::new();
         let (use_book, randomness) = e.book_settings();

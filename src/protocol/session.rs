@@ -39,7 +39,7 @@ use crate::board::rank_origin::{
     legal_prefix, list_ranks1_to_ranks0, root_move_ranks0, surely_ranks1, RankOrigin,
 };
 use crate::board::{Color, Move, Position};
-use crate::search::engine::{Engine, SetPositionError};
+use crate::engine::{Engine, SetPositionError};
 use crate::search::limits::{Limits, MAX_DEPTH};
 use crate::search::report::{Report, SearchResult};
 use crate::search::time::{Lateness, TimeLimits};

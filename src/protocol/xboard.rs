@@ -34,7 +34,7 @@ use super::options::{self, Effect, Protocol};
 use super::output::Suffix;
 use super::session::{elapsed_ms, game_ply, Event};
 use crate::board::{Color, Move, Position};
-use crate::search::engine::{Engine, MAX_HASH_MB};
+use crate::engine::{Engine, MAX_HASH_MB};
 use crate::search::limits::{Limits, MAX_DEPTH};
 use crate::search::report::{Info, Report, SearchResult};
 use crate::search::score::{mate_in_moves, reported};

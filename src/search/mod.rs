@@ -1,8 +1,8 @@
-//! Playing strength: search, transposition table, time management, and the engine
-//! façade the protocol talks to. The evaluations it calls are [`crate::eval`]'s.
+//! Playing strength: the search, its transposition table and time management. The
+//! evaluations it calls are [`crate::eval`]'s; the front that owns a game and starts searches
+//! for the protocol is [`crate::engine`].
 mod alphabeta;
 pub mod correction;
-pub mod engine;
 pub mod history;
 mod iterative;
 pub mod levels;
@@ -15,7 +15,7 @@ pub mod report;
 pub mod score;
 pub mod shared;
 pub mod strength;
-mod threads;
+pub mod threads;
 pub mod time;
 pub mod tt;
 pub mod wdl;

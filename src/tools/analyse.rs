@@ -24,9 +24,9 @@
 use super::budget::Budget;
 use crate::board::GameResult;
 use crate::board::{Color, Move, Position};
+use crate::engine::{Engine, Evaluation, SetPositionError};
 use crate::records::pgn::{self, Game, MoveFormat, WriteOptions};
 use crate::rules::{judge_replay, RefereeOptions, Replay, Reports, RuleSet};
-use crate::search::engine::{Engine, Evaluation, SetPositionError};
 use crate::search::limits::Limits;
 use crate::search::score;
 use std::fmt;

@@ -13,8 +13,8 @@
 //! share of probes that found their position (hits) and of probes whose entry ended the node
 //! (cutoffs). A deeper bench with a small `--hash` shows what a full table costs.
 
+use crate::engine::{Engine, Evaluation};
 use crate::eval::nnue::Network;
-use crate::search::engine::{Engine, Evaluation};
 use crate::search::limits::Limits;
 use crate::search::tt::TableStats;
 use crate::search::BENCH_POSITIONS;

@@ -17,7 +17,7 @@
 
 use crate::board::{Move, Position};
 use crate::book::{canonical_key, Entry};
-use crate::search::engine::Engine;
+use crate::engine::Engine;
 use crate::search::limits::Limits;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};

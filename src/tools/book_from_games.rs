@@ -24,8 +24,8 @@
 use crate::board::GameResult;
 use crate::board::{Move, Position};
 use crate::book::{canonical_key, mirror_key, Entry};
+use crate::engine::Engine;
 use crate::records;
-use crate::search::engine::Engine;
 use crate::search::limits::Limits;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};

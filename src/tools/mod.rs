@@ -1,4 +1,4 @@
-//! Offline tools above the engine: they drive [`crate::search::engine::Engine`] and the rules,
+//! Offline tools above the engine: they drive [`crate::engine::Engine`] and the rules,
 //! and nothing below uses them. The opening-book builder ([`book_builder`]), the bench
 //! signature ([`bench`](mod@bench)), the evaluation tuner ([`tune`]) on self-play data, data
 //! generation for the neural evaluation ([`datagen`]) and its trainer ([`train`]), game

@@ -348,7 +348,7 @@ fn an_only_move_is_searched_to_the_depth() {
         .and_then(|r| r.split(" cp").next())
         .and_then(|n| n.trim_start_matches('+').parse().ok())
         .unwrap_or_else(|| panic!("no score after the move: {stdout}"));
-    let mut engine = jiangjun::search::engine::Engine::new();
+    let mut engine = jiangjun::engine::Engine::new();
     engine
         .set_position(Some(FEN), &["e8d9".to_string()])
         .unwrap();

@@ -7,9 +7,9 @@ use cli_support::run;
 
 use jiangjun::board::Position;
 use jiangjun::book::{self, Book, Entry, Randomness};
+use jiangjun::engine::Engine;
 use jiangjun::eval::evaluate;
 use jiangjun::eval::nnue;
-use jiangjun::search::engine::Engine;
 use jiangjun::search::limits::Limits;
 use jiangjun::search::report::Report;
 use std::sync::mpsc;

@@ -7,10 +7,10 @@
 use crate::protocol_support as support;
 
 use jiangjun::board::Position;
+use jiangjun::engine::Evaluation;
 use jiangjun::eval::nnue::{
     Architecture, FeatureSet, FloatNetwork, Network, BUILT_IN_NAME, DEFAULT_ON,
 };
-use jiangjun::search::engine::Evaluation;
 use jiangjun::search::limits::Limits;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -102,7 +102,7 @@ fn start(tag: &str, hello: &str, ok: &str, options: [&String; 2]) -> (Files, Eng
 /// The score of `go depth 4` from the start searched in this process, with `evaluation`:
 /// what the binary must print for the same evaluation.
 fn library_score(evaluation: &Evaluation) -> i64 {
-    let mut e = jiangjun::search::engine::Engine::new();
+    let mut e = jiangjun::engine::Engine::new();
     e.set_evaluation(evaluation);
     let limits = Limits {
         depth: Some(4),

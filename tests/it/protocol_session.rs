@@ -431,7 +431,7 @@ fn a_limited_strength_plays_a_legal_move_within_its_budget() {
     let got = texts(&e.until_answer());
     // The budget holds, except that a limited strength always finishes its first iteration
     // (its candidate lines at depth 1).
-    let mut full = jiangjun::search::engine::Engine::new();
+    let mut full = jiangjun::engine::Engine::new();
     full.set_position(None, &["h2e2".to_string(), "h9g7".to_string()])
         .unwrap();
     let mut first = 0;

@@ -7,13 +7,13 @@ use crate::cli_support;
 use cli_support::run;
 
 use jiangjun::board::{GameResult, Move, PieceKind, Position};
+use jiangjun::engine::Engine;
 use jiangjun::rules::classify::{classify_move, IdBoard, Options};
 use jiangjun::rules::referee::outcome_word;
 use jiangjun::rules::{
     judge_game, judge_replay, judge_with, Chaser, Clause, Count, Judgement, Nature, NatureClass,
     Protection, RefereeOptions, Replay, Reports, RuleSet,
 };
-use jiangjun::search::engine::Engine;
 use jiangjun::search::limits::Limits;
 use jiangjun::search::score::DECISIVE_BOUND;
 

@@ -2,7 +2,7 @@
 //! perpetual-check ban applied inside the search (tests/data/repetition_cases.json).
 
 use jiangjun::board::Position;
-use jiangjun::search::engine::{Engine, Evaluation};
+use jiangjun::engine::{Engine, Evaluation};
 use jiangjun::search::limits::Limits;
 use jiangjun::search::score::{is_mate, is_rule, mate_in_moves};
 

@@ -124,7 +124,7 @@ fn bad_input_is_answered_with_status_2() {
 /// says is mated loses.
 #[test]
 fn tables_agree_with_the_search_where_it_finds_mates() {
-    use jiangjun::search::engine::Engine;
+    use jiangjun::engine::Engine;
     use jiangjun::search::limits::Limits;
     use jiangjun::search::score::{decisive_plies, is_mate};
     let mut checked = 0;
@@ -313,7 +313,7 @@ fn perpetual_check_loses_in_the_tables_as_the_referee_rules() {
 /// a rook down) must not resign a draw.
 #[test]
 fn a_drawn_table_position_is_worth_0_to_the_result() {
-    use jiangjun::search::engine::Engine;
+    use jiangjun::engine::Engine;
     use jiangjun::search::limits::Limits;
     let set = std::sync::Arc::new(generate_in_memory(material("KR-KAABB")));
     let defender = "2bakab2/9/9/9/R8/9/9/9/9/3K5 b - - 0 1";

@@ -36,9 +36,9 @@ use super::{new_engine, run_ordered, skip, GameOutput, GameState, Progress, Shar
 use super::{Record, RecordWriter, Stats};
 use crate::board::GameResult;
 use crate::board::{Move, Position};
+use crate::engine::Evaluation;
 use crate::records;
 use crate::rules::RuleSet;
-use crate::search::engine::Evaluation;
 use crate::tools::budget::Budget;
 use std::io::{self, Write};
 use std::ops::ControlFlow;

@@ -1,30 +1,32 @@
-//! The façade between the protocol and the search: the protocol layer calls only this.
+//! The façade between the protocol and the search: the protocol layer calls only this. It sits
+//! above the search, the evaluations and the book, so that the search needs neither the book
+//! nor the front ends.
 //!
 //! It owns the game (a [`Position`] whose history holds every move since the set-up position,
 //! which the repetition rules need), the banned root moves, the transposition table, the
 //! thread settings, the network (the built-in one unless the front end loaded another) and the
-//! book the front end loaded (the search layer reads no files). `go` starts the search on a
-//! background thread and returns at once, so the protocol loop keeps reading commands (`stop`,
-//! `ponderhit`, `isready`) while it thinks; the result comes back through the `report`
-//! callback, exactly once per `go`. When the opening book has a usable move, `go` answers from
-//! it at once (reporting one `Book`, then `Done`) on the caller's thread.
+//! book the front end loaded (the engine and the layers below it read no files). `go` starts
+//! the search on a background thread and returns at once, so the protocol loop keeps reading
+//! commands (`stop`, `ponderhit`, `isready`) while it thinks; the result comes back through the
+//! `report` callback, exactly once per `go`. When the opening book has a usable move, `go`
+//! answers from it at once (reporting one `Book`, then `Done`) on the caller's thread.
 
-use super::history::Histories;
-use super::levels::Style;
-use super::limits::Limits;
-use super::parameters::Parameters;
-use super::repetition;
-use super::report::{BookCandidate, Info, Report, SearchResult};
-use super::shared::Shared;
-use super::strength::Strength;
-use super::threads::{lock, search_threads, spawn_search};
-use super::tt::{self, TableStats, TranspositionTable, TtEntry};
 use crate::board::{FenError, Move, MoveError, Position};
 use crate::book::{self, Book, BookMove, Randomness};
 use crate::eval;
 use crate::eval::nnue::{self, Network};
 use crate::eval::Level;
 use crate::rules::RuleSet;
+use crate::search::history::Histories;
+use crate::search::levels::Style;
+use crate::search::limits::Limits;
+use crate::search::parameters::Parameters;
+use crate::search::repetition;
+use crate::search::report::{BookCandidate, Info, Report, SearchResult};
+use crate::search::shared::Shared;
+use crate::search::strength::Strength;
+use crate::search::threads::{lock, search_threads, spawn_search};
+use crate::search::tt::{self, TableStats, TranspositionTable, TtEntry};
 use crate::tablebase::TableSet;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -111,8 +113,8 @@ pub struct Engine {
     banned: Vec<Move>,
     running: Option<Running>,
     use_book: bool,
-    /// The book the front end handed over ([`Engine::set_book`]); the search layer reads no
-    /// files, so there is no book until one is given.
+    /// The book the front end handed over ([`Engine::set_book`]); the engine reads no files,
+    /// so there is no book until one is given.
     book: Option<Arc<Book>>,
     /// Endgame tables (`tbpath`), probed by the search.
     tablebases: Option<Arc<TableSet>>,
