@@ -19,7 +19,7 @@ use crate::eval::Level;
 use crate::rules::RuleSet;
 use crate::search::history::Histories;
 use crate::search::levels::Style;
-use crate::search::limits::Limits;
+use crate::search::limits::{Config, Limits};
 use crate::search::parameters::Parameters;
 use crate::search::repetition;
 use crate::search::report::{BookCandidate, Info, Report, SearchResult};
@@ -124,21 +124,16 @@ pub struct Engine {
     /// Draws the book choices; seeded from the system by default, or by
     /// [`Engine::set_book_seed`] so that a seed reproduces a game.
     book_rng: ChaCha8Rng,
-    /// Repetition rules applied by the search and the book filter.
-    rules: RuleSet,
-    /// UCCI `pruning`, `knowledge` and `style`, handed to every search.
-    pruning: Level,
-    knowledge: Level,
-    style: Style,
-    /// The search's parameters (the defaults but in tuning runs).
-    params: Parameters,
+    /// What every search plays by: the repetition rules (also the book filter's), `pruning`,
+    /// `knowledge`, `style`, the parameters, the network in use and the strength. Changed by
+    /// the options' setters (a running search keeps the one it started with) and shared with
+    /// each search as it is.
+    config: Arc<Config>,
     /// The network: the built-in one, or one the front end loaded (`evalfile`; the search
     /// layer reads no files); `None` when told to have none.
     network: Option<Arc<Network>>,
     /// Evaluate with `network` when there is one (`usennue`); else the hand-written evaluation.
     use_network: bool,
-    /// A playing strength for people (`UCI_LimitStrength`/`UCI_Elo`); `None`: full strength.
-    strength: Option<Strength>,
     /// Seeds each limited-strength move choice (from the system, or [`Engine::set_book_seed`]).
     choice_rng: ChaCha8Rng,
     /// Each search thread's move-ordering statistics, kept from one search to the next until
@@ -160,7 +155,7 @@ impl Engine {
     /// A new engine at the start position. The table is allocated lazily, on the first search
     /// or `ensure_ready`, so the protocol handshake is answered at once.
     pub fn new() -> Engine {
-        Engine {
+        let mut engine = Engine {
             tt: None,
             hash_mb: DEFAULT_HASH_MB,
             threads: DEFAULT_THREADS,
@@ -173,54 +168,76 @@ impl Engine {
             use_tablebases: DEFAULT_USE_TABLEBASES,
             randomness: Randomness::DEFAULT,
             book_rng: ChaCha8Rng::from_os_rng(),
-            rules: RuleSet::DEFAULT,
-            pruning: Level::DEFAULT,
-            knowledge: Level::DEFAULT,
-            style: Style::DEFAULT,
-            params: Parameters::DEFAULT,
-            strength: None,
+            config: Arc::new(Config {
+                rules: RuleSet::DEFAULT,
+                pruning: Level::DEFAULT,
+                knowledge: Level::DEFAULT,
+                style: Style::DEFAULT,
+                params: Parameters::DEFAULT,
+                network: None,
+                strength: None,
+            }),
             choice_rng: ChaCha8Rng::from_os_rng(),
-            network: nnue::built_in().ok(),
-            use_network: nnue::DEFAULT_ON,
+            network: None,
+            use_network: false,
             histories: Arc::default(),
             stall_ms: Arc::default(),
-        }
+        };
+        engine.set_evaluation(&Evaluation::Default);
+        engine
+    }
+
+    /// The configuration to change (a running search keeps its own copy).
+    fn config_mut(&mut self) -> &mut Config {
+        Arc::make_mut(&mut self.config)
+    }
+
+    /// Sets the configuration's network from the one loaded and `usennue`.
+    fn update_network(&mut self) {
+        let active = self.network.clone().filter(|_| self.use_network);
+        self.config_mut().network = active;
     }
 
     /// How selective the search is (`pruning`; `large` is the engine as measured).
     pub fn set_pruning(&mut self, level: Level) {
-        self.pruning = level;
+        self.config_mut().pruning = level;
     }
 
     /// How much of the evaluation is used (`knowledge`).
     pub fn set_knowledge(&mut self, level: Level) {
-        self.knowledge = level;
+        self.config_mut().knowledge = level;
     }
 
     /// What a draw is worth (`style`).
     pub fn set_style(&mut self, style: Style) {
-        self.style = style;
+        self.config_mut().style = style;
     }
 
     /// The `pruning`, `knowledge` and `style` every search takes.
     pub fn levels(&self) -> (Level, Level, Style) {
-        (self.pruning, self.knowledge, self.style)
+        (
+            self.config.pruning,
+            self.config.knowledge,
+            self.config.style,
+        )
     }
 
     /// Sets the search's parameters (a tuning run's hidden options).
     pub fn set_parameters(&mut self, params: Parameters) {
-        self.params = params;
+        self.config_mut().params = params;
     }
 
     /// Sets the loaded network (`None`: none). Used by searches while [`Self::set_use_network`]
     /// is on.
     pub fn set_network(&mut self, net: Option<Arc<Network>>) {
         self.network = net;
+        self.update_network();
     }
 
     /// Chooses the network (`true`, when one is loaded) or the hand-written evaluation.
     pub fn set_use_network(&mut self, on: bool) {
         self.use_network = on;
+        self.update_network();
     }
 
     /// Whether the network is chosen (`usennue`, whether or not one is loaded).
@@ -231,7 +248,7 @@ impl Engine {
     /// The network the next search evaluates with, if any (at `knowledge` levels below
     /// `large` the search keeps the hand-written evaluation even so).
     pub fn active_network(&self) -> Option<&Arc<Network>> {
-        self.network.as_ref().filter(|_| self.use_network)
+        self.config.network.as_ref()
     }
 
     /// Chooses the evaluation as a tool asks for it (see [`Evaluation`]).
@@ -247,6 +264,7 @@ impl Engine {
                 self.use_network = true;
             }
         }
+        self.update_network();
     }
 
     /// The static evaluation of `pos` as this engine's searches would see it (centipawns from
@@ -254,30 +272,24 @@ impl Engine {
     /// `knowledge` level.
     pub fn static_eval(&self, pos: &Position) -> i32 {
         match self.active_network() {
-            Some(net) if self.knowledge >= Level::Large => net.evaluate(pos),
-            _ => eval::evaluate_with(pos, eval::weights_for(self.knowledge)),
+            Some(net) if self.config.knowledge >= Level::Large => net.evaluate(pos),
+            _ => eval::evaluate_with(pos, eval::weights_for(self.config.knowledge)),
         }
     }
 
-    /// The engine's settings that every search takes with it.
-    fn fill(&mut self, limits: &mut Limits) {
-        limits.rules = self.rules;
-        limits.pruning = self.pruning;
-        limits.knowledge = self.knowledge;
-        limits.style = self.style;
-        limits.params = self.params;
-        limits.network = self.active_network().cloned();
-        limits.strength = self.strength;
-        if let Some(s) = self.strength {
+    /// What a playing strength adds to a request: its node budget (when the request allows
+    /// more) and the randomness of this move's choice.
+    fn limit_strength(&mut self, limits: &mut Limits) {
+        if let Some(s) = self.config.strength {
             limits.nodes = Some(limits.nodes.map_or(s.nodes, |n| n.min(s.nodes)));
             limits.choice_seed = self.choice_rng.random();
         }
     }
 
-    /// The threads a search with `limits` runs: a strength level plays alike on every
-    /// machine, so it searches its node budget with one.
-    fn threads_for(&self, limits: &Limits) -> usize {
-        if limits.strength.is_some() {
+    /// The threads a search runs: a strength level plays alike on every machine, so it
+    /// searches its node budget with one.
+    fn thread_count(&self) -> usize {
+        if self.config.strength.is_some() {
             1
         } else {
             self.threads
@@ -286,22 +298,22 @@ impl Engine {
 
     /// Plays at a strength for people (`UCI_LimitStrength`/`UCI_Elo`), or at full strength.
     pub fn set_strength(&mut self, strength: Option<Strength>) {
-        self.strength = strength;
+        self.config_mut().strength = strength;
     }
 
     /// The strength played at (`None`: full strength).
     pub fn strength(&self) -> Option<Strength> {
-        self.strength
+        self.config.strength
     }
 
     /// Chooses the repetition rules (`repetition` option): the 2011 Chinese rules (default)
     /// or the Asian rules.
     pub fn set_rules(&mut self, rules: RuleSet) {
-        self.rules = rules;
+        self.config_mut().rules = rules;
     }
 
     pub fn rules(&self) -> RuleSet {
-        self.rules
+        self.config.rules
     }
 
     /// Switches the opening book on or off (`usebook`).
@@ -371,7 +383,7 @@ impl Engine {
             .filter(|bm| {
                 // Never let the book walk into a repetition (a rule loss or a needless draw).
                 pos.make_move(bm.mv);
-                let repeats = repetition::score_with(&pos, 1, self.rules).is_some();
+                let repeats = repetition::score_with(&pos, 1, self.config.rules).is_some();
                 pos.unmake_move();
                 !repeats
             })
@@ -560,7 +572,7 @@ impl Engine {
         // The clock runs from the `go`, not from the search's start: finishing the previous
         // search and freeing what it held count against this move's time too.
         let started = Instant::now();
-        self.fill(&mut limits);
+        self.limit_strength(&mut limits);
         self.stop();
         self.wait();
         // The book answers timed searches; analysis (`go infinite`) and pondering search.
@@ -579,9 +591,9 @@ impl Engine {
             stall_ms: self.stall_ms.clone(),
             tablebases,
             root_drawn,
-            ..Shared::new(tt, &limits, ponder)
+            ..Shared::new(tt, self.config.clone(), &limits, ponder)
         });
-        let threads = self.threads_for(&limits);
+        let threads = self.thread_count();
         let pos = self.pos.clone();
         let sh = shared.clone();
         let histories = self.histories.clone();
@@ -660,7 +672,7 @@ impl Engine {
 
     /// Plies `pos` has left before the natural limit of the rules in force.
     fn plies_to_limit(&self, pos: &Position) -> u32 {
-        repetition::natural_limit_plies(self.rules).saturating_sub(pos.halfmove_clock())
+        repetition::natural_limit_plies(self.config.rules).saturating_sub(pos.halfmove_clock())
     }
 
     /// How a search uses the endgame tables: the tables its nodes read, and the root moves it
@@ -709,7 +721,7 @@ impl Engine {
         mut limits: Limits,
         mut on_info: impl FnMut(&Info),
     ) -> SearchResult {
-        self.fill(&mut limits);
+        self.limit_strength(&mut limits);
         self.stop();
         self.wait();
         let tt = self.ensure_ready();
@@ -718,14 +730,14 @@ impl Engine {
         let shared = Arc::new(Shared {
             tablebases,
             root_drawn,
-            ..Shared::new(tt, &limits, false)
+            ..Shared::new(tt, self.config.clone(), &limits, false)
         });
         let mut report = |r: Report| {
             if let Report::Info(i) = r {
                 on_info(&i)
             }
         };
-        let threads = self.threads_for(&limits);
+        let threads = self.thread_count();
         search_threads(
             &self.pos,
             &banned,

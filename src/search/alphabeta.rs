@@ -369,7 +369,7 @@ impl Worker {
         self.seldepth = self.seldepth.max(ply);
 
         // Repetitions and the natural limit (2011 rules 23-26, 4.2.4).
-        if let Some(v) = repetition::score_with(&self.pos, ply, self.limits.rules) {
+        if let Some(v) = repetition::score_with(&self.pos, ply, self.config.rules) {
             return if v == 0 { self.draw_score(ply) } else { v };
         }
         if self.plies_to_limit() == 0 {
@@ -654,8 +654,7 @@ impl Worker {
 mod correction_tests {
     use super::*;
     use crate::board::Position;
-    use crate::search::limits::Limits;
-    use crate::search::parameters::Parameters;
+    use crate::search::limits::{Config, Limits};
     use crate::search::worker::test_worker;
 
     /// Off (the default), the correction history is neither read nor written; on, a search
@@ -664,15 +663,15 @@ mod correction_tests {
     fn the_correction_history_learns_only_when_on() {
         let fen = crate::search::BENCH_POSITIONS[1];
         let pos = Position::from_fen(fen).unwrap();
-        let limits = |weight| {
-            let mut params = Parameters::DEFAULT;
-            params.corr_pawn = weight;
-            params.corr_material = weight;
-            Limits {
-                depth: Some(9),
-                params,
-                ..Limits::default()
-            }
+        let limits = Limits {
+            depth: Some(9),
+            ..Limits::default()
+        };
+        let config = |weight| {
+            let mut config = Config::default();
+            config.params.corr_pawn = weight;
+            config.params.corr_material = weight;
+            config
         };
         let learned = |w: &Worker| {
             let mut q = w.pos.clone();
@@ -685,10 +684,10 @@ mod correction_tests {
             }
             any
         };
-        let mut off = test_worker(pos.clone(), &limits(0));
+        let mut off = test_worker(pos.clone(), &limits, config(0));
         let a = off.run(|_| {});
         assert!(!learned(&off));
-        let mut on = test_worker(pos.clone(), &limits(100));
+        let mut on = test_worker(pos.clone(), &limits, config(100));
         let b = on.run(|_| {});
         assert!(learned(&on));
         assert!(pos.legal_moves().contains(&b.best.unwrap()));

@@ -49,7 +49,7 @@ impl Worker {
         // Helper threads search one line: they feed the table, the main thread ranks. A
         // limited strength ranks a few lines to choose from, whatever the user shows.
         let lines = if self.id == 0 {
-            let choice = if self.limits.strength.is_some() {
+            let choice = if self.config.strength.is_some() {
                 strength::LINES
             } else {
                 1
@@ -115,7 +115,7 @@ impl Worker {
             // Only a stopped first iteration gets here with `done < lines`; its first line is
             // still the move played.
             let complete = if self.stopped { done.max(1) } else { lines };
-            if self.limits.strength.is_some() {
+            if self.config.strength.is_some() {
                 ranked.clear();
                 ranked.extend(
                     self.root_moves[..complete]
@@ -149,7 +149,7 @@ impl Worker {
             depth += 1;
         }
         self.flush_nodes();
-        if let (Some(strength), 0) = (self.limits.strength, self.id) {
+        if let (Some(strength), 0) = (self.config.strength, self.id) {
             if let Some(chosen) = self.choose_weaker(&strength, &ranked, lines) {
                 best = chosen;
             }

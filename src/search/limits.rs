@@ -1,6 +1,10 @@
-//! What a search is asked for: the [`Limits`] the protocol sets (depth, nodes, time, the
-//! rules and levels in force, the lines to rank, the evaluation and parameters to use) and the
-//! bounds no search goes past.
+//! What a search is asked for and what it plays by: the [`Limits`] of one request (depth,
+//! nodes, time, the lines to rank) and the [`Config`] the engine's options set (the rules,
+//! levels, evaluation, parameters and strength in force), and the bounds no search goes past.
+//!
+//! The two are apart because they change at different times: limits come with every `go`; the
+//! configuration changes when an option does, so the engine keeps one and hands each search a
+//! shared reference to it instead of copying it into every request.
 
 use super::levels::Style;
 use super::parameters::Parameters;
@@ -26,21 +30,9 @@ pub struct Limits {
     pub hard_ms: Option<u64>,
     /// Run until told to stop (`go infinite`); also implied while pondering.
     pub infinite: bool,
-    /// Which repetition rules the search applies (set by the engine from its option).
-    pub rules: RuleSet,
-    /// UCCI `pruning`: how selective the search is.
-    pub pruning: Level,
-    /// UCCI `knowledge`: how much of the evaluation is used.
-    pub knowledge: Level,
-    /// UCCI `style`: what a draw is worth.
-    pub style: Style,
     /// UCCI `multipv` / UCI `MultiPV`: how many best root moves each iteration ranks and
     /// reports (0 and 1 both mean one line: the search as it always was).
     pub multipv: usize,
-    /// Evaluate with this network instead of the hand-written evaluation (set by the engine
-    /// from its options). Ignored at `knowledge` levels below `large`, which keep the reduced
-    /// hand-written evaluation.
-    pub network: Option<Arc<Network>>,
     /// Search a root with a single legal move to the limits like any other, for its score (a
     /// draw offer, an analysis); by default that move is played after one iteration.
     pub score_only_move: bool,
@@ -48,10 +40,30 @@ pub struct Limits {
     /// an only move nor a proven mate ends the search before it (issue 29.7, as Stockfish-family
     /// engines do). An only move's search fills the table for the next move.
     pub fixed_time: bool,
+    /// The randomness of this move's choice under a [`Config::strength`] (drawn by the engine
+    /// for each search).
+    pub choice_seed: u64,
+}
+
+/// How the searches play: the engine's options, set once per game or option change and shared
+/// by every search started under them.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// Which repetition rules the search applies (`repetition`).
+    pub rules: RuleSet,
+    /// UCCI `pruning`: how selective the search is.
+    pub pruning: Level,
+    /// UCCI `knowledge`: how much of the evaluation is used.
+    pub knowledge: Level,
+    /// UCCI `style`: what a draw is worth.
+    pub style: Style,
+    /// Evaluate with this network instead of the hand-written evaluation (`usennue` with a
+    /// network loaded). Ignored at `knowledge` levels below `large`, which keep the reduced
+    /// hand-written evaluation.
+    pub network: Option<Arc<Network>>,
     /// The search's numeric parameters ([`Parameters::DEFAULT`] but in tuning runs).
     pub params: Parameters,
     /// A playing strength for people (`UCI_LimitStrength`): the move is chosen among the
-    /// best root lines by [`Strength::choose`], with randomness from `choice_seed`.
+    /// best root lines by [`Strength::choose`], with randomness from [`Limits::choice_seed`].
     pub strength: Option<Strength>,
-    pub choice_seed: u64,
 }

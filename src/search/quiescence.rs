@@ -111,7 +111,7 @@ impl Worker {
 #[cfg(test)]
 mod tests {
     use crate::board::Position;
-    use crate::search::limits::Limits;
+    use crate::search::limits::{Config, Limits};
     use crate::search::worker::test_worker;
     use crate::search::BENCH_POSITIONS;
     use rand::{Rng, SeedableRng};
@@ -141,11 +141,13 @@ mod tests {
                         } else {
                             rng.random_range(2..300)
                         };
-                    let v = test_worker(pos.clone(), &Limits::default()).qsearch(lo, hi, 1);
+                    let v = test_worker(pos.clone(), &Limits::default(), Config::default())
+                        .qsearch(lo, hi, 1);
                     if v <= lo {
                         let lo2 = v + rng.random_range(0..=(lo - v).min(400));
                         let hi2 = lo2 + rng.random_range(1..300);
-                        let w = test_worker(pos.clone(), &Limits::default()).qsearch(lo2, hi2, 1);
+                        let w = test_worker(pos.clone(), &Limits::default(), Config::default())
+                            .qsearch(lo2, hi2, 1);
                         assert!(
                             w <= lo2,
                             "{} {lo}..{hi} gave {v}, {lo2}.. gave {w}",

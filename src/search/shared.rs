@@ -1,7 +1,8 @@
-//! The state all threads of one search share: the stop flags, the deadlines, the node count
-//! and the table, and the margin a busy machine keeps back before the hard limit.
+//! The state all threads of one search share: the configuration it plays by, the stop flags,
+//! the deadlines, the node count and the table, and the margin a busy machine keeps back
+//! before the hard limit.
 
-use super::limits::Limits;
+use super::limits::{Config, Limits};
 use super::tt::{SharedTableStats, TranspositionTable};
 use crate::tablebase::TableSet;
 use std::sync::atomic::{AtomicBool, AtomicU64};
@@ -10,6 +11,8 @@ use std::time::Instant;
 
 /// State shared by all threads of one search.
 pub struct Shared {
+    /// The engine's options in force when the search started (read only).
+    pub config: Arc<Config>,
     /// Raised to end the search: by a limit, by the main thread when it is done, or by `stop`.
     pub stop: AtomicBool,
     /// Raised only by the caller (`stop`): ends the wait of `go infinite` / `go ponder`.
@@ -54,8 +57,14 @@ pub fn stall_margin(stall: u64, hard: u64) -> u64 {
 }
 
 impl Shared {
-    pub fn new(tt: Arc<TranspositionTable>, limits: &Limits, pondering: bool) -> Shared {
+    pub fn new(
+        tt: Arc<TranspositionTable>,
+        config: Arc<Config>,
+        limits: &Limits,
+        pondering: bool,
+    ) -> Shared {
         Shared {
+            config,
             stop: AtomicBool::new(false),
             stop_requested: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),

