@@ -12,14 +12,16 @@ curvature of the likelihood. The scale is fixed by a convention: ElephantEye at 
 1000 (it knows the rules and looks one move ahead, as a beginner does).
 
 Usage: python3 scripts/strength_levels.py --eleeye PATH [--bin target/release/jiangjun]
-           [--games 100] [--depths 1,2,3,4,5,6] [--tc movetime=5000] [--openings FILE]
+           [--games 100] [--depths 1,2,3,4,5,6,7,8] [--tc movetime=5000] [--openings FILE]
            [--concurrency 2] [--seed 1] [--state target/strength_levels.json]
 The levels are the ones `jiangjun params --levels` lists. Each level plays the two depths
 whose pilot score (20 games against each depth, skipping depths a weaker level scored 85%
 against and stopping after a score of 15%) was nearest 50%. Not in CI: it plays about
 two thousand games (about half an hour on two cores). The state file keeps every finished
-pairing, so a stopped run resumes. The table printed at the end is the one in
-docs/strength.md; its measured column becomes the `elo` column of src/search/strength.rs.
+pairing, so a stopped run resumes (with the same build only: the file records the build's
+bench signature and network). The table printed at the end is the one in docs/strength.md;
+its measured column becomes the `elo` column of src/search/strength.rs, and the record printed
+under it `MEASURED_WITH` there (a test fails while that record is not this build's).
 """
 import argparse
 import json
@@ -45,6 +47,19 @@ def read_levels(binary):
         elo, nodes, temperature = line.split()
         levels.append(dict(elo=int(elo), nodes=int(nodes), temperature=int(temperature)))
     return levels
+
+
+def build_record(binary):
+    """(bench signature, built-in network checksum) of `binary`: what the levels are measured
+    with, recorded as `MEASURED_WITH` in src/search/strength.rs."""
+    out = subprocess.run([binary, "bench"], check=True, capture_output=True, text=True).stdout
+    bench = int(out.strip().splitlines()[-1].split()[0])
+    levels = subprocess.run([binary, "params", "--levels"], check=True, capture_output=True,
+                            text=True).stdout
+    m = re.search(r"^# this build's network ([0-9a-f]{16})$", levels, re.M)
+    if not m:
+        sys.exit("`params --levels` names no network: a build older than the record")
+    return bench, m.group(1)
 
 
 def spec(args, name):
@@ -132,7 +147,7 @@ def main():
     ap.add_argument("--eleeye", required=True, help="ElephantEye 3.31 binary (UCCI)")
     ap.add_argument("--bin", default=os.path.join(ROOT, "target/release/jiangjun"))
     ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--depths", default="1,2,3,4,5,6")
+    ap.add_argument("--depths", default="1,2,3,4,5,6,7,8")
     ap.add_argument("--tc", default="movetime=5000",
                     help="the levels' clock; their node budgets end their searches first")
     ap.add_argument("--openings", default=None)
@@ -145,10 +160,15 @@ def main():
         with open(args.openings, "w") as f:
             subprocess.run([args.bin, "book", "lines", "--plies", "10", "--min-plies", "10"],
                            check=True, stdout=f)
-    state = {"pilot": {}, "results": {}}
+    bench, network = build_record(args.bin)
+    state = {"build": [bench, network], "pilot": {}, "results": {}}
     if os.path.exists(args.state):
         with open(args.state) as f:
-            state = json.load(f)
+            saved = json.load(f)
+        if saved.get("build") != [bench, network]:
+            sys.exit(f"{args.state} holds games of another build ({saved.get('build')}; this "
+                     f"one: Bench {bench}, network {network}): remove it or name another --state")
+        state = saved
 
     def save():
         os.makedirs(os.path.dirname(args.state) or ".", exist_ok=True)
@@ -210,6 +230,9 @@ def main():
         if ref in ratings:
             n = sum(sum(v) for k, v in rated.items() if ref in k.split(" "))
             print(f"| ElephantEye depth {ref[2:]} | {n} | {ratings[ref]:.0f} ± {1.96 * se[ref]:.0f} |")
+    print(f"\nMeasured with Bench: {bench}, network {network}. In src/search/strength.rs:")
+    print(f"    MEASURED_WITH: bench: {bench:_}, network_fnv1a64: 0x{network[:4]}_{network[4:8]}_"
+          f"{network[8:12]}_{network[12:]}")
     print("\nresults (W D L of the first named; level against level: not in the fit):")
     for key, v in state["results"].items():
         a, b = key.split(" ")

@@ -27,46 +27,68 @@ pub struct StrengthLevel {
 }
 
 /// The levels, weakest first. The `elo` column is what the level scored in the calibration
-/// games (`scripts/strength_levels.py`, 100 to 200 games a level against ElephantEye 3.31 at
-/// fixed depths; docs/strength.md has the table with its error bars), on a scale where
-/// ElephantEye at depth 1 is 1000; the other two columns define the level.
+/// games (`scripts/strength_levels.py`, 140 to 240 games a level against ElephantEye 3.31 at
+/// fixed depths 1 to 8; docs/strength.md has the table with its error bars), on a scale where
+/// ElephantEye at depth 1 is 1000, with the search and network of [`MEASURED_WITH`]; the
+/// other two columns define the level.
 pub const LEVELS: [StrengthLevel; 7] = [
     StrengthLevel {
-        elo: 700,
+        elo: 930,
         nodes: 100,
         temperature_cp: 500,
     },
     StrengthLevel {
-        elo: 840,
+        elo: 980,
         nodes: 300,
         temperature_cp: 250,
     },
     StrengthLevel {
-        elo: 1140,
+        elo: 1360,
         nodes: 1_000,
         temperature_cp: 120,
     },
     StrengthLevel {
-        elo: 1570,
+        elo: 1840,
         nodes: 3_000,
         temperature_cp: 60,
     },
     StrengthLevel {
-        elo: 1950,
+        elo: 2340,
         nodes: 10_000,
         temperature_cp: 30,
     },
     StrengthLevel {
-        elo: 2440,
+        elo: 2730,
         nodes: 40_000,
         temperature_cp: 12,
     },
     StrengthLevel {
-        elo: 2590,
+        elo: 2830,
         nodes: 80_000,
         temperature_cp: 4,
     },
 ];
+
+/// What the levels were measured with. A level is a node budget, so any change to the search
+/// (its bench signature) or to the built-in network makes every level play at another
+/// strength. The test `the_strength_levels_were_measured_with_this_search_and_network`
+/// compares this record with `tests/data/bench_signature` and the built-in network, so a change
+/// to either cannot leave the levels' Elo figures silently wrong: it fails until
+/// `scripts/strength_levels.py` has been run again and this record and the `elo` column set
+/// from its table.
+pub const MEASURED_WITH: Measurement = Measurement {
+    bench: 235_253,
+    network_fnv1a64: 0xe218_7ad7_d731_5f56,
+};
+
+/// The search and network a level table was measured with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Measurement {
+    /// `jiangjun bench`'s node count (the search's signature).
+    pub bench: u64,
+    /// FNV-1a (64-bit) of the built-in network file's bytes.
+    pub network_fnv1a64: u64,
+}
 
 /// Lowest Elo a user may ask for.
 pub const MIN_ELO: u32 = LEVELS[0].elo;

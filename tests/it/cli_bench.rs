@@ -47,6 +47,32 @@ fn the_bench_signature_is_the_recorded_one() {
     );
 }
 
+/// The strength levels (`UCI_Elo`) are node budgets whose Elo figures were measured in games
+/// (issue 60: they drifted 190 Elo once the search and network improved under them). A change
+/// to the search's signature or to the built-in network fails here until the levels are
+/// measured again.
+#[test]
+fn the_strength_levels_were_measured_with_this_search_and_network() {
+    use jiangjun::checksum::fnv1a64;
+    use jiangjun::eval::nnue::embedded;
+    use jiangjun::search::strength::MEASURED_WITH;
+    let bench: u64 = include_str!("../data/bench_signature")
+        .trim()
+        .parse()
+        .unwrap();
+    let network = fnv1a64(embedded::bytes());
+    assert!(
+        MEASURED_WITH.bench == bench && MEASURED_WITH.network_fnv1a64 == network,
+        "the strength levels were measured with Bench {} and the network {:016x}; this build \
+         has Bench {bench} and the network {network:016x}, so every level now plays at another \
+         strength. Run `python3 scripts/strength_levels.py --eleeye PATH` and copy its table's \
+         measured column to LEVELS and the record it prints to MEASURED_WITH \
+         (src/search/strength.rs; docs/strength.md, \"Strength levels\")",
+        MEASURED_WITH.bench,
+        MEASURED_WITH.network_fnv1a64
+    );
+}
+
 #[test]
 fn bench_with_a_network_file_runs_both_evaluations() {
     let path = std::env::temp_dir().join(format!("jj-bench-{}.nnue", std::process::id()));

@@ -104,7 +104,7 @@ fn option_features_have_xboards_shapes() {
         "feature option=\"Style -combo solid /// *normal /// risky\"",
         "feature option=\"MultiPV -spin 1 1 128\"",
         "feature option=\"UCI_LimitStrength -check 0\"",
-        "feature option=\"UCI_Elo -spin 700 700 2590\"",
+        "feature option=\"UCI_Elo -spin 930 930 2830\"",
         "feature option=\"EvalFile -file <built-in>\"",
         "feature option=\"Use NNUE -check 1\"",
         "feature option=\"AllowResign -check 1\"",
