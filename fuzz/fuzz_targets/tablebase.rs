@@ -4,8 +4,8 @@
 //!
 //! Checked: nothing panics; a signature accepted is written back in its canonical letters and
 //! reads back equal, and its captures' closure holds only smaller signatures; a table file
-//! accepted has the entries its name's index needs, and what it writes reads back to the same
-//! entries.
+//! accepted has the entries (values and conversion distances) its name's index needs, and what
+//! it writes reads back to the same entries.
 #![no_main]
 
 use jiangjun::tablebase::{Material, Table, Value};
@@ -27,8 +27,10 @@ fuzz_target!(|data: &[u8]| {
         }
     } else if let Ok(table) = Table::from_bytes(Path::new("fuzz.jjtb"), rest) {
         let n = table.layout.size() as usize;
-        for side in &table.codes {
+        for side in table.codes.iter().chain(&table.dtc) {
             assert_eq!(side.len(), n);
+        }
+        for side in &table.codes {
             for &c in side {
                 if let Some(v) = Value::from_code(c) {
                     assert_eq!(v.code(), c);
@@ -38,5 +40,6 @@ fuzz_target!(|data: &[u8]| {
         let bytes = table.to_bytes();
         let again = Table::from_bytes(Path::new("again.jjtb"), &bytes).expect("written reads");
         assert!(again.codes == table.codes, "an accepted file writes back the same entries");
+        assert!(again.dtc == table.dtc, "and the same conversion distances");
     }
 });

@@ -28,14 +28,16 @@ pub enum TbCommand {
     /// advisors and two elephants), KC-K, KP-K, KNP-KAABB. Tables already in the folder are
     /// read, not made again, so a stopped run resumes; each new table is written whole when
     /// it is done. One line a table: `NAME: N positions, W wins D draws L losses (side to
-    /// move), longest mate P plies, S s`.
+    /// move; R decided by the perpetual check rule), longest mate P plies, longest conversion
+    /// C plies, S s`.
     #[command(verbatim_doc_comment)]
     Generate(GenerateArgs),
     /// A position's value from the tables and each legal move's.
     ///
     /// The first line is `win|draw|loss` for the side to move with `dtm N` (plies to mate)
-    /// when decided; then one line a legal move, best first: the move and its value for the
-    /// side that makes it.
+    /// and `dtc N` (plies to the next capture or the mate, which must come before the
+    /// natural limit) when decided; then one line a legal move, best first: the move and its
+    /// value for the side that makes it.
     #[command(verbatim_doc_comment)]
     Probe(ProbeArgs),
     /// Check tables against their positions' moves (every value follows from its moves').
@@ -131,9 +133,10 @@ fn summary(set: &TableSet, m: Material) -> String {
     let rule = c.by_rule;
     format!(
         "{m}: {} positions, {w} wins {d} draws {l} losses (side to move; {rule} decided by the \
-         perpetual check rule), longest mate {} plies",
+         perpetual check rule), longest mate {} plies, longest conversion {} plies",
         w + d + l,
-        t.max_plies()
+        t.max_plies(),
+        t.max_dtc()
     )
 }
 
@@ -203,10 +206,11 @@ fn load_with_captures(dir: &Path, m: Material, set: &mut TableSet) -> anyhow::Re
     Ok(())
 }
 
-fn show(v: Value) -> String {
+/// `win dtm 33 dtc 12`, `win rule 5`, `draw`.
+fn show(v: Value, dtc: u16) -> String {
     match v.plies() {
         Some(n) if v.by_rule() => format!("{} rule {n}", v.word()),
-        Some(n) => format!("{} dtm {n}", v.word()),
+        Some(n) => format!("{} dtm {n} dtc {dtc}", v.word()),
         None => v.word().to_string(),
     }
 }
@@ -222,24 +226,36 @@ fn probe_main(a: ProbeArgs) -> anyhow::Result<i32> {
     }
     let mut set = TableSet::new();
     load_with_captures(&a.dir, m, &mut set)?;
-    let value = set
-        .probe(&pos)
+    let (value, dtc) = set
+        .probe_dtc(&pos)
         .with_context(|| format!("{m}: the position is not in the table"))?;
-    let mut moves: Vec<(String, Value)> = Vec::new();
+    // Each move with its value and the conversion distance through it (a capture converts).
+    let mut moves: Vec<(String, Value, u16)> = Vec::new();
     for mv in pos.legal_moves() {
+        let capture = pos.piece_at(mv.to()).is_some();
         let mut child = pos.clone();
         child.make_move(mv);
-        let v = set
-            .probe(&child)
+        let (v, d) = set
+            .probe_dtc(&child)
             .with_context(|| format!("{mv}: the position after it is not in the tables"))?;
-        moves.push((mv.to_string(), v.before()));
+        let v = v.before();
+        let d = match v.plies() {
+            Some(n) if v.by_rule() => n,
+            _ if capture => 1,
+            _ => d + 1,
+        };
+        moves.push((mv.to_string(), v, d));
     }
-    moves.sort_by_key(|(name, v)| (std::cmp::Reverse(v.for_mover()), name.clone()));
+    // Among equal values, the winner's quickest conversion first, the loser's slowest.
+    moves.sort_by_key(|(name, v, d)| {
+        let d = if v.outcome() < 0 { u16::MAX - d } else { *d };
+        (std::cmp::Reverse(v.for_mover()), d, name.clone())
+    });
     let out = std::io::stdout();
     let mut out = out.lock();
-    let _ = writeln!(out, "{}", show(value));
-    for (name, v) in moves {
-        let _ = writeln!(out, "{name} {}", show(v));
+    let _ = writeln!(out, "{}", show(value, dtc));
+    for (name, v, d) in moves {
+        let _ = writeln!(out, "{name} {}", show(v, d));
     }
     Ok(0)
 }

@@ -9,9 +9,12 @@
 //!    predecessor (found by un-moves, `unmoves`) won at `n + 1`; a position won at `n`
 //!    takes one from each predecessor's count of open moves, and a predecessor left with none
 //!    has lost one ply after its slowest child.
-//! 3. What no level reached is a draw: neither side can force mate. Repetitions are draws in
-//!    these tables; the rules that make a perpetual checker or chaser lose (2011 rules 25, 26)
-//!    are not applied (see docs/tablebases.md).
+//! 3. What no level reached is a draw: neither side can force mate. In these drawn positions
+//!    the perpetual check rule (2011 rules 25.1) decides where one side can only hold by
+//!    checking; other repetitions stay draws (see docs/tablebases.md).
+//! 4. Conversion distances, by levels again: plies to the next capture or the mate, the
+//!    winner hastening it and the loser delaying it (`State::conversion`), for the natural
+//!    limit (2011 rules 4.2.4).
 //!
 //! The first step runs on every core (rayon); the levels run on one.
 
@@ -26,6 +29,9 @@ use super::value::{Value, DRAW, ILLEGAL};
 
 /// No candidate: a distance no table reaches.
 const NONE: u16 = u16::MAX;
+/// The flag, next to an entry's count of moves that capture nothing, of a capture into a
+/// position lost by mate (the counts stay below it: at most 6 pieces and a general move).
+const CAPTURE_WINS: u8 = 0x80;
 
 /// What step 1 learns about one entry.
 #[derive(Clone, Copy)]
@@ -34,6 +40,8 @@ struct Start {
     code: u16,
     /// Moves that stay in the table.
     open: u8,
+    /// Moves that capture nothing.
+    quiet: u8,
     /// The distance of the fastest capture into a lost position, or [`NONE`].
     win_at: u16,
     /// One more than the slowest capture into a won position (a loss floor), 0 if none.
@@ -50,6 +58,7 @@ impl Start {
     const ILLEGAL: Start = Start {
         code: ILLEGAL,
         open: 0,
+        quiet: 0,
         win_at: NONE,
         loss_floor: 0,
         rule_win_at: NONE,
@@ -67,6 +76,7 @@ fn start(pos: &Position, others: &TableSet) -> Start {
     for m in pos.legal_moves() {
         if pos.piece_at(m.to()).is_none() {
             s.open += 1;
+            s.quiet += 1;
             continue;
         }
         let mut child = pos.clone();
@@ -261,6 +271,8 @@ pub fn generate(material: Material, others: &TableSet, progress: &dyn Progress) 
     let mut codes = [vec![ILLEGAL; size], vec![ILLEGAL; size]];
     let mut open = [vec![0u8; size], vec![0u8; size]];
     let mut floor = [vec![0u16; size], vec![0u16; size]];
+    // Moves without capture, and CAPTURE_WINS, for the conversion distances.
+    let mut quiet = [vec![0u8; size], vec![0u8; size]];
     // Entries decided at each level (index * 2 + side), and capture wins waiting for theirs.
     let mut levels: Vec<Vec<u64>> = Vec::new();
     let mut candidates: Vec<Vec<u64>> = Vec::new();
@@ -293,6 +305,8 @@ pub fn generate(material: Material, others: &TableSet, progress: &dyn Progress) 
                     continue;
                 }
                 open[side][idx] = st.open;
+                debug_assert!(st.quiet < CAPTURE_WINS);
+                quiet[side][idx] = st.quiet | if st.win_at != NONE { CAPTURE_WINS } else { 0 };
                 floor[side][idx] = st.loss_floor;
                 if st.rule_win_at != NONE || st.rule_resolved > 0 {
                     rule_starts.push((e, *st));
@@ -322,8 +336,10 @@ pub fn generate(material: Material, others: &TableSet, progress: &dyn Progress) 
     state.rules(material, rule_starts, others, &|level, decided| {
         progress.level(material, level, decided)
     });
+    // Step 4: conversion distances.
+    let dtc = state.conversion(quiet);
     let codes = state.codes;
-    Table { layout, codes }
+    Table { layout, codes, dtc }
 }
 
 /// Adds `e` to the list of `level`.
@@ -487,6 +503,93 @@ impl State<'_> {
         }
     }
 
+    /// The conversion distance of every entry ([`Table::dtc`]), from the final values and each
+    /// entry's count of moves without capture (with [`CAPTURE_WINS`]). Levels 0, 1, 2 …: a
+    /// position without a move is at 0; a win with a capture into a position lost by mate, and
+    /// a loss by mate whose every move captures, at 1. A loss at `n` puts each predecessor
+    /// won by mate and not yet reached at `n + 1` (the winner's quickest); a win at `n` takes
+    /// one from each predecessor lost by mate, and one left with no move puts it at `n + 1`
+    /// (the loser's slowest). Every move of a position lost by mate leads to a win by mate, so
+    /// the counts run out, and every position won by mate is reached by the level of its
+    /// distance to mate at the latest (the fastest mate is one way to the end). A result by
+    /// the repetition rules keeps its distance; a draw gets 0.
+    fn conversion(&mut self, quiet: [Vec<u8>; 2]) -> [Vec<u16>; 2] {
+        let layout = self.layout;
+        let mut dtc = std::mem::take(&mut self.floor);
+        let mut open = quiet;
+        let mut levels: Vec<Vec<u64>> = Vec::new();
+        for side in 0..2 {
+            for idx in 0..dtc[side].len() {
+                let e = idx as u64 * 2 + side as u64;
+                let q = open[side][idx];
+                open[side][idx] = q & !CAPTURE_WINS;
+                dtc[side][idx] = match Value::from_code(self.codes[side][idx]) {
+                    None | Some(Value::Draw) => 0,
+                    Some(Value::RuleWin(n) | Value::RuleLoss(n)) => n,
+                    Some(Value::Loss(0)) => {
+                        push(&mut levels, 0, e);
+                        0
+                    }
+                    Some(Value::Loss(_)) if q & !CAPTURE_WINS == 0 => {
+                        push(&mut levels, 1, e);
+                        1
+                    }
+                    Some(Value::Win(_)) if q & CAPTURE_WINS != 0 => {
+                        push(&mut levels, 1, e);
+                        1
+                    }
+                    Some(_) => NONE,
+                };
+            }
+        }
+        let mut level = 0;
+        while level < levels.len() {
+            let next = level as u16 + 1;
+            for e in std::mem::take(&mut levels[level]) {
+                let (idx, side) = (e / 2, (e % 2) as usize);
+                let placement = layout.decode(idx);
+                let Some(board) = layout.board(&placement) else {
+                    continue;
+                };
+                let lost_here = matches!(
+                    Value::from_code(self.codes[side][idx as usize]),
+                    Some(Value::Loss(_))
+                );
+                let mover = Color::ALL[1 - side];
+                predecessors(layout, &placement, &board, mover, |q| {
+                    let Some(qi) = layout.encode(q) else { return };
+                    let (qi, qs) = (qi as usize, mover.index());
+                    // Only a win by mate moves into a loss by mate, and only losses by mate
+                    // count their moves into wins here.
+                    let by_mate = |v| match v {
+                        Value::Win(_) => lost_here,
+                        Value::Loss(_) => !lost_here,
+                        _ => false,
+                    };
+                    if dtc[qs][qi] != NONE
+                        || !Value::from_code(self.codes[qs][qi]).is_some_and(by_mate)
+                    {
+                        return;
+                    }
+                    let qe = qi as u64 * 2 + qs as u64;
+                    if lost_here {
+                        dtc[qs][qi] = next;
+                        push(&mut levels, next, qe);
+                    } else {
+                        open[qs][qi] -= 1;
+                        if open[qs][qi] == 0 {
+                            dtc[qs][qi] = next;
+                            push(&mut levels, next, qe);
+                        }
+                    }
+                });
+            }
+            level += 1;
+        }
+        debug_assert!(dtc.iter().flatten().all(|&d| d != NONE));
+        dtc
+    }
+
     /// The drawn positions with `x` to move in which `x` is held to perpetual check: the
     /// largest set of drawn positions where every move of `x` is a check into the set or a
     /// move into a loss, and where the other side always has a move that is not a check back
@@ -575,8 +678,11 @@ impl State<'_> {
 /// `n` has a move into a loss in `n - 1` and none faster, a loss in `n` has only moves into
 /// wins and the slowest is `n - 1`, a draw has no move into a loss and one into a draw (mates
 /// ranked above results by rule, [`Value::for_mover`]); a position lost by rule at 0 has only
-/// moves into losses, and each of its moves into a rule's result is a check. Returns the first
-/// entry that breaks this, as `(side, index, why)`.
+/// moves into losses, and each of its moves into a rule's result is a check. The conversion
+/// distances likewise: a win by mate is 1 with a capture into a loss by mate, else one more
+/// than the least of its moves into losses by mate; a loss by mate is 0 without a move, else
+/// one more than the most of its moves (a capture counting 0); a result by the rules has its
+/// distance, a draw 0. Returns the first entry that breaks this, as `(side, index, why)`.
 pub fn verify(table: &Table, others: &TableSet) -> Option<(Color, u64, String)> {
     let layout = &table.layout;
     (0..layout.size()).into_par_iter().find_map_any(|idx| {
@@ -596,31 +702,43 @@ pub fn verify(table: &Table, others: &TableSet) -> Option<(Color, u64, String)> 
             let mut best: Option<Value> = None;
             // Held to perpetual check: every move a loss, each that stays in the table a check.
             let mut held = true;
+            // Conversion distances through the moves that keep a win by mate (the least) and
+            // through the moves of a loss by mate (the most).
+            let (mut win_dtc, mut loss_dtc) = (u16::MAX, 0u16);
             for m in pos.legal_moves() {
                 let capture = pos.piece_at(m.to()).is_some();
                 let mut child = pos.clone();
                 child.make_move(m);
-                let v = if capture {
-                    others.probe(&child).unwrap_or(Value::Draw)
+                let (v, through) = if capture {
+                    (others.probe(&child).unwrap_or(Value::Draw), 1)
                 } else {
                     let entry = super::table::entry_of(&child);
                     let Some(ci) = layout.index_of(&entry.board) else {
                         return Some((side, idx, "a move leaves the table".into()));
                     };
                     match table.value(entry.side, ci) {
-                        Some(v) => v,
+                        Some(v) => (v, table.dtc(entry.side, ci).saturating_add(1)),
                         None => return Some((side, idx, "a move reaches an illegal entry".into())),
                     }
+                };
+                let v = v.before();
+                match v {
+                    Value::Win(_) => win_dtc = win_dtc.min(through),
+                    Value::Loss(_) => loss_dtc = loss_dtc.max(through),
+                    _ => {}
                 }
-                .before();
                 held &= v.outcome() == -1 && (capture || child.in_check() || !v.by_rule());
                 if best.is_none_or(|b| v.for_mover() > b.for_mover()) {
                     best = Some(v);
                 }
             }
+            let dtc = table.dtc(side, idx);
             if stored == Value::RuleLoss(0) {
                 if !held {
                     return Some((side, idx, "lost by rule, but not held to checks".into()));
+                }
+                if dtc != 0 {
+                    return Some((side, idx, format!("lost by rule at 0, dtc {dtc}")));
                 }
                 continue;
             }
@@ -630,6 +748,19 @@ pub fn verify(table: &Table, others: &TableSet) -> Option<(Color, u64, String)> 
                     side,
                     idx,
                     format!("stored {stored}, its moves say {expect}"),
+                ));
+            }
+            let expect_dtc = match stored {
+                Value::Win(_) => win_dtc,
+                Value::Loss(_) => loss_dtc,
+                Value::Draw => 0,
+                Value::RuleWin(n) | Value::RuleLoss(n) => n,
+            };
+            if dtc != expect_dtc {
+                return Some((
+                    side,
+                    idx,
+                    format!("stored {stored} dtc {dtc}, its moves say dtc {expect_dtc}"),
                 ));
             }
         }
@@ -647,8 +778,9 @@ pub enum Done {
 
 /// Generates `material` and every table its captures lead to, smallest first. With a folder,
 /// tables already there are read instead of generated again (a stopped run resumes table by
-/// table) and each new one is written there whole as soon as it is done. Tables of games
-/// without attacking pieces are never made (2011 rules 4.2.2 draws them).
+/// table; a file of the older format version is made again) and each new one is written there
+/// whole as soon as it is done. Tables of games without attacking pieces are never made (2011
+/// rules 4.2.2 draws them).
 pub fn generate_with_captures(
     material: Material,
     dir: Option<&std::path::Path>,
@@ -661,9 +793,14 @@ pub fn generate_with_captures(
             continue;
         }
         if let Some(dir) = dir {
-            if set.load(dir, m)? {
-                done(&Done::Read(m), set);
-                continue;
+            // A file of the older format is made again (and replaced).
+            match set.load(dir, m) {
+                Ok(true) => {
+                    done(&Done::Read(m), set);
+                    continue;
+                }
+                Ok(false) | Err(super::table::TableError::OldVersion(..)) => {}
+                Err(e) => return Err(e),
             }
         }
         let table = generate(m, set, progress);

@@ -5,7 +5,9 @@
 //! solves them, [`table`] reads and writes them and looks positions up, [`value`] is what they
 //! say. The values are win, draw or loss for the side to move with the distance to mate in plies;
 //! mate and stalemate both lose (2011 rules 4.1.2) and games without attacking pieces are drawn
-//! (4.2.2). The scope of the repetition rules in these tables is in docs/tablebases.md.
+//! (4.2.2). Each decided position also has a conversion distance, plies to the next capture or
+//! the mate, against the natural limit (4.2.4; [`table::Table::dtc`]). The scope of the
+//! repetition rules in these tables is in docs/tablebases.md.
 
 pub mod generate;
 pub mod index;

@@ -1,10 +1,11 @@
 //! One table in memory and on disk, and a set of tables probed together.
 //!
-//! File (`NAME.jjtb`, little-endian): `JJTB`, format version (u16), bytes per entry (u8: 1 or
-//! 2), a reserved byte, the name's length (u8) and the name, entries per side to move (u64), the
-//! longest distance to mate (u16), an FNV-1a checksum of the entries (u64), then the entries:
-//! Red to move, then Black to move, each [`super::value::Value::code`]. Files are written whole
-//! or not at all ([`crate::output::write_whole`]).
+//! File (`NAME.jjtb`, little-endian): `JJTB`, format version (u16), bytes per value entry (u8:
+//! 1 or 2), bytes per conversion distance (u8: 1 or 2), the name's length (u8) and the name,
+//! entries per side to move (u64), the longest distance to mate (u16), the longest conversion
+//! distance (u16), an FNV-1a checksum of the entries (u64), then the entries: the values ([`super::value::Value::code`]) with Red to move, then with Black to move, then the conversion
+//! distances ([`Table::dtc`]) in the same order. Files are written whole or not at all
+//! ([`crate::output::write_whole`]).
 
 use std::collections::HashMap;
 use std::fmt;
@@ -18,8 +19,9 @@ use super::index::{Board, Layout};
 use super::material::Material;
 use super::value::{Value, ILLEGAL};
 
-/// The file format's version; a file of another version is refused.
-pub const FORMAT_VERSION: u16 = 1;
+/// The file format's version; a file of another version is refused. Version 1 (before
+/// 2026-12-07) had no conversion distances.
+pub const FORMAT_VERSION: u16 = 2;
 const MAGIC: &[u8; 4] = b"JJTB";
 
 /// One material signature's values, both sides to move.
@@ -27,6 +29,11 @@ pub struct Table {
     pub layout: Layout,
     /// Entries per side to move ([`Color::index`]).
     pub codes: [Vec<u16>; 2],
+    /// The conversion distance of each entry, per side to move: for a result by mate, plies
+    /// to the next capture or the mate with the winner hastening and the loser delaying it
+    /// (docs/tablebases.md); for a result by the repetition rules, its distance; 0 for a draw
+    /// or an illegal entry.
+    pub dtc: [Vec<u16>; 2],
 }
 
 /// A table's legal positions by result ([`Table::counts`]).
@@ -43,6 +50,8 @@ pub struct Counts {
 pub enum TableError {
     Io(PathBuf, std::io::Error),
     Format(PathBuf, String),
+    /// A file of an older format version (made again by `tb generate`).
+    OldVersion(PathBuf, u16),
 }
 
 impl fmt::Display for TableError {
@@ -50,6 +59,12 @@ impl fmt::Display for TableError {
         match self {
             TableError::Io(p, e) => write!(f, "cannot read {}: {e}", p.display()),
             TableError::Format(p, why) => write!(f, "{}: {why}", p.display()),
+            TableError::OldVersion(p, v) => write!(
+                f,
+                "{}: format version {v}, without conversion distances; this engine reads \
+                 {FORMAT_VERSION}: generate it again",
+                p.display()
+            ),
         }
     }
 }
@@ -65,6 +80,11 @@ impl Table {
     /// The value of entry `idx` with `side` to move; `None` when it is not a legal position.
     pub fn value(&self, side: Color, idx: u64) -> Option<Value> {
         Value::from_code(self.codes[side.index()][idx as usize])
+    }
+
+    /// The conversion distance of entry `idx` with `side` to move ([`Table::dtc`]).
+    pub fn dtc(&self, side: Color, idx: u64) -> u16 {
+        self.dtc[side.index()][idx as usize]
     }
 
     /// How many legal positions of each side to move are won, drawn and lost (of either
@@ -95,15 +115,34 @@ impl Table {
             .unwrap_or(0)
     }
 
+    /// The longest conversion distance of a result by mate in the table.
+    pub fn max_dtc(&self) -> u16 {
+        self.codes
+            .iter()
+            .zip(&self.dtc)
+            .flat_map(|(c, d)| c.iter().zip(d))
+            .filter(|&(&c, _)| Value::from_code(c).is_some_and(|v| !v.by_rule()))
+            .map(|(_, &d)| d)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let max = self.max_plies();
-        let largest = self.codes.iter().flatten().copied().max().unwrap_or(0);
-        let width: usize = if largest <= u8::MAX as u16 { 1 } else { 2 };
-        let mut payload = Vec::with_capacity(self.codes[0].len() * 2 * width);
-        for side in &self.codes {
-            for &c in side {
-                if width == 1 {
+        let width = |plane: &[Vec<u16>; 2]| -> usize {
+            let largest = plane.iter().flatten().copied().max().unwrap_or(0);
+            if largest <= u8::MAX as u16 {
+                1
+            } else {
+                2
+            }
+        };
+        let (width, dtc_width) = (width(&self.codes), width(&self.dtc));
+        let n = self.codes[0].len();
+        let mut payload = Vec::with_capacity(n * 2 * (width + dtc_width));
+        for (plane, w) in [(&self.codes, width), (&self.dtc, dtc_width)] {
+            for &c in plane.iter().flatten() {
+                if w == 1 {
                     payload.push(c as u8);
                 } else {
                     payload.extend_from_slice(&c.to_le_bytes());
@@ -115,11 +154,12 @@ impl Table {
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
         out.push(width as u8);
-        out.push(0);
+        out.push(dtc_width as u8);
         out.push(name.len() as u8);
         out.extend_from_slice(name.as_bytes());
         out.extend_from_slice(&self.layout.size().to_le_bytes());
-        out.extend_from_slice(&max.to_le_bytes());
+        out.extend_from_slice(&self.max_plies().to_le_bytes());
+        out.extend_from_slice(&self.max_dtc().to_le_bytes());
         out.extend_from_slice(&fnv1a64(&payload).to_le_bytes());
         out.extend_from_slice(&payload);
         out
@@ -140,43 +180,55 @@ impl Table {
             return Err(bad("not a Jiangjun tablebase file".into()));
         }
         let version = u16::from_le_bytes(take(2)?.try_into().unwrap_or_default());
+        if version == 1 {
+            return Err(TableError::OldVersion(path.to_path_buf(), version));
+        }
         if version != FORMAT_VERSION {
             return Err(bad(format!(
                 "format version {version}, this engine reads {FORMAT_VERSION}: generate it again"
             )));
         }
         let width = take(1)?[0] as usize;
-        if width != 1 && width != 2 {
-            return Err(bad(format!("{width} bytes per entry")));
+        let dtc_width = take(1)?[0] as usize;
+        for w in [width, dtc_width] {
+            if w != 1 && w != 2 {
+                return Err(bad(format!("{w} bytes per entry")));
+            }
         }
-        take(1)?;
         let name_len = take(1)?[0] as usize;
         let name = std::str::from_utf8(take(name_len)?).map_err(|_| bad("bad name".into()))?;
         let material = Material::parse(name).map_err(|e| bad(e.to_string()))?;
         let size = u64::from_le_bytes(take(8)?.try_into().unwrap_or_default());
-        take(2)?;
+        take(4)?;
         let sum = u64::from_le_bytes(take(8)?.try_into().unwrap_or_default());
         let layout = Layout::new(material);
         if size != layout.size() {
             return Err(bad(format!("{size} entries, {name} has {}", layout.size())));
         }
         let payload = &bytes[at..];
-        if payload.len() as u64 != 2 * size * width as u64 {
+        if payload.len() as u64 != 2 * size * (width + dtc_width) as u64 {
             return Err(bad("the file is cut short or too long".into()));
         }
         if fnv1a64(payload) != sum {
             return Err(bad("checksum mismatch (a damaged file)".into()));
         }
         let n = size as usize;
-        let read = |i: usize| -> u16 {
-            if width == 1 {
-                payload[i] as u16
-            } else {
-                u16::from_le_bytes([payload[2 * i], payload[2 * i + 1]])
-            }
+        let plane = |bytes: &[u8], w: usize| -> [Vec<u16>; 2] {
+            let read = |i: usize| -> u16 {
+                if w == 1 {
+                    bytes[i] as u16
+                } else {
+                    u16::from_le_bytes([bytes[2 * i], bytes[2 * i + 1]])
+                }
+            };
+            [(0..n).map(read).collect(), (n..2 * n).map(read).collect()]
         };
-        let codes = [(0..n).map(read).collect(), (n..2 * n).map(read).collect()];
-        Ok(Table { layout, codes })
+        let (values, dtc) = payload.split_at(2 * n * width);
+        Ok(Table {
+            layout,
+            codes: plane(values, width),
+            dtc: plane(dtc, dtc_width),
+        })
     }
 }
 
@@ -292,7 +344,7 @@ impl TableSet {
     pub fn load(&mut self, dir: &Path, m: Material) -> Result<bool, TableError> {
         let path = dir.join(file_name(m));
         // No more than the table can take: a file that is not a table is not read whole.
-        let most = 64 + 4 * Layout::new(m).size();
+        let most = 64 + 8 * Layout::new(m).size();
         match std::fs::metadata(&path) {
             Ok(meta) if meta.len() > most => {
                 return Err(TableError::Format(path, "too long for its table".into()))
@@ -320,17 +372,24 @@ impl TableSet {
     /// 4.2.2).
     /// The board is only turned into the table's frame once a table is known to hold it.
     pub fn probe(&self, pos: &Position) -> Option<Value> {
+        self.probe_dtc(pos).map(|(v, _)| v)
+    }
+
+    /// [`TableSet::probe`] with the position's conversion distance ([`Table::dtc`]): the
+    /// result is reached before the natural limit when the distance is no more than the plies
+    /// left (docs/tablebases.md).
+    pub fn probe_dtc(&self, pos: &Position) -> Option<(Value, u16)> {
         let material = Material::of(pos);
         let canonical = material.canonical();
         if canonical.is_dead_draw() {
-            return Some(Value::Draw);
+            return Some((Value::Draw, 0));
         }
         let table = self.tables.get(&canonical)?;
         let entry = in_table_frame(pos, canonical, canonical != material);
-        let idx = table.layout.index_of(&entry.board)?;
-        match table.codes[entry.side.index()][idx as usize] {
+        let idx = table.layout.index_of(&entry.board)? as usize;
+        match table.codes[entry.side.index()][idx] {
             ILLEGAL => None,
-            c => Value::from_code(c),
+            c => Value::from_code(c).map(|v| (v, table.dtc[entry.side.index()][idx])),
         }
     }
 }

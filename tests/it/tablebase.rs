@@ -38,10 +38,21 @@ fn generate_then_probe() {
     assert_eq!(code, 0, "{err}");
     let mut lines = out.lines();
     let first = lines.next().unwrap();
-    assert!(first.starts_with("win dtm "), "{out}");
-    // The best move comes first and keeps the value; every legal move is listed.
+    assert!(
+        first.starts_with("win dtm ") && first.contains(" dtc "),
+        "{out}"
+    );
+    // The best move comes first and keeps the value; every legal move is listed; the
+    // conversion distance is the least of the winning moves'.
     let best = lines.next().unwrap();
-    assert!(best.ends_with(first), "{out}");
+    assert!(best.contains(&format!(" {} dtc ", dtm_of(first))), "{out}");
+    let least = out
+        .lines()
+        .skip(1)
+        .filter(|l| l.contains(" win dtm "))
+        .filter_map(dtc_of)
+        .min();
+    assert_eq!(dtc_of(first), least, "{out}");
     let pos = Position::from_fen("r3k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 1").unwrap();
     assert_eq!(out.lines().count(), 1 + pos.legal_moves().len());
     let (code, out, _) = run(&[
@@ -109,14 +120,23 @@ fn bad_input_is_answered_with_status_2() {
         err.contains("KR-K.jjtb") && err.contains("jiangjun tb generate KR-K"),
         "{err}"
     );
-    // A damaged file is refused by name.
-    std::fs::write(dir.join("KR-K.jjtb"), b"JJTB\x01\x00").unwrap();
-    let (code, _, err) = run(&rook_probe);
-    assert_eq!(code, 2);
-    assert!(
-        err.contains("KR-K.jjtb") && err.contains("cut short"),
-        "{err}"
+    // A damaged file is refused by name, and so is one of format version 1 (before conversion
+    // distances), with what to do; `tb generate` makes that one again.
+    let refused = |file: &[u8], says: &[&str]| {
+        std::fs::write(dir.join("KR-K.jjtb"), file).unwrap();
+        let (code, _, err) = run(&rook_probe);
+        assert_eq!(code, 2);
+        assert!(says.iter().all(|s| err.contains(s)), "{err}");
+    };
+    refused(b"JJTB\x02\x00", &["KR-K.jjtb", "cut short"]);
+    refused(
+        b"JJTB\x01\x00\x01\x00",
+        &["KR-K.jjtb: format version 1", "generate it again"],
     );
+    let (code, out, err) = run(&["tb", "generate", "KR-K", "--dir", &d]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("KR-K: 5832 positions"), "{out}");
+    assert_eq!(run(&rook_probe).0, 0);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 /// Where the engine's search proves a mate in random positions, the tables agree: the side
@@ -183,6 +203,17 @@ fn tables_agree_with_the_search_where_it_finds_mates() {
     assert!(checked >= 30, "only {checked} mates found");
 }
 
+/// `win dtm 5` of a `tb probe` line `[MOVE ]win dtm 5 dtc 3`.
+fn dtm_of(line: &str) -> &str {
+    let at = line.find("win dtm").or(line.find("loss dtm")).unwrap_or(0);
+    line[at..].split(" dtc").next().unwrap_or("")
+}
+
+/// The conversion distance of a `tb probe` line, if it has one.
+fn dtc_of(line: &str) -> Option<u32> {
+    line.split(" dtc ").nth(1)?.parse().ok()
+}
+
 fn material(s: &str) -> Material {
     Material::parse(s).unwrap()
 }
@@ -242,7 +273,9 @@ fn the_engine_plays_and_scores_by_the_tables() {
     let (_, probe, _) = run(&["tb", "probe", "--fen", won, "--dir", &d]);
     let first = probe.lines().next().unwrap();
     assert!(
-        probe.lines().any(|l| l == format!("{best} {first}")),
+        probe
+            .lines()
+            .any(|l| l.starts_with(&format!("{best} {} dtc ", dtm_of(first)))),
         "{best} is not a fastest win:\n{probe}"
     );
 

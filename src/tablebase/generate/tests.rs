@@ -74,8 +74,10 @@ fn predecessors_match_forward_moves() {
 #[test]
 fn tables_agree_with_their_moves() {
     // KP-KP: a capture that wins more slowly than the other moves lose (this once made a
-    // won position lost).
-    for name in ["KP-K", "KC-K", "KR-KA", "KN-KB", "KPP-K", "KC-KP", "KP-KP"] {
+    // won position lost). KR-KN: results by the perpetual check rule.
+    for name in [
+        "KP-K", "KC-K", "KR-KA", "KN-KB", "KPP-K", "KC-KP", "KP-KP", "KR-KN",
+    ] {
         let set = tables(name);
         for m in material(name).closure() {
             if let Some(t) = set.get(m) {
@@ -153,6 +155,36 @@ fn textbook_results() {
     ));
 }
 
+/// Conversion distances: never beyond the distance to mate, equal to it where no capture keeps
+/// the result, and shorter where the winner can capture on the way to the mate.
+#[test]
+fn conversion_distances() {
+    let set = tables("KN-KA");
+    for name in ["KN-K", "KN-KA"] {
+        let t = set.get(material(name)).unwrap();
+        for side in Color::ALL {
+            for idx in 0..t.layout.size() {
+                let (v, d) = (t.value(side, idx), t.dtc(side, idx));
+                match v {
+                    Some(Value::Win(n) | Value::Loss(n)) => {
+                        assert!(d <= n && (d > 0) == (n > 0), "{name} {idx}: {v:?} dtc {d}");
+                        // The bare general has nothing to capture but a piece that mates it.
+                        if name == "KN-K" {
+                            assert_eq!(d, n, "{name} {idx}");
+                        }
+                    }
+                    Some(v) if v.by_rule() => assert_eq!(v.plies(), Some(d)),
+                    _ => assert_eq!(d, 0),
+                }
+            }
+        }
+    }
+    // The horse takes the advisor within 3 plies (the defender cannot avoid it), then mates
+    // the bare general: 13 plies to mate, 3 to the capture.
+    let pos = Position::from_fen("9/3k5/3a5/9/9/9/1N7/9/9/3K5 w - - 0 1").unwrap();
+    assert_eq!(set.probe_dtc(&pos), Some((Value::Win(13), 3)));
+}
+
 /// Tables written to a folder and read back are the same tables; a damaged file is refused.
 #[test]
 fn files_round_trip_and_damage_is_caught() {
@@ -195,5 +227,25 @@ fn files_round_trip_and_damage_is_caught() {
         .unwrap()
         .to_string();
     assert!(err.contains("cut short"), "{err}");
+    // A file of format version 1 (no conversion distances) is refused as such, and a run
+    // makes it again.
+    bytes[4] = 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let err = Table::from_bytes(&path, &bytes).err().unwrap().to_string();
+    assert!(
+        err.contains("format version 1") && err.contains("generate it again"),
+        "{err}"
+    );
+    let mut again = TableSet::new();
+    generate_with_captures(material("KR-KA"), Some(&dir), &mut again, &Quiet, |_, _| {}).unwrap();
+    let m = material("KR-KA");
+    assert_eq!(
+        again.get(m).unwrap().to_bytes(),
+        std::fs::read(&path).unwrap()
+    );
+    assert_eq!(
+        again.get(m).unwrap().to_bytes(),
+        made.get(m).unwrap().to_bytes()
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
