@@ -240,30 +240,34 @@ impl Worker {
         (entry != 0 && (entry ^ key) >> 16 == 0).then_some(entry as u16 as i16 as i32)
     }
 
-    /// A draw's score for the side to move at `ply`: 0, less the `style`'s contempt for the
-    /// side that started the search (and plus it for the other side).
-    #[inline]
     /// The score of the position from the endgame tables, if they hold it: a table's mate in
     /// `n` plies is a mate `ply + n` plies from the root (a result by the perpetual check rule
-    /// a rule verdict there), unless the natural limit comes first (then it is a draw). `None` without tables, with more pieces than any table
-    /// holds, or for a material no table has.
+    /// a rule verdict there) when its conversion distance fits in the plies left before the
+    /// natural limit: the winner then reaches a capture or the mate first, and the clock starts
+    /// again. Otherwise the loser holds out until the limit: a draw. `None` without tables,
+    /// with more pieces than any table holds, or for a material no table has.
     pub(super) fn probe_tables(&mut self, ply: usize) -> Option<i32> {
         let tables = self.shared.tablebases.as_ref()?;
         if self.pos.occupied().count() > tables.max_pieces() {
             return None;
         }
-        let value = tables.probe(&self.pos)?;
+        let (value, dtc) = tables.probe_dtc(&self.pos)?;
         self.shared.tb_hits.fetch_add(1, Ordering::Relaxed);
-        let beyond_limit = |n: u16| n as u32 > self.plies_to_limit();
+        if dtc as u32 > self.plies_to_limit() {
+            return Some(self.draw_score(ply));
+        }
         Some(match value {
-            Value::Win(n) if !beyond_limit(n) => mate_in(ply + n as usize),
-            Value::Loss(n) if !beyond_limit(n) => mated_in(ply + n as usize),
-            Value::RuleWin(n) if !beyond_limit(n) => rule_win_in(ply + n as usize),
-            Value::RuleLoss(n) if !beyond_limit(n) => rule_loss_in(ply + n as usize),
-            _ => self.draw_score(ply),
+            Value::Win(n) => mate_in(ply + n as usize),
+            Value::Loss(n) => mated_in(ply + n as usize),
+            Value::RuleWin(n) => rule_win_in(ply + n as usize),
+            Value::RuleLoss(n) => rule_loss_in(ply + n as usize),
+            Value::Draw => self.draw_score(ply),
         })
     }
 
+    /// A draw's score for the side to move at `ply`: 0, less the `style`'s contempt for the
+    /// side that started the search (and plus it for the other side).
+    #[inline]
     pub(super) fn draw_score(&self, ply: usize) -> i32 {
         let c = self.config.style.contempt();
         if ply.is_multiple_of(2) {

@@ -366,3 +366,35 @@ fn a_drawn_table_position_is_worth_0_to_the_result() {
     e.set_tablebases(Some(set));
     assert_eq!(e.search_blocking(depth(), |_| {}).score, 0);
 }
+
+/// Near the natural limit (120 plies without a capture, 2011 rules 4.2.4) a table win counts
+/// when its conversion distance fits in the plies left, even where the mate itself is farther:
+/// here the horse takes the advisor within 3 plies (the clock starts again) and mates 10 plies
+/// later. With 8 plies left the engine reports the mate, 13 plies (7 moves) away; with 2 left
+/// the defender holds out until the limit, a draw.
+#[test]
+fn a_table_win_counts_when_its_conversion_fits_before_the_limit() {
+    use jiangjun::engine::Engine;
+    use jiangjun::search::limits::Limits;
+    use jiangjun::search::score::mate_in;
+    let set = std::sync::Arc::new(generate_in_memory(material("KN-KA")));
+    let at = |clock: u32| format!("9/3k5/3a5/9/9/9/1N7/9/9/3K5 w - - {clock} 60");
+    assert_eq!(
+        set.probe_dtc(&Position::from_fen(&at(0)).unwrap()),
+        Some((Value::Win(13), 3))
+    );
+    let score = |clock: u32| {
+        let mut e = Engine::new();
+        e.set_use_book(false);
+        e.set_threads(1);
+        e.set_tablebases(Some(set.clone()));
+        e.set_position(Some(&at(clock)), &[]).unwrap();
+        let limits = Limits {
+            depth: Some(6),
+            ..Limits::default()
+        };
+        e.search_blocking(limits, |_| {}).score
+    };
+    assert_eq!(score(112), mate_in(13));
+    assert_eq!(score(118), 0);
+}
