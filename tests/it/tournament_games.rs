@@ -583,8 +583,11 @@ fn ponder_match(
     c.openings = vec![jiangjun::tournament::openings::Opening::startpos()];
     c.settings.game.max_plies = 24;
     // What is tested is the conversation, not the speed: a loaded machine must not turn a
-    // slow answer into a loss on time.
+    // slow answer into a loss on time, nor a slow answer to the `stop` of a ponder miss
+    // (half a second by default; a test run beside builds on two cores went past it) into
+    // a kill.
     c.settings.game.margin = Duration::from_secs(5);
+    c.settings.timeouts.stop_grace = Duration::from_secs(5);
     let opts = MatchOptions {
         common: c,
         games: 2,
