@@ -31,7 +31,7 @@ pub mod zobrist;
 pub use bitboard::Bitboard;
 pub use fen::{FenError, START_FEN};
 pub use move_::Move;
-pub use movegen::{MoveError, MoveList, MAX_MOVES};
+pub use movegen::{MoveError, MoveList, RefusedMove, MAX_MOVES};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{PlacementError, Position, StateInfo};
 pub use rank_origin::RankOrigin;

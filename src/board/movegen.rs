@@ -368,6 +368,27 @@ impl Position {
         Ok(m)
     }
 
+    /// Reads ICCS moves played one after another from here (a game's moves after its set-up
+    /// position): the moves up to the first entry that is not a legal move where it comes, and
+    /// that entry's refusal, if one was refused. The position itself is left as it is.
+    pub fn parse_moves(&self, texts: &[String]) -> (Vec<Move>, Option<RefusedMove>) {
+        let mut pos = self.clone();
+        let mut moves = Vec::with_capacity(texts.len());
+        for (index, text) in texts.iter().enumerate() {
+            match pos.parse_move(text) {
+                Ok(m) => {
+                    pos.make_move(m);
+                    moves.push(m);
+                }
+                Err(error) => {
+                    let text = text.clone();
+                    return (moves, Some(RefusedMove { index, text, error }));
+                }
+            }
+        }
+        (moves, None)
+    }
+
     /// Who is to move and the colour that owns the piece on `sq`, for callers that need it.
     pub fn color_at(&self, sq: Square) -> Option<Color> {
         self.board[sq.index()].map(|p| p.color())
@@ -393,6 +414,16 @@ impl std::fmt::Display for MoveError {
 }
 
 impl std::error::Error for MoveError {}
+
+/// The entry of a move list that [`Position::parse_moves`] stopped at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefusedMove {
+    /// Its place in the list, from 0: the moves before it were read.
+    pub index: usize,
+    /// The entry as given.
+    pub text: String,
+    pub error: MoveError,
+}
 
 /// Squares of a raw mask.
 #[inline(always)]

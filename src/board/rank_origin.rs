@@ -102,14 +102,7 @@ pub fn list_ranks1_to_ranks0(moves: &[String]) -> Vec<String> {
 
 /// How many moves of `moves`, from the start, are legal when played from `start`.
 pub fn legal_prefix(start: &Position, moves: &[String]) -> usize {
-    let mut pos = start.clone();
-    for (i, text) in moves.iter().enumerate() {
-        match pos.parse_move(text) {
-            Ok(m) => pos.make_move(m),
-            Err(_) => return i,
-        }
-    }
-    moves.len()
+    start.parse_moves(moves).0.len()
 }
 
 /// One root move token (`banmoves`, `searchmoves`) as 0-based text. With `origin` One every
