@@ -11,7 +11,7 @@
 //! `report` callback, exactly once per `go`. When the opening book has a usable move, `go`
 //! answers from it at once (reporting one `Book`, then `Done`) on the caller's thread.
 
-use crate::board::{FenError, Move, MoveError, Position};
+use crate::board::{FenError, Move, MoveError, Position, RefusedMove};
 use crate::book::{self, Book, BookMove, Randomness};
 use crate::eval;
 use crate::eval::nnue::{self, Network};
@@ -76,6 +76,25 @@ impl std::fmt::Display for SetPositionError {
                 )
             }
         }
+    }
+}
+
+/// Why [`Engine::set_game`] did not take the whole game: move number `index` (from 0) of the
+/// list, `mv`, is not legal where it comes. The game is kept up to the move before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IllegalMove {
+    pub index: usize,
+    pub mv: Move,
+}
+
+impl std::fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let IllegalMove { index, mv } = self;
+        write!(
+            f,
+            "move {} ({mv}) is not legal where it is played; game kept up to move {index}",
+            index + 1
+        )
     }
 }
 
@@ -504,7 +523,26 @@ impl Engine {
         }
     }
 
-    /// Sets the game: a FEN (or the start position) and the moves played since.
+    /// Sets the game: its set-up position and the moves played since, each checked where it
+    /// is played; the search sees the whole game (the repetition rules need it). `start` is a
+    /// set-up position: a history of its own, if it has one, is no part of the game (as when
+    /// it comes from a FEN). Clears the banned moves. On an illegal move the game is kept up
+    /// to the move before it.
+    pub fn set_game(&mut self, mut start: Position, moves: &[Move]) -> Result<(), IllegalMove> {
+        start.clear_history();
+        self.pos = start;
+        self.banned.clear();
+        for (index, &mv) in moves.iter().enumerate() {
+            if !self.pos.is_legal(mv) {
+                return Err(IllegalMove { index, mv });
+            }
+            self.pos.make_move(mv);
+        }
+        Ok(())
+    }
+
+    /// Sets the game from text: a FEN (or the start position) and ICCS moves, read and handed
+    /// to [`Engine::set_game`].
     pub fn set_position(
         &mut self,
         fen: Option<&str>,
@@ -514,21 +552,15 @@ impl Engine {
             Some(f) => Position::from_fen(f).map_err(SetPositionError::Fen)?,
             None => Position::startpos(),
         };
-        self.pos = start;
-        self.banned.clear();
-        for (index, text) in moves.iter().enumerate() {
-            match self.pos.parse_move(text) {
-                Ok(m) => self.pos.make_move(m),
-                Err(error) => {
-                    return Err(SetPositionError::Move {
-                        index,
-                        text: text.clone(),
-                        error,
-                    })
-                }
+        let (moves, refused) = start.parse_moves(moves);
+        // Every move read is legal where it comes: nothing for `set_game` to refuse.
+        let _ = self.set_game(start, &moves);
+        match refused {
+            Some(RefusedMove { index, text, error }) => {
+                Err(SetPositionError::Move { index, text, error })
             }
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Sets the root moves the search must not play (`banmoves`); returns a message for each

@@ -24,7 +24,7 @@
 use super::budget::Budget;
 use crate::board::GameResult;
 use crate::board::{Color, Move, Position};
-use crate::engine::{Engine, Evaluation, SetPositionError};
+use crate::engine::{Engine, Evaluation, IllegalMove};
 use crate::records::pgn::{self, Game, MoveFormat, WriteOptions};
 use crate::rules::{judge_replay, RefereeOptions, Replay, Reports, RuleSet};
 use crate::search::limits::Limits;
@@ -158,7 +158,7 @@ pub struct Analysis {
 /// game gets here).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AnalyseError {
-    Position(SetPositionError),
+    Position(IllegalMove),
 }
 
 impl fmt::Display for AnalyseError {
@@ -179,8 +179,6 @@ pub fn analyse(
     settings: &Settings,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Analysis, AnalyseError> {
-    let fen = (game.start != Position::startpos()).then(|| game.start.to_fen());
-    let iccs: Vec<String> = game.moves.iter().map(|m| m.to_string()).collect();
     let mut engine = Engine::new();
     engine.set_threads(settings.threads);
     engine.set_hash_mb(settings.hash_mb);
@@ -197,7 +195,7 @@ pub fn analyse(
     let mut moves = Vec::with_capacity(game.moves.len());
     for i in 0..total {
         engine
-            .set_position(fen.as_deref(), &iccs[..i])
+            .set_game(game.start.clone(), &game.moves[..i])
             .map_err(AnalyseError::Position)?;
         let best = search(&mut engine, &pos, settings.budget);
         let mover = pos.side_to_move();

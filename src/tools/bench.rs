@@ -13,6 +13,7 @@
 //! share of probes that found their position (hits) and of probes whose entry ended the node
 //! (cutoffs). A deeper bench with a small `--hash` shows what a full table costs.
 
+use crate::board::Position;
 use crate::engine::{Engine, Evaluation};
 use crate::eval::nnue::Network;
 use crate::search::limits::Limits;
@@ -56,10 +57,15 @@ pub fn run(
         engine.set_hash_mb(hash_mb);
         engine.set_threads(1);
         engine.set_evaluation(evaluation);
-        if let Err(e) = engine.set_position(Some(fen), &[]) {
-            out(&format!("position {}: {e}", i + 1));
-            continue;
-        }
+        let start = match Position::from_fen(fen) {
+            Ok(p) => p,
+            Err(e) => {
+                out(&format!("position {}: {e}", i + 1));
+                continue;
+            }
+        };
+        // No moves: nothing for the engine to refuse.
+        let _ = engine.set_game(start, &[]);
         let mut nodes = 0;
         let outcome = engine.search_blocking(
             Limits {

@@ -84,7 +84,7 @@ fn analyse(engine: &mut Engine, pos: &Position, cfg: &Config, seeds: &[Move]) ->
     // to run, and a table left over from another position would make the result depend on it.
     engine.new_game();
     let search = |engine: &mut Engine, child: &Position, depth: i32| -> i32 {
-        if engine.set_position(Some(&child.to_fen()), &[]).is_err() {
+        if engine.set_game(child.clone(), &[]).is_err() {
             return 0;
         }
         let out = engine.search_blocking(

@@ -301,12 +301,12 @@ pub struct Checked {
 /// score of each line of the last finished iteration.
 fn scores(
     engine: &mut Engine,
-    fen: &str,
+    pos: &Position,
     depth: i32,
     banned: &[String],
     multipv: usize,
 ) -> (Option<Move>, Vec<(Move, i32)>) {
-    if engine.set_position(Some(fen), &[]).is_err() {
+    if engine.set_game(pos.clone(), &[]).is_err() {
         return (None, Vec::new());
     }
     engine.set_banned(banned);
@@ -339,7 +339,7 @@ pub fn check_position(engine: &mut Engine, p: &PositionStats, cfg: &Config) -> O
     // A fresh table per position: which worker checks which position varies between runs.
     engine.new_game();
     let pos = Position::from_fen(&p.fen).ok()?;
-    let (best_move, _) = scores(engine, &p.fen, cfg.depth, &[], 1);
+    let (best_move, _) = scores(engine, &pos, cfg.depth, &[], 1);
     let best_move = best_move?;
     let mut set: Vec<Move> = p
         .moves
@@ -356,7 +356,7 @@ pub fn check_position(engine: &mut Engine, p: &PositionStats, cfg: &Config) -> O
         .filter(|m| !set.contains(m))
         .map(|m| m.to_string())
         .collect();
-    let (_, lines) = scores(engine, &p.fen, cfg.depth, &banned, set.len());
+    let (_, lines) = scores(engine, &pos, cfg.depth, &banned, set.len());
     let best = lines.iter().map(|&(_, s)| s).max()?;
     let mut kept = Vec::new();
     let mut dropped = 0;

@@ -219,33 +219,21 @@ struct GameOutput {
 }
 
 /// A game in progress (self-play, or a recorded game being labelled): the arbiter's log of
-/// it and what the engine needs to be given it.
+/// it, which holds what the engine is given (the set-up position and the moves since).
+/// Generated games start at the start position, tests from FENs.
 struct GameState {
-    /// The set-up position (`None`: the start position); generated games always start
-    /// there, tests from FENs.
-    fen: Option<String>,
     log: GameLog,
-    texts: Vec<String>,
 }
 
 impl GameState {
     fn new() -> GameState {
-        GameState {
-            fen: None,
-            log: GameLog::new(Position::startpos()),
-            texts: Vec::new(),
-        }
+        GameState::from_start(&Position::startpos())
     }
 
-    /// A game from a set-up position (the start position needs no FEN).
+    /// A game from a set-up position.
     fn from_start(start: &Position) -> GameState {
-        if *start == Position::startpos() {
-            return GameState::new();
-        }
         GameState {
-            fen: Some(start.to_fen()),
             log: GameLog::new(start.clone()),
-            texts: Vec::new(),
         }
     }
 
@@ -255,13 +243,13 @@ impl GameState {
 
     fn play(&mut self, m: Move) {
         self.log.play(m);
-        self.texts.push(m.to_string());
     }
 
     /// Searches the current position with a given engine; `None` if the engine refuses it
     /// (it cannot: every move was legal) or finds no move.
     fn search(&self, engine: &mut Engine, budget: Budget) -> Option<(Move, i32)> {
-        engine.set_position(self.fen.as_deref(), &self.texts).ok()?;
+        let start = self.log.start().clone();
+        engine.set_game(start, self.log.moves()).ok()?;
         let out = engine.search_blocking(budget.limits(), |_| {});
         out.best.map(|m| (m, out.score))
     }
