@@ -11,7 +11,7 @@
 //! `report` callback, exactly once per `go`. When the opening book has a usable move, `go`
 //! answers from it at once (reporting one `Book`, then `Done`) on the caller's thread.
 
-use crate::board::{FenError, Move, MoveError, Position, RefusedMove};
+use crate::board::{Move, Position};
 use crate::book::{self, Book, BookMove, Randomness};
 use crate::eval;
 use crate::eval::nnue::{self, Network};
@@ -47,37 +47,6 @@ pub const DEFAULT_THREADS: usize = 1;
 pub const DEFAULT_USE_BOOK: bool = true;
 /// Whether a new engine's search reads its endgame tables (UCCI `useegtb`).
 pub const DEFAULT_USE_TABLEBASES: bool = true;
-
-/// Why `set_position` did not take the whole input.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SetPositionError {
-    /// The FEN was refused. The engine keeps its previous position, but the protocol treats
-    /// the game as having no position until a valid one is sent (transcripts case 11).
-    Fen(FenError),
-    /// Move number `index` (0-based) of the list failed; the position after the moves before
-    /// it is kept.
-    Move {
-        index: usize,
-        text: String,
-        error: MoveError,
-    },
-}
-
-impl std::fmt::Display for SetPositionError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SetPositionError::Fen(e) => write!(f, "{e}; no position until a valid one is sent"),
-            SetPositionError::Move { index, text, error } => {
-                let shown: String = text.chars().take(16).collect();
-                write!(
-                    f,
-                    "illegal move {shown} at ply {} ({error}); position kept after ply {index}",
-                    index + 1
-                )
-            }
-        }
-    }
-}
 
 /// Why [`Engine::set_game`] did not take the whole game: move number `index` (from 0) of the
 /// list, `mv`, is not legal where it comes. The game is kept up to the move before it.
@@ -541,40 +510,11 @@ impl Engine {
         Ok(())
     }
 
-    /// Sets the game from text: a FEN (or the start position) and ICCS moves, read and handed
-    /// to [`Engine::set_game`].
-    pub fn set_position(
-        &mut self,
-        fen: Option<&str>,
-        moves: &[String],
-    ) -> Result<(), SetPositionError> {
-        let start = match fen {
-            Some(f) => Position::from_fen(f).map_err(SetPositionError::Fen)?,
-            None => Position::startpos(),
-        };
-        let (moves, refused) = start.parse_moves(moves);
-        // Every move read is legal where it comes: nothing for `set_game` to refuse.
-        let _ = self.set_game(start, &moves);
-        match refused {
-            Some(RefusedMove { index, text, error }) => {
-                Err(SetPositionError::Move { index, text, error })
-            }
-            None => Ok(()),
-        }
-    }
-
-    /// Sets the root moves the search must not play (`banmoves`); returns a message for each
-    /// entry that is not a legal move here (those are ignored).
-    pub fn set_banned(&mut self, moves: &[String]) -> Vec<String> {
-        self.banned.clear();
-        let mut errors = Vec::new();
-        for text in moves {
-            match self.pos.parse_move(text) {
-                Ok(m) => self.banned.push(m),
-                Err(e) => errors.push(format!("banmoves: {e}")),
-            }
-        }
-        errors
+    /// Sets the root moves the search must not play (`banmoves`, or every move but those of
+    /// UCI `searchmoves`). A move not legal here bans nothing and is not kept.
+    pub fn set_banned(&mut self, moves: &[Move]) {
+        let pos = &self.pos;
+        self.banned = moves.iter().copied().filter(|&m| pos.is_legal(m)).collect();
     }
 
     pub fn banned(&self) -> &[Move] {

@@ -38,8 +38,8 @@ use super::output::{self, Suffix};
 use crate::board::rank_origin::{
     legal_prefix, list_ranks1_to_ranks0, root_move_ranks0, surely_ranks1, RankOrigin,
 };
-use crate::board::{Color, Move, Position};
-use crate::engine::{Engine, SetPositionError};
+use crate::board::{Color, FenError, Move, Position, RefusedMove};
+use crate::engine::Engine;
 use crate::search::limits::{Limits, MAX_DEPTH};
 use crate::search::report::{Report, SearchResult};
 use crate::search::time::{Lateness, TimeLimits};
@@ -138,7 +138,7 @@ struct Search {
     held: Option<SearchResult>,
     /// The bans in force before `searchmoves` narrowed this search, put back when it ends:
     /// `searchmoves` restricts one `go`, `banmoves` lasts until the next `position`.
-    bans_before: Option<Vec<String>>,
+    bans_before: Option<Vec<Move>>,
 }
 
 impl Search {
@@ -594,33 +594,57 @@ impl<W: Write> Session<W> {
         Some(other)
     }
 
-    fn set_position(&mut self, fen: &PositionSpec, moves: Vec<String>) {
-        let fen_text = match fen {
-            PositionSpec::Startpos => None,
-            PositionSpec::Fen(f) => Some(f.as_str()),
+    /// A game as a GUI writes it (`position`, `probe`) read into values: the set-up
+    /// position, the moves up to the first that is not legal where it comes (read in the other
+    /// rank numbering when that reads more of them), and that move's refusal.
+    fn read_game(
+        &mut self,
+        what: &str,
+        fen: &PositionSpec,
+        moves: Vec<String>,
+    ) -> Result<(Position, Vec<Move>, Option<RefusedMove>), FenError> {
+        let start = match fen {
+            PositionSpec::Startpos => Position::startpos(),
+            PositionSpec::Fen(f) => Position::from_fen(f)?,
         };
-        let (moves, other, ranks1) = self.input_moves(moves);
-        let mut result = self.engine.set_position(fen_text, &moves);
-        if let Err(SetPositionError::Move { index, .. }) = &result {
-            let start = match fen_text {
-                None => Some(Position::startpos()),
-                Some(f) => Position::from_fen(f).ok(),
-            };
-            let index = *index;
-            if let Some(alt) =
-                start.and_then(|s| self.other_reading("position", &s, other, ranks1, index))
-            {
-                result = self.engine.set_position(fen_text, &alt);
+        let (texts, other, ranks1) = self.input_moves(moves);
+        let (mut played, mut refused) = start.parse_moves(&texts);
+        if let Some(index) = refused.as_ref().map(|r| r.index) {
+            if let Some(alt) = self.other_reading(what, &start, other, ranks1, index) {
+                (played, refused) = start.parse_moves(&alt);
             }
         }
-        self.no_position = match &result {
-            Err(SetPositionError::Fen(e)) => Some(e.to_string()),
-            _ => None,
+        Ok((start, played, refused))
+    }
+
+    /// `position`: the game read and handed to the engine.
+    fn set_position(&mut self, fen: &PositionSpec, moves: Vec<String>) {
+        let (start, played, refused) = match self.read_game("position", fen, moves) {
+            Ok(game) => game,
+            Err(e) => {
+                // Transcripts case 11: the engine keeps its previous position, but the game
+                // has none until a valid one is sent.
+                self.no_position = Some(e.to_string());
+                self.info(&format!(
+                    "position: {e}; no position until a valid one is sent"
+                ));
+                return;
+            }
         };
-        if let Err(e) = result {
+        self.no_position = None;
+        if let Err(e) = self.engine.set_game(start, &played) {
+            // Every move read is legal where it comes: this is never reached.
             self.info(&format!("position: {e}"));
         }
-        if self.config.settings.debug && self.no_position.is_none() {
+        if let Some(RefusedMove { index, text, error }) = refused {
+            let shown: String = text.chars().take(16).collect();
+            self.info(&format!(
+                "position: illegal move {shown} at ply {} ({error}); position kept after ply \
+                 {index}",
+                index + 1
+            ));
+        }
+        if self.config.settings.debug {
             let fen = self.engine.position().to_fen();
             self.info(&format!("position now {fen}"));
         }
@@ -634,12 +658,17 @@ impl<W: Write> Session<W> {
         let pos = self.engine.position();
         let origin = self.input_origin();
         let guess = self.uci();
-        let list: Vec<String> = moves
-            .iter()
-            .map(|m| root_move_ranks0(pos, m, origin, guess))
-            .collect();
-        for e in self.engine.set_banned(&list) {
-            self.info(&format!("{e}; ignored"));
+        let mut banned = Vec::new();
+        let mut errors = Vec::new();
+        for text in moves {
+            match pos.parse_move(&root_move_ranks0(pos, text, origin, guess)) {
+                Ok(m) => banned.push(m),
+                Err(e) => errors.push(e),
+            }
+        }
+        self.engine.set_banned(&banned);
+        for e in errors {
+            self.info(&format!("banmoves: {e}; ignored"));
         }
     }
 
@@ -653,7 +682,7 @@ impl<W: Write> Session<W> {
 
     /// UCI `searchmoves`: every other legal move is banned for this search. Returns the bans
     /// to restore when it ends (`None`: nothing was changed).
-    fn restrict_to(&mut self, searchmoves: &[String]) -> Option<Vec<String>> {
+    fn restrict_to(&mut self, searchmoves: &[String]) -> Option<Vec<Move>> {
         let pos = self.engine.position();
         let origin = self.input_origin();
         let guess = self.uci();
@@ -668,15 +697,14 @@ impl<W: Write> Session<W> {
             self.info("go searchmoves: no legal move among them; searching all moves");
             return None;
         }
-        let before: Vec<String> = self.engine.banned().iter().map(Move::to_string).collect();
+        let before = self.engine.banned().to_vec();
         let mut banned = before.clone();
-        for m in pos.legal_moves() {
-            if !allowed.contains(&m) {
-                banned.push(m.to_string());
-            }
-        }
-        // Every entry is a legal move here, so there is nothing to report.
-        let _ = self.engine.set_banned(&banned);
+        banned.extend(
+            pos.legal_moves()
+                .into_iter()
+                .filter(|m| !allowed.contains(m)),
+        );
+        self.engine.set_banned(&banned);
         Some(before)
     }
 
@@ -870,7 +898,7 @@ impl<W: Write> Session<W> {
         };
         if let Some(bans) = &search.bans_before {
             // The position has not changed meanwhile (commands wait for the search).
-            let _ = self.engine.set_banned(bans);
+            self.engine.set_banned(bans);
         }
         let Some(dialect) = self.dialect else {
             return;
@@ -947,33 +975,19 @@ impl<W: Write> Session<W> {
 
     fn probe(&mut self, fen: &PositionSpec, moves: &[String]) {
         let origin = self.out_origin();
-        let start = match fen {
-            PositionSpec::Startpos => Ok(Position::startpos()),
-            PositionSpec::Fen(f) => Position::from_fen(f),
-        };
-        let mut pos = match start {
-            Ok(p) => p,
+        let (mut pos, played, refused) = match self.read_game("probe", fen, moves.to_vec()) {
+            Ok(game) => game,
             Err(e) => {
                 self.info(&format!("probe: {e}"));
                 self.send("pophash");
                 return;
             }
         };
-        let (mut moves, other, ranks1) = self.input_moves(moves.to_vec());
-        let legal = legal_prefix(&pos, &moves);
-        if legal < moves.len() {
-            if let Some(alt) = self.other_reading("probe", &pos, other, ranks1, legal) {
-                moves = alt;
-            }
+        for m in played {
+            pos.make_move(m);
         }
-        for (i, text) in moves.iter().enumerate() {
-            match pos.parse_move(text) {
-                Ok(m) => pos.make_move(m),
-                Err(e) => {
-                    self.info(&format!("probe: move {} ({e}) not played", i + 1));
-                    break;
-                }
-            }
+        if let Some(RefusedMove { index, error, .. }) = refused {
+            self.info(&format!("probe: move {} ({error}) not played", index + 1));
         }
         let entry = self.engine.probe(&pos);
         let best = entry.and_then(|e| e.mv).filter(|&m| pos.is_legal(m));

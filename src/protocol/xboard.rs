@@ -99,9 +99,9 @@ pub struct Xboard<W: Write> {
     engine: Engine,
     /// Where searches report; `None` runs no searches (tests).
     reports: Option<Sender<Event>>,
-    /// The game: its set-up position (`None`: the start position) and the moves since.
-    start_fen: Option<String>,
-    moves: Vec<String>,
+    /// The game: its set-up position and the moves since.
+    start: Position,
+    moves: Vec<Move>,
     game: Position,
     /// The side the engine plays; `None` in force mode.
     engine_side: Option<Color>,
@@ -140,7 +140,7 @@ impl<W: Write> Xboard<W> {
             out,
             engine: Engine::new(),
             reports,
-            start_fen: None,
+            start: Position::startpos(),
             moves: Vec::new(),
             game: Position::startpos(),
             engine_side: Some(Color::Black),
@@ -370,7 +370,7 @@ impl<W: Write> Xboard<W> {
         match cmd {
             "new" => {
                 self.analyzing = false;
-                self.set_game(None, Vec::new());
+                self.set_game(Position::startpos(), Vec::new());
                 self.engine.new_game();
                 self.draw_resign.reset();
                 self.engine_side = Some(Color::Black);
@@ -389,12 +389,11 @@ impl<W: Write> Xboard<W> {
                 } else {
                     let mut moves = self.moves.clone();
                     moves.truncate(moves.len() - n);
-                    let fen = self.start_fen.clone();
-                    self.set_game(fen, moves);
+                    self.set_game(self.start.clone(), moves);
                 }
             }
             "setboard" => match Position::from_fen(arg) {
-                Ok(_) => self.set_game(Some(arg.to_string()), Vec::new()),
+                Ok(start) => self.set_game(start, Vec::new()),
                 Err(_) => self.send("tellusererror Illegal position"),
             },
             "analyze" => {
@@ -427,7 +426,7 @@ impl<W: Write> Xboard<W> {
             return false;
         }
         self.game.make_move(expected);
-        self.moves.push(expected.to_string());
+        self.moves.push(expected);
         if let Some(p) = self.searches.back_mut() {
             *p = Purpose::Move;
         }
@@ -442,7 +441,7 @@ impl<W: Write> Xboard<W> {
         match self.game.parse_move(text) {
             Ok(m) => {
                 self.game.make_move(m);
-                self.moves.push(m.to_string());
+                self.moves.push(m);
                 if self.claim_result() {
                     self.engine_side = None;
                 }
@@ -469,18 +468,13 @@ impl<W: Write> Xboard<W> {
         true
     }
 
-    fn set_game(&mut self, fen: Option<String>, moves: Vec<String>) {
-        let mut game = match fen.as_deref() {
-            Some(f) => Position::from_fen(f).unwrap_or_else(|_| Position::startpos()),
-            None => Position::startpos(),
-        };
-        for m in &moves {
+    fn set_game(&mut self, start: Position, moves: Vec<Move>) {
+        let mut game = start.clone();
+        for &m in &moves {
             // Every stored move was legal when it was played from this same start.
-            if let Ok(mv) = game.parse_move(m) {
-                game.make_move(mv);
-            }
+            game.make_move(m);
         }
-        self.start_fen = fen;
+        self.start = start;
         self.moves = moves;
         self.game = game;
     }
@@ -490,12 +484,12 @@ impl<W: Write> Xboard<W> {
         let mut moves = self.moves.clone();
         let ponder_move = match purpose {
             Purpose::Ponder(m) => {
-                moves.push(m.to_string());
+                moves.push(m);
                 true
             }
             _ => false,
         };
-        if let Err(e) = self.engine.set_position(self.start_fen.as_deref(), &moves) {
+        if let Err(e) = self.engine.set_game(self.start.clone(), &moves) {
             // Only a move of our own bookkeeping could fail here; say so rather than search
             // a position XBoard does not show.
             self.error("internal position", &e.to_string());
@@ -641,7 +635,7 @@ impl<W: Write> Xboard<W> {
             self.lateness.finished(elapsed_ms(started));
         }
         self.game.make_move(best);
-        self.moves.push(best.to_string());
+        self.moves.push(best);
         let over = self.claim_result();
         self.answer_pings();
         if over {

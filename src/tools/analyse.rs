@@ -274,11 +274,10 @@ fn search_only(
     full: &PositionScore,
     budget: Budget,
 ) -> i32 {
-    let others: Vec<String> = pos
+    let others: Vec<Move> = pos
         .legal_moves()
-        .iter()
-        .filter(|&&m| m != played)
-        .map(|m| m.to_string())
+        .into_iter()
+        .filter(|&m| m != played)
         .collect();
     engine.set_banned(&others);
     let cap = budget.limits();

@@ -303,7 +303,7 @@ fn scores(
     engine: &mut Engine,
     pos: &Position,
     depth: i32,
-    banned: &[String],
+    banned: &[Move],
     multipv: usize,
 ) -> (Option<Move>, Vec<(Move, i32)>) {
     if engine.set_game(pos.clone(), &[]).is_err() {
@@ -350,11 +350,10 @@ pub fn check_position(engine: &mut Engine, p: &PositionStats, cfg: &Config) -> O
     if !set.contains(&best_move) {
         set.push(best_move);
     }
-    let banned: Vec<String> = pos
+    let banned: Vec<Move> = pos
         .legal_moves()
         .into_iter()
         .filter(|m| !set.contains(m))
-        .map(|m| m.to_string())
         .collect();
     let (_, lines) = scores(engine, &pos, cfg.depth, &banned, set.len());
     let best = lines.iter().map(|&(_, s)| s).max()?;

@@ -349,9 +349,8 @@ fn an_only_move_is_searched_to_the_depth() {
         .and_then(|n| n.trim_start_matches('+').parse().ok())
         .unwrap_or_else(|| panic!("no score after the move: {stdout}"));
     let mut engine = jiangjun::engine::Engine::new();
-    engine
-        .set_position(Some(FEN), &["e8d9".to_string()])
-        .unwrap();
+    let start = jiangjun::board::Position::from_fen(FEN).unwrap();
+    engine.set_game(start, &["e8d9".parse().unwrap()]).unwrap();
     // Red to move after e8d9: the score is Red's, as the annotation's is.
     let successor: Vec<i32> = (7..=9)
         .map(|depth| {

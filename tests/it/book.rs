@@ -92,7 +92,7 @@ fn book_move_is_played_and_usebook_false_never_consults_it() {
         .any(|r| matches!(r, Report::Info(i) if i.depth >= 1)));
     // Banned book moves are skipped.
     e.set_use_book(true);
-    e.set_banned(&["b2e2".to_string()]);
+    e.set_banned(&["b2e2".parse().unwrap()]);
     let reports = run_go(&mut e);
     assert!(reports.iter().all(|r| !matches!(r, Report::Book { .. })));
     let _ = std::fs::remove_file(path);

@@ -432,8 +432,9 @@ fn a_limited_strength_plays_a_legal_move_within_its_budget() {
     // The budget holds, except that a limited strength always finishes its first iteration
     // (its candidate lines at depth 1).
     let mut full = jiangjun::engine::Engine::new();
-    full.set_position(None, &["h2e2".to_string(), "h9g7".to_string()])
-        .unwrap();
+    let start = Position::startpos();
+    let (moves, _) = start.parse_moves(&["h2e2".to_string(), "h9g7".to_string()]);
+    full.set_game(start, &moves).unwrap();
     let mut first = 0;
     let limits = jiangjun::search::limits::Limits {
         depth: Some(1),

@@ -1427,8 +1427,10 @@ fn search_does_not_complete_a_losing_cycle() {
         };
         let mut e = Engine::new();
         e.set_hash_mb(8);
-        e.set_position(Some(&case.fen), &case.moves[..last])
-            .expect("position");
+        let start = Position::from_fen(&case.fen).expect("fen");
+        let (moves, refused) = start.parse_moves(&case.moves[..last]);
+        assert_eq!(refused, None, "{}", case.id);
+        e.set_game(start, &moves).expect("legal moves");
         if e.position().legal_moves().len() < 2 {
             continue;
         }
@@ -1440,7 +1442,7 @@ fn search_does_not_complete_a_losing_cycle() {
         let best = out.best.map(|m| m.to_string()).unwrap_or_default();
         if best == case.moves[last] {
             // Only acceptable if every other move loses too.
-            e.set_banned(std::slice::from_ref(&case.moves[last]));
+            e.set_banned(&[case.moves[last].parse().expect("a move")]);
             let alt = e.search_blocking(limits, |_| {});
             assert!(
                 alt.score < -DECISIVE_BOUND,

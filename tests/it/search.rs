@@ -1,7 +1,7 @@
 //! Search behaviour: mates found, no move when mated, banned moves respected, and the
 //! perpetual-check ban applied inside the search (tests/data/repetition_cases.json).
 
-use jiangjun::board::Position;
+use jiangjun::board::{Move, Position};
 use jiangjun::engine::{Engine, Evaluation};
 use jiangjun::search::limits::Limits;
 use jiangjun::search::parameters::Parameters;
@@ -10,9 +10,16 @@ use jiangjun::search::score::{is_mate, is_rule, mate_in_moves};
 fn engine(fen: &str, moves: &[&str]) -> Engine {
     let mut e = Engine::new();
     e.set_hash_mb(8);
-    let moves: Vec<String> = moves.iter().map(|s| s.to_string()).collect();
-    e.set_position(Some(fen), &moves).expect("position");
+    let start = Position::from_fen(fen).expect("fen");
+    let texts: Vec<String> = moves.iter().map(|s| s.to_string()).collect();
+    let (moves, refused) = start.parse_moves(&texts);
+    assert_eq!(refused, None);
+    e.set_game(start, &moves).expect("legal moves");
     e
+}
+
+fn mv(text: &str) -> Move {
+    text.parse().expect("a move")
 }
 
 fn depth(d: i32) -> Limits {
@@ -41,15 +48,14 @@ fn no_move_when_mated() {
 #[test]
 fn banned_moves_are_not_played() {
     let mut e = engine("3k5/R8/9/9/9/9/9/9/9/1R3K3 w - - 0 1", &[]);
-    assert!(e.set_banned(&["b0b9".to_string()]).is_empty());
+    e.set_banned(&[mv("b0b9")]);
+    assert_eq!(e.banned(), [mv("b0b9")]);
     let out = e.search_blocking(depth(4), |_| {});
     assert!(out.best.is_some());
     assert_ne!(out.best.map(|m| m.to_string()).as_deref(), Some("b0b9"));
-    // Illegal entries are reported and ignored.
-    assert_eq!(
-        e.set_banned(&["a0a1".to_string(), "zz".to_string()]).len(),
-        2
-    );
+    // A move not legal here bans nothing.
+    e.set_banned(&[mv("a0a1"), mv("b0b9")]);
+    assert_eq!(e.banned(), [mv("b0b9")]);
 }
 
 #[test]
@@ -166,11 +172,10 @@ fn a_distant_mate_is_preferred_to_forfeiting_by_rule_now() {
     for m in history {
         pos.play(m).expect("legal");
     }
-    let others: Vec<String> = pos
+    let others: Vec<Move> = pos
         .legal_moves()
         .into_iter()
-        .map(|m| m.to_string())
-        .filter(|m| m != "a8a9")
+        .filter(|&m| m != mv("a8a9"))
         .collect();
     e.set_banned(&others);
     let out = e.search_blocking(depth(8), |_| {});
@@ -307,7 +312,7 @@ fn multipv_ranks_distinct_legal_moves() {
     assert_eq!(best, firsts[0]);
 
     // Banned moves never appear as a line.
-    e.set_banned(&[firsts[0].to_string(), firsts[1].to_string()]);
+    e.set_banned(&[mv(firsts[0]), mv(firsts[1])]);
     let (lines, best) = last_lines(&mut e, 4, 5);
     assert_eq!(lines.len(), 4);
     assert!(lines
@@ -389,14 +394,13 @@ fn search_applies_the_chosen_rule_set() {
                 .find(|c| c["id"] == "ora_D26_cannon_alternates_two_rooks")
         })
         .expect("case present");
-    let moves: Vec<String> = case["moves"]
+    let moves: Vec<&str> = case["moves"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| m.as_str().unwrap().to_string())
+        .map(|m| m.as_str().unwrap())
         .collect();
-    let mut game = Engine::new();
-    game.set_position(case["fen"].as_str(), &moves).unwrap();
+    let game = engine(case["fen"].as_str().unwrap(), &moves);
     let pos = game.position();
     let cxa = score_with(pos, 0, RuleSet::Cxa2011).expect("a repetition");
     let axf = score_with(pos, 0, RuleSet::Axf).expect("a repetition");
@@ -433,7 +437,8 @@ fn table_results_do_not_cross_the_natural_limit() {
         "far from the limit the rook wins: {}",
         far.score
     );
-    e.set_position(Some(&near), &[]).expect("position");
+    e.set_game(Position::from_fen(&near).expect("fen"), &[])
+        .expect("no moves");
     let again = e.search_blocking(depth(14), |_| {});
     assert_eq!(
         again.score, 0,

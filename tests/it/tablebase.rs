@@ -172,7 +172,7 @@ fn tables_agree_with_the_search_where_it_finds_mates() {
             engine.set_hash_mb(16);
             engine.set_threads(1);
             engine.set_use_book(false);
-            engine.set_position(Some(&pos.to_fen()), &[]).unwrap();
+            engine.set_game(pos.clone(), &[]).unwrap();
             let result = engine.search_blocking(
                 Limits {
                     depth: Some(14),
@@ -356,7 +356,8 @@ fn a_drawn_table_position_is_worth_0_to_the_result() {
     );
     let mut e = Engine::new();
     e.set_use_book(false);
-    e.set_position(Some(defender), &[]).unwrap();
+    e.set_game(Position::from_fen(defender).unwrap(), &[])
+        .unwrap();
     let depth = || Limits {
         depth: Some(6),
         ..Limits::default()
