@@ -389,7 +389,8 @@ fn a_table_win_counts_when_its_conversion_fits_before_the_limit() {
         e.set_use_book(false);
         e.set_threads(1);
         e.set_tablebases(Some(set.clone()));
-        e.set_position(Some(&at(clock)), &[]).unwrap();
+        e.set_game(Position::from_fen(&at(clock)).unwrap(), &[])
+            .unwrap();
         let limits = Limits {
             depth: Some(6),
             ..Limits::default()
