@@ -100,11 +100,6 @@ pub fn list_ranks1_to_ranks0(moves: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// How many moves of `moves`, from the start, are legal when played from `start`.
-pub fn legal_prefix(start: &Position, moves: &[String]) -> usize {
-    start.parse_moves(moves).0.len()
-}
-
 /// One root move token (`banmoves`, `searchmoves`) as 0-based text. With `origin` One every
 /// convertible token is converted; with Zero only a certain 1-based token, or a token that is
 /// illegal here while its 1-based reading is legal (`allow_guess`, UCI only).
@@ -179,7 +174,7 @@ mod tests {
         );
         assert_eq!(root_move_ranks0(&pos, "zz", RankOrigin::One, false), "zz");
         let list: Vec<String> = ["h3e3", "h10g8"].iter().map(|s| s.to_string()).collect();
-        assert_eq!(legal_prefix(&pos, &list), 0);
-        assert_eq!(legal_prefix(&pos, &list_ranks1_to_ranks0(&list)), 2);
+        assert_eq!(pos.parse_moves(&list).0.len(), 0);
+        assert_eq!(pos.parse_moves(&list_ranks1_to_ranks0(&list)).0.len(), 2);
     }
 }

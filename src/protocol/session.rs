@@ -36,7 +36,7 @@ use super::draw_resign::{DrawResign, Facts};
 use super::options::{self, Effect};
 use super::output::{self, Suffix};
 use crate::board::rank_origin::{
-    legal_prefix, list_ranks1_to_ranks0, root_move_ranks0, surely_ranks1, RankOrigin,
+    list_ranks1_to_ranks0, root_move_ranks0, surely_ranks1, RankOrigin,
 };
 use crate::board::{Color, FenError, Move, Position, RefusedMove};
 use crate::engine::Engine;
@@ -572,8 +572,8 @@ impl<W: Write> Session<W> {
     }
 
     /// The other reading of a list whose first reading is legal for only `legal` moves from
-    /// `start`, when it plays more of them legally (ucci.md §9.5: a GUI uses one numbering
-    /// throughout); under `debug` it says which numbering was read.
+    /// `start`, read, when it plays more of them legally (ucci.md §9.5: a GUI uses one
+    /// numbering throughout); under `debug` it says which numbering was read.
     fn other_reading(
         &mut self,
         what: &str,
@@ -581,8 +581,11 @@ impl<W: Write> Session<W> {
         other: Option<Vec<String>>,
         first_ranks1: bool,
         legal: usize,
-    ) -> Option<Vec<String>> {
-        let other = other.filter(|o| legal_prefix(start, o) > legal)?;
+    ) -> Option<(Vec<Move>, Option<RefusedMove>)> {
+        let read = start.parse_moves(&other?);
+        if read.0.len() <= legal {
+            return None;
+        }
         if self.config.settings.debug {
             let (read, not) = if first_ranks1 {
                 ("0-9", "1-10")
@@ -591,7 +594,7 @@ impl<W: Write> Session<W> {
             };
             self.info(&format!("{what}: moves read with ranks {read}, not {not}"));
         }
-        Some(other)
+        Some(read)
     }
 
     /// A game as a GUI writes it (`position`, `probe`) read into values: the set-up
@@ -611,7 +614,7 @@ impl<W: Write> Session<W> {
         let (mut played, mut refused) = start.parse_moves(&texts);
         if let Some(index) = refused.as_ref().map(|r| r.index) {
             if let Some(alt) = self.other_reading(what, &start, other, ranks1, index) {
-                (played, refused) = start.parse_moves(&alt);
+                (played, refused) = alt;
             }
         }
         Ok((start, played, refused))
