@@ -7,7 +7,6 @@
 //! disagrees with the rules), 2 bad usage or a file that cannot be read at all.
 
 use crate::board::notation::Script;
-use crate::board::Position;
 use crate::output::{same_file, AtomicFile};
 use crate::records::encoding::{Detection, TextEncoding};
 use crate::records::pgn::{self, MoveFormat, PgnError, WriteOptions};
@@ -417,8 +416,7 @@ fn judge_game(
             return Ok(());
         }
     };
-    let fen = (game.start != Position::startpos()).then(|| game.start.to_fen());
-    let replay = Replay::of_moves(fen.as_deref(), &game.moves)
+    let replay = Replay::of_moves(game.start.clone(), &game.moves)
         .with_context(|| format!("game {n}: the referee cannot replay it"))?;
     // The text line says the ruling alone: no move needs a report.
     let reports = if a.json {

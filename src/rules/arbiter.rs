@@ -11,7 +11,7 @@
 //! resignation, draw offers, adjudication by score, a length cap — stays with the caller, but
 //! ends the game with the same [`Ending`] and [`Termination`].
 
-use super::cycle::Replay;
+use super::cycle::{Replay, ReplayError};
 use super::limit::{natural_limit_with, PlyRecord};
 use super::referee::{self, RefereeOptions, Reports};
 use super::rule_set::{LimitRule, RuleSet};
@@ -229,7 +229,7 @@ impl Arbiter {
     /// ruling on repetitions.
     pub fn ending(&self, log: &GameLog) -> Option<Ending> {
         self.ending_with(log, |log| {
-            repetition(&log.start.to_fen(), &log.moves, self.rules)
+            ruling(Replay::of_moves(log.start.clone(), &log.moves), self.rules)
         })
     }
 
@@ -282,11 +282,19 @@ impl Arbiter {
 /// (4.2.3) or a loss for the side that must vary (4.1.4, 4.1.5); `None` when it makes no
 /// ruling. A game it cannot replay is drawn.
 pub fn repetition(start_fen: &str, moves: &[Move], rules: RuleSet) -> Option<Ending> {
-    let fen = match start_fen.trim() {
-        "" | "startpos" => None,
-        f => Some(f),
+    let start = match start_fen.trim() {
+        "" | "startpos" => Ok(Position::startpos()),
+        f => Position::from_fen(f).map_err(ReplayError::Fen),
     };
-    let j = match Replay::of_moves(fen, moves) {
+    ruling(
+        start.and_then(|start| Replay::of_moves(start, moves)),
+        rules,
+    )
+}
+
+/// [`repetition`] on the game replayed (or refused: then a draw).
+fn ruling(game: Result<Replay, ReplayError>, rules: RuleSet) -> Option<Ending> {
+    let j = match game {
         Ok(game) => referee::judge_replay(&game, rules, RefereeOptions::default(), Reports::None),
         Err(e) => {
             let reason = format!("repetition (referee could not replay: {e})");

@@ -66,6 +66,8 @@ impl std::error::Error for ReplayError {}
 pub struct Replay {
     /// The position before the first move.
     pub start: Position,
+    /// The position after the last move (with the game's history).
+    pub end: Position,
     /// The moves, checked legal.
     pub moves: Vec<Move>,
     /// `keys[i]`: the position key after `i` plies (`keys[0]` is the start).
@@ -81,19 +83,24 @@ pub struct Replay {
 impl Replay {
     /// Parses `fen` (`None`: the start position) and plays `moves` (ICCS), checking each.
     pub fn new<S: AsRef<str>>(fen: Option<&str>, moves: &[S]) -> Result<Replay, ReplayError> {
+        let start = match fen {
+            Some(f) => Position::from_fen(f).map_err(ReplayError::Fen)?,
+            None => Position::startpos(),
+        };
         Replay::play(
-            fen,
+            start,
             moves,
             |pos, text| pos.parse_move(text.as_ref()),
             |text| text.as_ref().to_owned(),
         )
     }
 
-    /// [`Replay::new`] with the moves already read, checked legal all the same (a caller that
-    /// holds them saves writing and parsing their text).
-    pub fn of_moves(fen: Option<&str>, moves: &[Move]) -> Result<Replay, ReplayError> {
+    /// [`Replay::new`] with the set-up position and the moves already read, the moves checked
+    /// legal all the same (a caller that holds them saves writing and parsing their text).
+    /// A history `start` carries is no part of the game, as when it comes from a FEN.
+    pub fn of_moves(start: Position, moves: &[Move]) -> Result<Replay, ReplayError> {
         Replay::play(
-            fen,
+            start,
             moves,
             |pos, &m| {
                 if pos.is_legal(m) {
@@ -106,42 +113,44 @@ impl Replay {
         )
     }
 
-    /// Plays `moves` from `fen`, each read by `read` in the position before it; `text` is
+    /// Plays `moves` from `start`, each read by `read` in the position before it; `text` is
     /// what an error shows of a move refused.
     fn play<T>(
-        fen: Option<&str>,
+        mut start: Position,
         moves: &[T],
         read: impl Fn(&Position, &T) -> Result<Move, MoveError>,
         text: impl Fn(&T) -> String,
     ) -> Result<Replay, ReplayError> {
-        let start = match fen {
-            Some(f) => Position::from_fen(f).map_err(ReplayError::Fen)?,
-            None => Position::startpos(),
-        };
+        start.clear_history();
         let mut pos = start.clone();
-        let mut r = Replay {
-            start,
-            moves: Vec::with_capacity(moves.len()),
-            keys: Vec::with_capacity(moves.len() + 1),
-            captures: Vec::with_capacity(moves.len()),
-            checks: Vec::with_capacity(moves.len()),
-            movers: Vec::with_capacity(moves.len()),
-        };
-        r.keys.push(pos.key());
+        let mut played = Vec::with_capacity(moves.len());
+        let mut keys = Vec::with_capacity(moves.len() + 1);
+        let mut captures = Vec::with_capacity(moves.len());
+        let mut checks = Vec::with_capacity(moves.len());
+        let mut movers = Vec::with_capacity(moves.len());
+        keys.push(pos.key());
         for (index, given) in moves.iter().enumerate() {
             let m = read(&pos, given).map_err(|error| ReplayError::Move {
                 index,
                 text: text(given),
                 error,
             })?;
-            r.captures.push(pos.piece_at(m.to()).is_some());
-            r.checks.push(pos.gives_check(m));
-            r.movers.push(pos.side_to_move());
+            captures.push(pos.piece_at(m.to()).is_some());
+            checks.push(pos.gives_check(m));
+            movers.push(pos.side_to_move());
             pos.make_move(m);
-            r.moves.push(m);
-            r.keys.push(pos.key());
+            played.push(m);
+            keys.push(pos.key());
         }
-        Ok(r)
+        Ok(Replay {
+            start,
+            end: pos,
+            moves: played,
+            keys,
+            captures,
+            checks,
+            movers,
+        })
     }
 
     /// Number of plies.
@@ -254,9 +263,10 @@ mod tests {
         assert!(e.to_string().contains("not a legal move"), "{e}");
         // Moves already read: the same replay, the same error.
         let m = |s: &str| s.parse::<Move>().expect("a move");
-        let read = Replay::of_moves(Some(FEN), &[m("f5e5"), m("f5e6")]).unwrap_err();
+        let start = || Position::from_fen(FEN).unwrap();
+        let read = Replay::of_moves(start(), &[m("f5e5"), m("f5e6")]).unwrap_err();
         assert_eq!(read, Replay::new(Some(FEN), &["f5e5", "f5e6"]).unwrap_err());
-        let r = Replay::of_moves(Some(FEN), &[m("f5e5"), m("e9f9")]).unwrap();
+        let r = Replay::of_moves(start(), &[m("f5e5"), m("e9f9")]).unwrap();
         assert_eq!(
             r.keys,
             Replay::new(Some(FEN), &["f5e5", "e9f9"]).unwrap().keys

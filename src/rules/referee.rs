@@ -205,10 +205,7 @@ pub fn judge_replay(
 
     // Every position before the last has a legal move, the next one played: only the last
     // can be mate or stalemate.
-    let mut last = game.start.clone();
-    for &m in &game.moves {
-        last.make_move(m);
-    }
+    let last = &game.end;
     // Moves are classified when a ruling reads them.
     let mut natures = Natures::new(game, opts.classifier);
 

@@ -338,9 +338,8 @@ pub fn table_notes(game: &Game, tables: &crate::tablebase::TableSet) -> Vec<(usi
 /// The referee over the game: where a position stands again (the first ply of each run of
 /// repeated positions), and its ruling with the clause.
 fn referee_notes(game: &Game, rules: RuleSet) -> Vec<(usize, String)> {
-    let fen = (game.start != Position::startpos()).then(|| game.start.to_fen());
     let mut notes = Vec::new();
-    let Ok(replay) = Replay::of_moves(fen.as_deref(), &game.moves) else {
+    let Ok(replay) = Replay::of_moves(game.start.clone(), &game.moves) else {
         return notes;
     };
     let mut repeating = false;
