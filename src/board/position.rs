@@ -382,7 +382,15 @@ impl Position {
 
     /// Makes a move known to be legal (from the generator or [`Position::parse_move`]).
     pub fn make_move(&mut self, m: Move) {
-        let gives_check = self.gives_check(m);
+        // The quick test needs the side not to move out of check, which legal play and the
+        // search keep; the rules' analysis also passes for a side in check, after which it
+        // is not known.
+        let after_pass = self.history.last().is_some_and(|s| s.mv.is_none());
+        let gives_check = if after_pass {
+            self.gives_check(m)
+        } else {
+            self.gives_check_quick(m)
+        };
         self.make_move_with(m, gives_check);
     }
 

@@ -961,8 +961,17 @@ fn self_inflicted(pos: &Position, m: Move, depth: u32) -> bool {
 /// Can the side to move deliver mate with its next move? (24.3: a capture that loses at once
 /// to mate wins nothing.)
 fn mates_in_one(pos: &mut Position) -> bool {
+    // The quick test needs the opponent out of check, which a pass by a side in check (the
+    // analysis of a check's threats) does not leave.
+    let us = pos.side_to_move();
+    let quick = !pos.is_attacked(pos.king_square(!us), us);
     for m in pos.legal_moves() {
-        if !pos.gives_check(m) {
+        let check = if quick {
+            pos.gives_check_quick(m)
+        } else {
+            pos.gives_check(m)
+        };
+        if !check {
             continue;
         }
         pos.make_move(m);
