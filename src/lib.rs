@@ -14,7 +14,9 @@
 //! 3. [`book`]: the opening book format and lookup (beside the search: it knows the board,
 //!    not the search). [`checksum`] is a leaf helper for the file formats; [`input`], one for
 //!    reading files with bounds (type checked before opening, sizes capped); [`output`], one
-//!    for writing a file whole or not at all (a temporary file renamed at the end).
+//!    for writing a file whole or not at all (a temporary file renamed at the end);
+//!    [`weighted`], one for a random draw in proportion to weights (the book's and a limited
+//!    strength's).
 //!    [`tablebase`], endgame tables (their generator, files and lookup), is beside the book:
 //!    it knows the board, not the search or the rules' referee.
 //! 4. [`eval`]: the evaluations — the hand-written one and the network ([`eval::nnue`], the
@@ -52,3 +54,4 @@ pub mod search;
 pub mod tablebase;
 pub mod tools;
 pub mod tournament;
+pub mod weighted;

@@ -29,6 +29,7 @@ use crate::board::{zobrist, Color, Move, Position, Square};
 use crate::checksum::fnv1a32;
 use crate::input;
 use crate::output;
+use crate::weighted;
 use rand::Rng;
 use std::path::{Path, PathBuf};
 
@@ -360,14 +361,7 @@ pub fn choose(moves: &[BookMove], randomness: Randomness, rng: &mut impl Rng) ->
     if total.is_nan() || total <= 0.0 {
         return Some(first);
     }
-    let mut x = rng.random::<f64>() * total;
-    for (b, wi) in moves.iter().zip(&w) {
-        if x < *wi {
-            return Some(*b);
-        }
-        x -= wi;
-    }
-    moves.last().copied()
+    weighted::pick(&w, rng).map(|i| moves[i])
 }
 
 fn sort_entries(entries: &mut [Entry]) {

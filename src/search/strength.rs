@@ -13,6 +13,7 @@
 //! still applies (a level never thinks longer than its time allows).
 
 use crate::board::Move;
+use crate::weighted;
 use rand::Rng;
 
 /// One measured level: the Elo it played at, and how it searches and chooses.
@@ -141,23 +142,13 @@ impl Strength {
     /// softmax over the scores. `None` when there is no line.
     pub fn choose(&self, lines: &[(Move, i32)], rng: &mut impl Rng) -> Option<Move> {
         let best = lines.iter().map(|&(_, s)| s).max()?;
-        let weights: Vec<(Move, f64)> = lines
+        let t = f64::from(self.temperature_cp.max(1));
+        let (moves, weights): (Vec<Move>, Vec<f64>) = lines
             .iter()
             .filter(|&&(_, s)| best - s <= MAX_LOSS_CP)
-            .map(|&(m, s)| {
-                let t = f64::from(self.temperature_cp.max(1));
-                (m, (f64::from(s - best) / t).exp())
-            })
-            .collect();
-        let total: f64 = weights.iter().map(|&(_, w)| w).sum();
-        let mut x = rng.random::<f64>() * total;
-        for &(m, w) in &weights {
-            if x < w {
-                return Some(m);
-            }
-            x -= w;
-        }
-        weights.last().map(|&(m, _)| m)
+            .map(|&(m, s)| (m, (f64::from(s - best) / t).exp()))
+            .unzip();
+        weighted::pick(&weights, rng).map(|i| moves[i])
     }
 }
 

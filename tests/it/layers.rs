@@ -11,10 +11,16 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("board", &[]),
     ("rules", &["board"]),
     ("records", &["board", "input"]),
-    ("book", &["board", "checksum", "input", "output"]),
+    (
+        "book",
+        &["board", "checksum", "input", "output", "weighted"],
+    ),
     ("tablebase", &["board", "checksum", "output"]),
     ("eval", &["board", "checksum"]),
-    ("search", &["board", "rules", "tablebase", "eval"]),
+    (
+        "search",
+        &["board", "rules", "tablebase", "eval", "weighted"],
+    ),
     (
         "engine",
         &["board", "rules", "book", "tablebase", "eval", "search"],
