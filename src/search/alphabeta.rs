@@ -1,8 +1,10 @@
-//! The main search: a principal-variation alpha-beta search below the root, with the standard
-//! pruning and reduction tools of strong engines, each guarded where xiangqi makes it unsafe,
-//! and what it learns from its results (move-ordering statistics, the correction history).
-//! Iterative deepening ([`super::iterative`]) calls it on the root's moves; at the horizon it
-//! hands over to the quiescence search ([`super::quiescence`]).
+//! The main search: one principal-variation alpha-beta search for the root and the nodes
+//! below it, with the standard pruning and reduction tools of strong engines, each guarded
+//! where xiangqi makes it unsafe, and what it learns from its results (move-ordering
+//! statistics, the correction history). Iterative deepening ([`super::iterative`]) calls it at
+//! the root, whose moves it ranks by rules of the root's own (no pruning, no statistics, a
+//! reduction of its own); at the horizon it hands over to the quiescence search
+//! ([`super::quiescence`]).
 //!
 //! Repetitions found inside the tree are scored by [`crate::search::repetition`]: a side that
 //! keeps up a forbidden cycle loses (a rule score, ranked with mates by distance: see
@@ -27,8 +29,10 @@ use super::tt::{Bound, TtEntry};
 use super::worker::Worker;
 use crate::board::{Move, PieceKind};
 use arrayvec::ArrayVec;
+use std::ops::ControlFlow;
 
-/// What the pruning and reduction rules read of a node of the main search.
+/// What the search knows of a node before its moves: what its pruning and reduction rules
+/// read, and the table's word on it. The root is neither evaluated nor looked up.
 #[derive(Clone, Copy)]
 struct Node {
     ply: usize,
@@ -44,21 +48,14 @@ struct Node {
     raw_eval: i32,
     /// Better than two plies ago, for the same side.
     improving: bool,
+    /// The position's key in the table, its entry there and the entry's move (legal here).
+    key: u64,
+    tt: Option<TtEntry>,
+    tt_move: Option<Move>,
     /// The table's move is a capture.
     tt_capture: bool,
-}
-
-/// How a node's result `best` bounds its value, searched in the window (`orig_alpha`, `beta`):
-/// exact only where a move raised alpha.
-#[inline]
-pub(super) fn result_bound(best: i32, orig_alpha: i32, beta: i32, raised_by_a_move: bool) -> Bound {
-    if best >= beta {
-        Bound::Lower
-    } else if raised_by_a_move && best > orig_alpha {
-        Bound::Exact
-    } else {
-        Bound::Upper
-    }
+    /// The move a singular-extension search of this node leaves out.
+    excluded: Option<Move>,
 }
 
 /// What the singular-extension test decides for the table's move.
@@ -140,7 +137,7 @@ impl Worker {
             }
             self.moved[ply] = None;
             self.make_null();
-            let score = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut);
+            let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut);
             self.unmake();
             if self.stopped {
                 return Some(0);
@@ -158,17 +155,20 @@ impl Worker {
     /// quiescence search (cheap) and only then by the reduced search. The table rules it out
     /// where it holds a deep enough score below the raised beta. `Some`: the node's score,
     /// stored as a lower bound at `depth - 3`.
-    fn probcut(&mut self, node: &Node, tt: Option<TtEntry>, key: u64, beta: i32) -> Option<i32> {
+    fn probcut(&mut self, node: &Node, beta: i32) -> Option<i32> {
         let margin = self.p.probcut_margin;
         if margin == 0 || node.depth < self.p.probcut_depth || is_decisive(beta) {
             return None;
         }
         let raised = beta + margin;
-        if tt.is_some_and(|e| e.depth >= node.depth - 3 && e.score < raised) {
+        if node
+            .tt
+            .is_some_and(|e| e.depth >= node.depth - 3 && e.score < raised)
+        {
             return None;
         }
         let ply = node.ply;
-        let mut picker = MovePicker::quiescence(&self.pos, tt.and_then(|e| e.mv), false);
+        let mut picker = MovePicker::quiescence(&self.pos, node.tt.and_then(|e| e.mv), false);
         while let Some((m, _)) = picker.next(&self.pos, &self.history_view(ply)) {
             if !self.pos.see_ge(m, raised - node.static_eval) {
                 continue;
@@ -178,7 +178,8 @@ impl Worker {
             self.make_searched(m, gives);
             let mut score = -self.qsearch(-raised, -raised + 1, ply + 1);
             if score >= raised {
-                score = -self.search(-raised, -raised + 1, node.depth - 4, ply + 1, !node.cut);
+                score =
+                    -self.search::<false>(-raised, -raised + 1, node.depth - 4, ply + 1, !node.cut);
             }
             self.unmake();
             if self.stopped {
@@ -187,7 +188,7 @@ impl Worker {
             // A repetition ruling depends on the path: it neither ends the node nor is stored.
             if score >= raised && !is_rule(score) {
                 self.shared.tt.store(
-                    key,
+                    node.key,
                     ply,
                     Some(m),
                     score,
@@ -266,6 +267,18 @@ impl Worker {
         r.clamp(0, depth - 2)
     }
 
+    /// The late-move reduction of the root's `count`-th move: from depth 3 and out of check,
+    /// quiet moves that do not check are reduced a ply less than the table says for their
+    /// place in the line (counted from 0). Nothing else counts: no statistics, no level.
+    #[inline(always)]
+    fn root_reduction(&self, node: &Node, c: &Candidate, count: usize) -> i32 {
+        let depth = node.depth;
+        if depth < 3 || c.capture || c.gives || node.in_check {
+            return 0;
+        }
+        (self.lmr[depth.min(63) as usize][(count - 1).min(63)] - 1).max(0)
+    }
+
     /// Does a stored entry decide this node without a search? Deep enough, its bound on the
     /// right side of the window, never a rule score (a repetition ruling depends on the path),
     /// nor near the natural limit.
@@ -315,7 +328,7 @@ impl Worker {
         }
         let singular_beta = e.score - self.p.singular_margin * depth;
         self.excluded[ply] = Some(m);
-        let v = self.search(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut);
+        let v = self.search::<false>(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut);
         self.excluded[ply] = None;
         if self.stopped {
             return Singular::Cut(0);
@@ -345,52 +358,134 @@ impl Worker {
         }
     }
 
-    pub(super) fn search(
+    /// The search of a node: the root (`ROOT`, at ply 0, in iterative deepening's aspiration
+    /// windows) or one below it. A node below the root first meets what may decide it without
+    /// its moves ([`Worker::enter`]); the root meets none of it, its moves being what the
+    /// search is for. Then the moves, each searched by [`Worker::search_move`], and the
+    /// result stored and learned from ([`Worker::leave`]).
+    ///
+    /// The root searches `root_moves[pv_index..]` (the lines not yet ranked this iteration) in
+    /// their order, ranks each in `root_moves` as it comes and keeps the best first. It prunes
+    /// and extends nothing, reduces by its own rule ([`Worker::root_reduction`]), learns
+    /// nothing from a cutoff, and when stopped returns the best it has (alpha at least).
+    pub(super) fn search<const ROOT: bool>(
         &mut self,
         mut alpha: i32,
         mut beta: i32,
-        mut depth: i32,
+        depth: i32,
         ply: usize,
         cut: bool,
     ) -> i32 {
-        let pv_node = beta - alpha > 1;
+        // The root's window is open (an aspiration window at worst): a PV node.
+        let pv = ROOT || beta - alpha > 1;
         self.pv[ply].clear();
+        let node = if ROOT {
+            self.root_node(depth)
+        } else {
+            match self.enter(&mut alpha, &mut beta, depth, ply, pv, cut) {
+                ControlFlow::Continue(node) => node,
+                ControlFlow::Break(score) => return score,
+            }
+        };
+        let (depth, excluded) = (node.depth, node.excluded);
+        let counter = self.counter_move(ply);
+        let mut picker = MovePicker::new(node.tt_move, self.killers[ply], counter, node.in_check);
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
+        let orig_alpha = alpha;
+        let mut count = 0usize;
+        while let Some((m, kind)) = self.next_move::<ROOT>(&mut picker, ply, count) {
+            if Some(m) == excluded {
+                continue;
+            }
+            let capture = self.pos.piece_at(m.to()).is_some();
+            let gives = self.pos.gives_check_quick(m);
+            let candidate = Candidate {
+                m,
+                kind,
+                capture,
+                gives,
+            };
+            if self.prune_move(&node, &candidate, count, best, alpha) {
+                continue;
+            }
+            let extension = match node
+                .tt
+                .filter(|_| Some(m) == node.tt_move && excluded.is_none())
+            {
+                Some(e) => match self.singular(&node, &e, m, beta) {
+                    Singular::Extend(x) => x,
+                    Singular::Cut(v) => return v,
+                },
+                None => 0,
+            };
+            count += 1;
+            let score = self.search_move::<ROOT>(&node, &candidate, count, extension, alpha, beta);
+            if self.stopped {
+                return if ROOT { best.max(alpha) } else { 0 };
+            }
+            if ROOT {
+                self.rank_root_move(count, score, alpha);
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    if ROOT {
+                        // Keep the best move first so that an interrupted iteration can use it.
+                        let first = self.pv_index;
+                        self.root_moves[first..first + count].rotate_right(1);
+                    } else if pv {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if !ROOT {
+                            self.update_statistics(m, ply, depth, &quiets_tried, &captures_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if capture {
+                let _ = captures_tried.try_push(m);
+            } else {
+                let _ = quiets_tried.try_push(m);
+            }
+        }
+        self.leave::<ROOT>(&node, best, best_move, count, orig_alpha, beta)
+    }
+
+    /// A node below the root before its moves: the check extension, the horizon, the node
+    /// counted, the verdicts that need no search ([`Worker::verdict`]), the table's cutoff,
+    /// the static evaluation, the pruning of the whole node and internal iterative reduction.
+    /// `Break`: the node's score, decided without its moves.
+    #[inline(always)]
+    fn enter(
+        &mut self,
+        alpha: &mut i32,
+        beta: &mut i32,
+        mut depth: i32,
+        ply: usize,
+        pv: bool,
+        cut: bool,
+    ) -> ControlFlow<i32, Node> {
         let in_check = self.pos.last_move_gave_check();
         if in_check && depth >= self.p.check_ext_depth && ply < 2 * self.root_depth as usize + 8 {
             depth += 1; // check extension: evasions are forced
         }
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply);
+            return ControlFlow::Break(self.qsearch(*alpha, *beta, ply));
         }
         self.tick();
         if self.stopped {
-            return 0;
+            return ControlFlow::Break(0);
         }
         self.seldepth = self.seldepth.max(ply);
-
-        // Repetitions and the natural limit (2011 rules 23-26, 4.2.4).
-        if let Some(v) = repetition::score_with(&self.pos, ply, self.config.rules) {
-            return if v == 0 { self.draw_score(ply) } else { v };
-        }
-        if self.plies_to_limit() == 0 {
-            return if self.pos.has_legal_move() {
-                self.draw_score(ply)
-            } else {
-                mated_in(ply)
-            };
-        }
-        if ply >= MAX_PLY {
-            return self.evaluate();
-        }
-        // Mate distance pruning.
-        alpha = alpha.max(mated_in(ply));
-        beta = beta.min(mate_in(ply + 1));
-        if alpha >= beta {
-            return alpha;
-        }
-        // An endgame table knows this position's value exactly.
-        if let Some(v) = self.probe_tables(ply) {
-            return v;
+        if let Some(v) = self.verdict(ply, alpha, beta) {
+            return ControlFlow::Break(v);
         }
 
         // A singular-extension search of this node leaves one move out: it takes no cutoff
@@ -404,9 +499,9 @@ impl Worker {
             .and_then(|e| e.mv)
             .filter(|&m| self.pos.is_legal_in(m, in_check));
         if let Some(e) = tt.filter(|_| excluded.is_none()) {
-            if !pv_node && self.table_cutoff(&e, alpha, beta, depth, ply) {
+            if !pv && self.table_cutoff(&e, *alpha, *beta, depth, ply) {
                 self.table_stats.cutoffs += 1;
-                return e.score;
+                return ControlFlow::Break(e.score);
             }
         }
 
@@ -417,135 +512,207 @@ impl Worker {
             self.corrected(raw_eval)
         };
         self.evals[ply] = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
-
         let mut node = Node {
             ply,
             depth,
-            pv: pv_node,
+            pv,
             cut,
             in_check,
             static_eval,
             raw_eval,
-            improving,
+            improving: !in_check && ply >= 2 && static_eval > self.evals[ply - 2],
+            key,
+            tt,
+            tt_move,
             tt_capture: tt_move.is_some_and(|m| self.pos.piece_at(m.to()).is_some()),
+            excluded,
         };
-        if !pv_node && !in_check && excluded.is_none() && self.sel.prune_nodes {
-            if let Some(score) = self.prune_node(&node, beta) {
-                return score;
+        if !pv && !in_check && excluded.is_none() && self.sel.prune_nodes {
+            if let Some(score) = self.prune_node(&node, *beta) {
+                return ControlFlow::Break(score);
             }
-            if let Some(score) = self.probcut(&node, tt, key, beta) {
-                return score;
+            if let Some(score) = self.probcut(&node, *beta) {
+                return ControlFlow::Break(score);
             }
         }
         // Internal iterative reduction: without a table move this node is probably not critical.
         if tt_move.is_none()
             && depth >= self.p.iir_depth
-            && (pv_node || cut)
+            && (pv || cut)
             && excluded.is_none()
             && self.sel.prune_nodes
         {
-            depth -= 1;
-            node.depth = depth;
+            node.depth -= 1;
         }
+        ControlFlow::Continue(node)
+    }
 
-        let counter = self.counter_move(ply);
-        let mut picker = MovePicker::new(tt_move, self.killers[ply], counter, in_check);
-        let mut best = -INFINITE;
-        let mut best_move = None;
-        let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
-        let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
-        let orig_alpha = alpha;
-        let mut count = 0usize;
-        while let Some((m, kind)) = picker.next(&self.pos, &self.history_view(ply)) {
-            if Some(m) == excluded {
-                continue;
-            }
-            let capture = self.pos.piece_at(m.to()).is_some();
-            let gives = self.pos.gives_check_quick(m);
-            let quiet = !capture;
-            let candidate = Candidate {
-                m,
-                kind,
-                capture,
-                gives,
-            };
-            if self.prune_move(&node, &candidate, count, best, alpha) {
-                continue;
-            }
-            let extension = match tt.filter(|_| Some(m) == tt_move && excluded.is_none()) {
-                Some(e) => match self.singular(&node, &e, m, beta) {
-                    Singular::Extend(x) => x,
-                    Singular::Cut(v) => return v,
-                },
-                None => 0,
-            };
-            // The quiet move's statistics, for its reduction (read before the move is made).
-            let stat = if quiet {
-                self.history_view(ply).quiet(&self.pos, m)
+    /// What decides a node below the root without a search: a repetition (2011 rules 23-26),
+    /// the natural limit (4.2.4), the deepest ply, mate distance pruning (which otherwise
+    /// narrows the window) and the endgame tables.
+    #[inline(always)]
+    fn verdict(&mut self, ply: usize, alpha: &mut i32, beta: &mut i32) -> Option<i32> {
+        if let Some(v) = repetition::score_with(&self.pos, ply, self.config.rules) {
+            return Some(if v == 0 { self.draw_score(ply) } else { v });
+        }
+        if self.plies_to_limit() == 0 {
+            return Some(if self.pos.has_legal_move() {
+                self.draw_score(ply)
             } else {
-                0
+                mated_in(ply)
+            });
+        }
+        if ply >= MAX_PLY {
+            return Some(self.evaluate());
+        }
+        // Mate distance pruning.
+        *alpha = (*alpha).max(mated_in(ply));
+        *beta = (*beta).min(mate_in(ply + 1));
+        if *alpha >= *beta {
+            return Some(*alpha);
+        }
+        // An endgame table knows this position's value exactly.
+        self.probe_tables(ply)
+    }
+
+    /// The root as the node search sees it: a PV node, neither evaluated nor looked up in the
+    /// table before its moves.
+    fn root_node(&self, depth: i32) -> Node {
+        Node {
+            ply: 0,
+            depth,
+            pv: true,
+            cut: false,
+            in_check: self.pos.in_check(),
+            static_eval: -INFINITE,
+            raw_eval: 0,
+            improving: false,
+            key: self.table_key(),
+            tt: None,
+            tt_move: None,
+            tt_capture: false,
+            excluded: None,
+        }
+    }
+
+    /// The node's next move and what it is, as the move picker hands it out; at the root, the
+    /// next of `root_moves[pv_index..]` after the `searched` ones (the root leaves none out),
+    /// of a kind no rule of the root reads.
+    #[inline(always)]
+    fn next_move<const ROOT: bool>(
+        &self,
+        picker: &mut MovePicker,
+        ply: usize,
+        searched: usize,
+    ) -> Option<(Move, Kind)> {
+        if ROOT {
+            let rm = self.root_moves.get(self.pv_index + searched)?;
+            Some((rm.mv, Kind::Quiet))
+        } else {
+            picker.next(&self.pos, &self.history_view(ply))
+        }
+    }
+
+    /// Makes the node's `count`-th move, searches it `extension` plies deeper than the node's
+    /// depth less one and takes it back (principal-variation search): the first move with the
+    /// full window, the others with a null window, reduced ([`Worker::reduction`], at the root
+    /// [`Worker::root_reduction`]), again unreduced where that beats alpha, and at PV nodes
+    /// again with the full window where the score falls inside it.
+    #[inline(always)]
+    fn search_move<const ROOT: bool>(
+        &mut self,
+        node: &Node,
+        c: &Candidate,
+        count: usize,
+        extension: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let ply = node.ply;
+        // The quiet move's statistics, for its reduction (read before the move is made).
+        let stat = if ROOT || c.capture {
+            0
+        } else {
+            self.history_view(ply).quiet(&self.pos, c.m)
+        };
+        self.note_move(c.m, ply);
+        self.make_searched(c.m, c.gives);
+        let new_depth = node.depth - 1 + extension;
+        let mut score;
+        if count == 1 {
+            score = -self.search::<false>(-beta, -alpha, new_depth, ply + 1, false);
+        } else {
+            let r = if ROOT {
+                self.root_reduction(node, c, count)
+            } else {
+                self.reduction(node, c, count, stat)
             };
-            self.note_move(m, ply);
-            self.make_searched(m, gives);
-            count += 1;
-            let new_depth = depth - 1 + extension;
-            let mut score;
-            if count == 1 {
-                score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
-            } else {
-                let r = self.reduction(&node, &candidate, count, stat);
-                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
-                if score > alpha && r > 0 {
-                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut);
-                }
-                if pv_node && score > alpha && score < beta {
-                    score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
-                }
+            score = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+            if score > alpha && r > 0 {
+                score = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !node.cut);
             }
-            self.unmake();
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = Some(m);
-                    alpha = score;
-                    if pv_node {
-                        self.update_pv(ply, m);
-                    }
-                    if score >= beta {
-                        self.update_statistics(m, ply, depth, &quiets_tried, &captures_tried);
-                        break;
-                    }
-                }
-            }
-            if quiet {
-                let _ = quiets_tried.try_push(m);
-            } else {
-                let _ = captures_tried.try_push(m);
+            if node.pv && score > alpha && score < beta {
+                score = -self.search::<false>(-beta, -alpha, new_depth, ply + 1, false);
             }
         }
+        self.unmake();
+        score
+    }
+
+    /// Ranks the root's `count`-th move of this line, just searched: its score and line where
+    /// it is the line's first or beat alpha, unscored otherwise (its score only a bound).
+    fn rank_root_move(&mut self, count: usize, score: i32, alpha: i32) {
+        let rm = &mut self.root_moves[self.pv_index + count - 1];
+        if count == 1 || score > alpha {
+            rm.score = score;
+            rm.pv.clear();
+            rm.pv.push(rm.mv);
+            rm.pv.extend(self.pv[1].iter().copied());
+        } else {
+            rm.score = -INFINITE;
+        }
+    }
+
+    /// A node's end, after its moves (`count` of them searched): without a legal move, a loss;
+    /// otherwise its result, stored in the table (at the root, for the first line only: the
+    /// later ones leave the best moves out) and learned from by the correction history (not
+    /// at the root).
+    #[inline(always)]
+    fn leave<const ROOT: bool>(
+        &mut self,
+        node: &Node,
+        best: i32,
+        best_move: Option<Move>,
+        count: usize,
+        orig_alpha: i32,
+        beta: i32,
+    ) -> i32 {
         if count == 0 {
             // No legal move (the first move is never pruned): checkmate and stalemate both
             // lose (2011 rules 4.1). Without the excluded move, only that move was legal.
-            return if excluded.is_some() {
-                alpha
+            return if node.excluded.is_some() {
+                orig_alpha
             } else {
-                mated_in(ply)
+                mated_in(node.ply)
             };
         }
-        if excluded.is_some() {
+        if node.excluded.is_some() || is_rule(best) || (ROOT && self.pv_index > 0) {
             return best;
         }
-        if !is_rule(best) {
-            let bound = result_bound(best, orig_alpha, beta, best_move.is_some());
-            self.learn_correction(best, best_move, bound, &node);
-            self.shared
-                .tt
-                .store(key, ply, best_move, best, raw_eval, depth, bound);
-        }
+        // At the root, aspiration windows make the score a bound when it falls outside them.
+        let bound = Bound::of_result(best, orig_alpha, beta, best_move.is_some());
+        let (mv, eval) = if ROOT {
+            // The best move is the first, or the first of the last iteration where none beat
+            // alpha.
+            let eval = if node.in_check { 0 } else { self.evaluate() };
+            (Some(self.root_moves[0].mv), eval)
+        } else {
+            self.learn_correction(best, best_move, bound, node);
+            (best_move, node.raw_eval)
+        };
+        self.shared
+            .tt
+            .store(node.key, node.ply, mv, best, eval, node.depth, bound);
         best
     }
 

@@ -1,28 +1,18 @@
 //! Iterative deepening at the root: deeper and deeper iterations until a limit, each searched
-//! through aspiration windows, one line or several (MultiPV); the root search over the root
-//! moves; when to stop; and the move a limited strength plays.
+//! through aspiration windows by the main search ([`super::alphabeta`]), one line or several
+//! (MultiPV); when to stop; what each iteration reports; and the move a limited strength
+//! plays.
 
-use super::alphabeta::result_bound;
 use super::limits::MAX_DEPTH;
 use super::report::{Info, SearchResult};
 use super::score::*;
 use super::strength::{self, Strength};
 use super::time::{self, TimeBudget};
 use super::tt::{Bound, TableStats};
-use super::worker::Worker;
+use super::worker::{RootMove, Worker};
 use crate::board::Move;
 use rand::SeedableRng;
 use std::sync::atomic::Ordering;
-
-#[derive(Clone)]
-pub(super) struct RootMove {
-    pub(super) mv: Move,
-    pub(super) score: i32,
-    /// The score of the previous iteration: the centre of this line's aspiration window when
-    /// several lines are searched (the current iteration overwrites `score`).
-    pub(super) prev_score: i32,
-    pub(super) pv: Vec<Move>,
-}
 
 impl Worker {
     /// Runs iterative deepening until a limit or the stop flag; `on_info` gets one report per
@@ -46,62 +36,18 @@ impl Worker {
         let mut last_score = 0;
         let mut stable = 0;
         let mut depth = 1 + (self.id % 2) as i32;
-        // Helper threads search one line: they feed the table, the main thread ranks. A
-        // limited strength ranks a few lines to choose from, whatever the user shows.
-        let lines = if self.id == 0 {
-            let choice = if self.config.strength.is_some() {
-                strength::LINES
-            } else {
-                1
-            };
-            self.limits.multipv.max(choice).clamp(1, n_root)
-        } else {
-            1
-        };
+        let lines = self.lines(n_root);
         let shown = self.limits.multipv.clamp(1, lines);
         // The lines of the last completed iteration (a limited strength chooses among them).
         let mut ranked: Vec<(Move, i32)> = Vec::new();
         while depth <= max_depth {
-            self.root_depth = depth;
-            self.seldepth = 0;
-            let mut score = 0;
-            for rm in &mut self.root_moves {
-                rm.prev_score = rm.score;
-            }
-            // Lines of this iteration searched to the end: when the limit stops the first
-            // iteration, the others are unscored or cut short and are neither shown nor chosen.
-            let mut done = 0;
-            // MultiPV: the best line, then the best of the rest, and so on (Stockfish's scheme).
-            for pv_index in 0..lines {
-                self.pv_index = pv_index;
-                let prev = if pv_index == 0 {
-                    last_score
-                } else {
-                    self.root_moves[pv_index].prev_score
-                };
-                let line_score = self.aspiration(depth, prev);
-                if pv_index == 0 {
-                    score = line_score;
-                }
-                if self.stopped {
-                    break;
-                }
-                done = pv_index + 1;
-                // Search instability can put a later line above an earlier one.
-                self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-            }
-            self.pv_index = 0;
-            if lines > 1 && !self.stopped {
-                score = self.root_moves[0].score;
-            }
+            let (score, done) = self.iteration(depth, lines, last_score);
             if self.stopped && depth > 1 {
                 // An interrupted iteration still improves the result when its first move
                 // (searched with a full window) has been scored.
-                if self.root_moves[0].score > -INFINITE
-                    && self.root_moves[0].mv != best.mv
-                    && self.root_moves[0].score > best.score
-                {
-                    best = self.root_moves[0].clone();
+                let first = &self.root_moves[0];
+                if first.score > -INFINITE && first.mv != best.mv && first.score > best.score {
+                    best = first.clone();
                 }
                 break;
             }
@@ -127,15 +73,7 @@ impl Worker {
             last_score = score;
             if self.id == 0 {
                 self.flush_nodes();
-                if self.limits.multipv <= 1 {
-                    on_info(&self.info(depth, score, &best.pv));
-                } else {
-                    for (rank, rm) in self.root_moves[..shown.min(complete)].iter().enumerate() {
-                        let mut info = self.info(depth, rm.score, &rm.pv);
-                        info.multipv = Some(rank + 1);
-                        on_info(&info);
-                    }
-                }
+                self.report(&mut on_info, depth, score, shown.min(complete));
                 if self.soft_time_up(stable, drop, n_root) {
                     break;
                 }
@@ -148,9 +86,89 @@ impl Worker {
             }
             depth += 1;
         }
+        self.result(best, best_depth, &ranked, lines)
+    }
+
+    /// The lines each iteration ranks. Helper threads search one line: they feed the table,
+    /// the main thread ranks. A limited strength ranks a few lines to choose from, whatever
+    /// the user shows.
+    fn lines(&self, n_root: usize) -> usize {
+        if self.id != 0 {
+            return 1;
+        }
+        let choice = if self.config.strength.is_some() {
+            strength::LINES
+        } else {
+            1
+        };
+        self.limits.multipv.max(choice).clamp(1, n_root)
+    }
+
+    /// One iteration to `depth`: its `lines` lines searched in turn, each through aspiration
+    /// windows around its last score (the first line around `last_score`, the iteration's
+    /// before). Returns the iteration's score and the lines searched to the end: when the
+    /// limit stops the first iteration, the others are unscored or cut short and are neither
+    /// shown nor chosen.
+    fn iteration(&mut self, depth: i32, lines: usize, last_score: i32) -> (i32, usize) {
+        self.root_depth = depth;
+        self.seldepth = 0;
+        let mut score = 0;
+        for rm in &mut self.root_moves {
+            rm.prev_score = rm.score;
+        }
+        let mut done = 0;
+        // MultiPV: the best line, then the best of the rest, and so on (Stockfish's scheme).
+        for pv_index in 0..lines {
+            self.pv_index = pv_index;
+            let prev = if pv_index == 0 {
+                last_score
+            } else {
+                self.root_moves[pv_index].prev_score
+            };
+            let line_score = self.aspiration(depth, prev);
+            if pv_index == 0 {
+                score = line_score;
+            }
+            if self.stopped {
+                break;
+            }
+            done = pv_index + 1;
+            // Search instability can put a later line above an earlier one.
+            self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        }
+        self.pv_index = 0;
+        if lines > 1 && !self.stopped {
+            score = self.root_moves[0].score;
+        }
+        (score, done)
+    }
+
+    /// Reports a completed iteration (its first line's `score`): its first line, or with
+    /// several lines asked for, the first `shown` by rank.
+    fn report(&self, on_info: &mut impl FnMut(&Info), depth: i32, score: i32, shown: usize) {
+        if self.limits.multipv <= 1 {
+            on_info(&self.info(depth, score, &self.root_moves[0].pv));
+        } else {
+            for (rank, rm) in self.root_moves[..shown].iter().enumerate() {
+                let mut info = self.info(depth, rm.score, &rm.pv);
+                info.multipv = Some(rank + 1);
+                on_info(&info);
+            }
+        }
+    }
+
+    /// The search's result: `best`, the first line of the last iteration completed (at
+    /// `depth`), or the move a limited strength chooses among the `ranked` lines.
+    fn result(
+        &mut self,
+        mut best: RootMove,
+        depth: i32,
+        ranked: &[(Move, i32)],
+        lines: usize,
+    ) -> SearchResult {
         self.flush_nodes();
         if let (Some(strength), 0) = (self.config.strength, self.id) {
-            if let Some(chosen) = self.choose_weaker(&strength, &ranked, lines) {
+            if let Some(chosen) = self.choose_weaker(&strength, ranked, lines) {
                 best = chosen;
             }
         }
@@ -163,8 +181,8 @@ impl Worker {
             best: Some(best.mv),
             ponder,
             score: self.worth(best.score),
-            depth: best_depth,
-            root_moves: n_root,
+            depth,
+            root_moves: self.root_moves.len(),
             // The threads' sum, filled in once they have all stopped.
             table: TableStats::default(),
             nodes: 0,
@@ -284,7 +302,7 @@ impl Worker {
             (-INFINITE, INFINITE)
         };
         loop {
-            let score = self.root_search(alpha, beta, depth);
+            let score = self.search::<true>(alpha, beta, depth, 0, false);
             if self.stopped {
                 return score;
             }
@@ -302,78 +320,5 @@ impl Worker {
                 beta = INFINITE;
             }
         }
-    }
-
-    fn root_search(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
-        let orig_alpha = alpha;
-        let mut best = -INFINITE;
-        self.pv[0].clear();
-        let in_check = self.pos.in_check();
-        let first = self.pv_index;
-        for i in first..self.root_moves.len() {
-            let m = self.root_moves[i].mv;
-            let gives = self.pos.gives_check_quick(m);
-            self.note_move(m, 0);
-            self.make_searched(m, gives);
-            let new_depth = depth - 1;
-            let mut score;
-            if i == first {
-                score = -self.search(-beta, -alpha, new_depth, 1, false);
-            } else {
-                let quiet = self
-                    .pos
-                    .history()
-                    .last()
-                    .is_some_and(|s| s.captured.is_none());
-                let r = if depth >= 3 && quiet && !gives && !in_check {
-                    (self.lmr[depth.min(63) as usize][(i - first).min(63)] - 1).max(0)
-                } else {
-                    0
-                };
-                score = -self.search(-alpha - 1, -alpha, new_depth - r, 1, true);
-                if score > alpha && r > 0 {
-                    score = -self.search(-alpha - 1, -alpha, new_depth, 1, true);
-                }
-                if score > alpha && score < beta {
-                    score = -self.search(-beta, -alpha, new_depth, 1, false);
-                }
-            }
-            self.unmake();
-            if self.stopped {
-                return best.max(alpha);
-            }
-            if i == first || score > alpha {
-                let mut pv = vec![m];
-                pv.extend(self.pv[1].iter().copied());
-                let rm = &mut self.root_moves[i];
-                rm.score = score;
-                rm.pv = pv;
-            } else {
-                self.root_moves[i].score = -INFINITE;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    // Keep the best move first so that an interrupted iteration can use it.
-                    let rm = self.root_moves.remove(i);
-                    self.root_moves.insert(first, rm);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        // Only the first line is the root's value: later lines leave the best moves out.
-        if !self.stopped && !is_rule(best) && first == 0 {
-            let m = self.root_moves[0].mv;
-            // Aspiration windows make the root score a bound when it falls outside them.
-            let bound = result_bound(best, orig_alpha, beta, true);
-            let e = if in_check { 0 } else { self.evaluate() };
-            self.shared
-                .tt
-                .store(self.table_key(), 0, Some(m), best, e, depth, bound);
-        }
-        best
     }
 }

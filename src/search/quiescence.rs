@@ -1,7 +1,6 @@
 //! The quiescence search: past the main search's horizon, captures only (and every evasion
 //! when in check), so that no position is scored in the middle of an exchange.
 
-use super::alphabeta::result_bound;
 use super::limits::MAX_PLY;
 use super::movepick::MovePicker;
 use super::score::*;
@@ -99,7 +98,7 @@ impl Worker {
         }
         // A deeper result for this position is worth more than this one: kept.
         if let Some(key) = key.filter(|_| tt.is_none_or(|e| e.depth <= QS_DEPTH)) {
-            let bound = result_bound(best, orig_alpha, beta, best_move.is_some());
+            let bound = Bound::of_result(best, orig_alpha, beta, best_move.is_some());
             self.shared
                 .tt
                 .store(key, ply, best_move, best, raw, QS_DEPTH, bound);

@@ -64,6 +64,21 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// How a search's result `best` bounds the node's value, searched in the window
+    /// (`orig_alpha`, `beta`): exact only where a move raised alpha.
+    #[inline]
+    pub fn of_result(best: i32, orig_alpha: i32, beta: i32, raised_by_a_move: bool) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if raised_by_a_move && best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// A decoded entry.
 #[derive(Copy, Clone, Debug)]
 pub struct TtEntry {

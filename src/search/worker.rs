@@ -1,13 +1,13 @@
-//! The search thread: a [`Worker`] and the state it keeps over one search (the position,
-//! counters, killers, statistics, the line being searched), with what every part of the search
-//! uses: node counting and the limits' checks, make and unmake (with the network's
-//! accumulators), the static evaluation through a small cache, and the table's key.
+//! The search thread: a [`Worker`] and the state it keeps over one search (the position, the
+//! root's moves as ranked so far, counters, killers, statistics, the line being searched), with
+//! what every part of the search uses: node counting and the limits' checks, make and unmake
+//! (with the network's accumulators), the static evaluation through a small cache, and the
+//! table's key.
 //!
 //! One [`Worker`] runs per thread; they share the table and the stop flag (lazy SMP). With
 //! one thread and a node limit the search is deterministic.
 
 use super::history::{Histories, HistoryView};
-use super::iterative::RootMove;
 use super::levels::Selectivity;
 use super::limits::{Config, Limits, MAX_PLY};
 use super::parameters::{self, Parameters};
@@ -42,6 +42,17 @@ fn eval_cache_len(limits: &Limits) -> usize {
             .next_power_of_two(),
         None => EVAL_CACHE,
     }
+}
+
+/// A move of the root with what the current search found of it.
+#[derive(Clone)]
+pub(super) struct RootMove {
+    pub(super) mv: Move,
+    pub(super) score: i32,
+    /// The score of the previous iteration: the centre of this line's aspiration window when
+    /// several lines are searched (the current iteration overwrites `score`).
+    pub(super) prev_score: i32,
+    pub(super) pv: Vec<Move>,
 }
 
 /// A search thread.

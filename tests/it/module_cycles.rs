@@ -13,10 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Circles known and being removed, as (parent module, the siblings in the circle).
-const ALLOWED: &[(&str, &[&str])] = &[
-    // The search's driver and its workers: for the search issue (58) to untangle.
-    ("search", &["alphabeta", "iterative", "worker"]),
-];
+const ALLOWED: &[(&str, &[&str])] = &[];
 
 /// A module path, segments without `crate`: `["board", "fen"]`.
 type ModPath = Vec<String>;
