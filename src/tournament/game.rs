@@ -286,7 +286,8 @@ fn no_move(reply: &Reply, timed: bool, who: &str, stm: Color, deadline: Duration
             Termination::Hang,
             format!("{who} hung (no move in {} s)", deadline.as_secs()),
         ),
-        Reply::Crash => Ending::loss(stm, Termination::Crash, format!("{who} crashed")),
+        Reply::Crash(None) => Ending::loss(stm, Termination::Crash, format!("{who} crashed")),
+        Reply::Crash(Some(why)) => Ending::loss(stm, Termination::Crash, format!("{who} {why}")),
         // ElephantEye answers `nobestmove` when it thinks the game is drawn by its own rules
         // (50 moves, threefold); the arbiter's rules decide, so like the UCCI league emulator
         // it scores this as a resignation. (A move is never passed here.)

@@ -15,7 +15,9 @@
 //! two such engines always predict each other). `go ponder` is answered only after
 //! `ponderhit` or `stop`, as the protocols ask, unless `--eager-ponder`: then at once, and a
 //! `stop` that finds it idle is answered `nobestmove`, as ElephantEye does (it answers a
-//! ponder search early when it finds a mate or a single reply).
+//! ponder search early when it finds a mate or a single reply). `--deaf-ponder`: a `stop`
+//! of a `go ponder` search is never answered (only `ponderhit` is), as an engine stuck in
+//! its search on the opponent's time would be.
 //! The `go` count restarts with every new game.
 
 use jiangjun::board::{Move, Position, Square};
@@ -40,6 +42,7 @@ struct Flags {
     no_millisec: bool,
     first: bool,
     eager_ponder: bool,
+    deaf_ponder: bool,
 }
 
 fn parse_flags() -> Flags {
@@ -60,6 +63,7 @@ fn parse_flags() -> Flags {
             "--no-millisec" => Some(&mut f.no_millisec),
             "--first" => Some(&mut f.first),
             "--eager-ponder" => Some(&mut f.eager_ponder),
+            "--deaf-ponder" => Some(&mut f.deaf_ponder),
             _ => None,
         };
         if let Some(on) = switch {
@@ -203,6 +207,7 @@ fn main() {
                 }
                 pos = p;
             }
+            "stop" if f.deaf_ponder && held.is_some() => {}
             "ponderhit" | "stop" => match held.take() {
                 Some(answer) => {
                     let _ = writeln!(out, "{answer}");

@@ -579,20 +579,11 @@ fn ponder_match(
     engines: Vec<EngineSpec>,
     tc: &str,
 ) -> (Vec<jiangjun::tournament::runner::FinishedGame>, String) {
-    let mut c = options(engines, tc);
-    c.openings = vec![jiangjun::tournament::openings::Opening::startpos()];
-    c.settings.game.max_plies = 24;
     // What is tested is the conversation, not the speed: a loaded machine must not turn a
     // slow answer into a loss on time, nor a slow answer to the `stop` of a ponder miss
     // (half a second by default; a test run beside builds on two cores went past it) into
     // a kill.
-    c.settings.game.margin = Duration::from_secs(5);
-    c.settings.timeouts.stop_grace = Duration::from_secs(5);
-    let opts = MatchOptions {
-        common: c,
-        games: 2,
-        sprt: None,
-    };
+    let opts = ponder_options(engines, tc, Duration::from_secs(5));
     let mut out = Vec::new();
     let games = run_match(&opts, &mut out).unwrap().games;
     for g in &games {
@@ -606,6 +597,21 @@ fn ponder_match(
         );
     }
     (games, String::from_utf8(out).unwrap())
+}
+
+/// Two games from the start, 24 plies at most, a generous margin on the clock, and
+/// `stop_grace` for the answer to the `stop` of a ponder miss.
+fn ponder_options(engines: Vec<EngineSpec>, tc: &str, stop_grace: Duration) -> MatchOptions {
+    let mut c = options(engines, tc);
+    c.openings = vec![jiangjun::tournament::openings::Opening::startpos()];
+    c.settings.game.max_plies = 24;
+    c.settings.game.margin = Duration::from_secs(5);
+    c.settings.timeouts.stop_grace = stop_grace;
+    MatchOptions {
+        common: c,
+        games: 2,
+        sprt: None,
+    }
 }
 
 /// The statistics of engine `engine` (0: the first `--engine`) in game `g`.
@@ -674,6 +680,41 @@ fn a_wrong_prediction_is_stopped_and_the_move_asked_again() {
     );
     assert!(misses_of_first(&games) > 0);
     assert!(games.iter().all(|g| stats_of(g, 0).moves > 0));
+}
+
+#[test]
+fn an_engine_killed_for_not_answering_stop_on_a_ponder_miss_is_named_as_such() {
+    // The predicting side never answers the `stop` of a missed prediction: after the stop
+    // grace the runner kills it, and the game says so, not that the engine crashed (from
+    // outside, a killed engine looks like one that died by itself).
+    let opts = ponder_options(
+        vec![
+            pondering("deaf", "--proto ucci --first --deaf-ponder"),
+            spec("random", "--seed 5"),
+        ],
+        "movetime=50",
+        Duration::from_millis(100),
+    );
+    let games = run_match(&opts, &mut Vec::new()).unwrap().games;
+    for g in &games {
+        let r = &g.record;
+        assert_eq!(r.termination, Termination::Crash, "{}", r.reason);
+        assert!(
+            r.reason.contains(
+                "(deaf) killed by the runner: no answer to stop (a search on the opponent's \
+                 time) within 100 ms"
+            ),
+            "{}",
+            r.reason
+        );
+        let deaf_red = g.game.red == 0;
+        let expected = if deaf_red {
+            GameResult::BlackWins
+        } else {
+            GameResult::RedWins
+        };
+        assert_eq!(r.outcome, expected, "{}", r.reason);
+    }
 }
 
 #[test]

@@ -142,8 +142,8 @@ pub enum Reply {
     NoMove,
     /// Nothing before the deadline.
     Timeout,
-    /// The engine exited (or closed its output).
-    Crash,
+    /// The engine exited (or closed its output); `Some`: the runner ended it, and why.
+    Crash(Option<String>),
 }
 
 /// One search's answer.
@@ -190,6 +190,9 @@ pub struct EngineProcess {
     timeouts: Timeouts,
     /// The predicted move of the `go ponder` search running now, if one is.
     pondering: Option<Move>,
+    /// Why the runner killed the engine between moves (a `stop` not answered in time), for
+    /// the next move's report: from outside, that looks like a crash.
+    killed_for: Option<String>,
     /// What the engine said (`info string`) while its options were set, kept while
     /// `collecting`: a rejected option (a network file not found, a value out of range)
     /// shows only there, and the engine plays on with its default.
@@ -433,6 +436,7 @@ impl EngineProcess {
             tag: tag.to_string(),
             timeouts,
             pondering: None,
+            killed_for: None,
             setup_notes: Vec::new(),
             collecting: false,
         };
@@ -854,6 +858,13 @@ impl EngineProcess {
             .is_err()
             || self.sync().is_err()
         {
+            if !self.eof {
+                self.killed_for = Some(format!(
+                    "killed by the runner: no answer to stop (a search on the opponent's time) \
+                     within {} ms",
+                    self.timeouts.stop_grace.as_millis()
+                ));
+            }
             self.kill();
         }
     }
@@ -886,7 +897,7 @@ impl EngineProcess {
                 Some(Event::Eof(at)) => {
                     self.kill();
                     return Thought {
-                        reply: Reply::Crash,
+                        reply: Reply::Crash(self.killed_for.take()),
                         elapsed: at.saturating_duration_since(t0),
                         score,
                         depth,
@@ -913,10 +924,12 @@ impl EngineProcess {
         }
     }
 
-    /// Kills the process at once.
+    /// Kills the process at once. The signal comes before its input is closed: an engine
+    /// that saw the end of its input first would exit by itself (status 0), which reads as
+    /// a crash of its own rather than a kill.
     pub fn kill(&mut self) {
-        self.stdin = None;
         let _ = self.child.kill();
+        self.stdin = None;
         let _ = self.child.wait();
         self.eof = true;
     }
