@@ -404,17 +404,19 @@ impl<W: Write> Session<W> {
 
     /// Runs a command in the boot or idle state.
     fn execute(&mut self, cmd: Command) {
-        let Some(dialect) = self.dialect else {
-            self.boot(cmd);
-            return;
+        // A handshake is answered in either state (a second one starts the dialect again).
+        let (cmd, dialect) = match (cmd, self.dialect) {
+            (Command::Ucci, _) => return self.handshake(Dialect::Ucci),
+            (Command::Uci, _) => return self.handshake(Dialect::Uci),
+            (Command::UciCyclone, _) => {
+                self.config.settings.rank_origin = RankOrigin::Zero;
+                return self.handshake(Dialect::Uci);
+            }
+            (cmd, None) => return self.boot(cmd),
+            (cmd, Some(dialect)) => (cmd, dialect),
         };
         match cmd {
-            Command::Ucci => self.handshake(Dialect::Ucci),
-            Command::Uci => self.handshake(Dialect::Uci),
-            Command::UciCyclone => {
-                self.config.settings.rank_origin = RankOrigin::Zero;
-                self.handshake(Dialect::Uci);
-            }
+            Command::Ucci | Command::Uci | Command::UciCyclone => {}
             Command::IsReady => {
                 // Allocate the table now rather than at `go` (ucci.md §4.1); a session that
                 // runs no searches never needs it.
@@ -446,14 +448,9 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// A command before any handshake (those are answered by [`Session::execute`]).
     fn boot(&mut self, cmd: Command) {
         match cmd {
-            Command::Ucci => self.handshake(Dialect::Ucci),
-            Command::Uci => self.handshake(Dialect::Uci),
-            Command::UciCyclone => {
-                self.config.settings.rank_origin = RankOrigin::Zero;
-                self.handshake(Dialect::Uci);
-            }
             Command::Position { fen, moves } => {
                 // A bare position line first: an implicit UCI-Cyclone session (ucci.md §9.5).
                 self.dialect = Some(Dialect::Uci);

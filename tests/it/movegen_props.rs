@@ -15,6 +15,17 @@ fn sorted(mut v: Vec<Move>) -> Vec<u16> {
     out
 }
 
+/// `is_legal` and `is_legal_in` say of `m` what the generated list says.
+fn assert_legality_agrees(pos: &Position, m: Move, legal: &[Move], in_check: bool) {
+    let listed = legal.contains(&m);
+    assert_eq!(pos.is_legal(m), listed, "is_legal {m} in {pos:?}");
+    assert_eq!(
+        pos.is_legal_in(m, in_check),
+        listed,
+        "is_legal_in {m} in {pos:?}"
+    );
+}
+
 fn check_node(pos: &mut Position, pairs: &[(u8, u8)]) {
     let legal = pos.legal_moves().to_vec();
     let expected = reference::legal_moves(pos);
@@ -48,16 +59,7 @@ fn check_node(pos: &mut Position, pairs: &[(u8, u8)]) {
         }
         for b in (0..90).filter_map(Square::new) {
             if let Some(m) = Move::new(a, b) {
-                assert_eq!(
-                    pos.is_legal(m),
-                    legal.contains(&m),
-                    "is_legal {m} in {pos:?}"
-                );
-                assert_eq!(
-                    pos.is_legal_in(m, in_check),
-                    legal.contains(&m),
-                    "is_legal_in {m} in {pos:?}"
-                );
+                assert_legality_agrees(pos, m, &legal, in_check);
             }
         }
     }
@@ -67,16 +69,7 @@ fn check_node(pos: &mut Position, pairs: &[(u8, u8)]) {
             continue;
         };
         if let Some(m) = Move::new(a, b) {
-            assert_eq!(
-                pos.is_legal(m),
-                legal.contains(&m),
-                "is_legal {m} in {pos:?}"
-            );
-            assert_eq!(
-                pos.is_legal_in(m, in_check),
-                legal.contains(&m),
-                "is_legal_in {m} in {pos:?}"
-            );
+            assert_legality_agrees(pos, m, &legal, in_check);
         }
     }
 
