@@ -28,7 +28,11 @@
 //! We resign when the last [`RESIGN_STREAK`] searches, each at depth `>=`
 //! [`RESIGN_MIN_DEPTH`], all scored `<= -`[`RESIGN_SCORE`] (a rook and a cannon down on the
 //! engine's material scale, rook 900 + cannon 450), or the last [`RESIGN_MATE_STREAK`]
-//! searches at that depth all found a forced mate against us. Perpetual-rule losses (the rule
+//! searches at that depth all found a forced mate against us within [`RESIGN_MATE_MOVES`]
+//! moves. A longer mate is one the endgame tables know and the opponent may not find: the
+//! natural limit (60 moves without a capture) can still save the game, and with the tables on,
+//! resigning such endings lost games that the side without tables, defending the same
+//! positions, drew. Perpetual-rule losses (the rule
 //! band of `search::score`) do not count: the GUI's `banmoves` exist to steer us out of them.
 //! If the opponent has just offered a draw we do not resign on that move.
 //!
@@ -59,6 +63,8 @@ pub const RESIGN_MIN_DEPTH: i32 = 8;
 pub const RESIGN_STREAK: u32 = 4;
 /// Consecutive searches seeing a forced mate against us before resigning.
 pub const RESIGN_MATE_STREAK: u32 = 2;
+/// The longest forced mate against us, in moves, that counts towards resigning.
+pub const RESIGN_MATE_MOVES: i32 = 10;
 
 /// What one finished search tells the policy.
 #[derive(Clone, Copy, Debug)]
@@ -96,7 +102,8 @@ impl DrawResign {
     /// Records a finished search and decides the suffix of its `bestmove`.
     pub fn decide(&mut self, f: &Facts, allow_draw: bool, allow_resign: bool) -> Suffix {
         let deep_resign = f.depth >= RESIGN_MIN_DEPTH;
-        let mate_against = mate_in_moves(f.score).is_some_and(|n| n <= 0);
+        let mate_against =
+            mate_in_moves(f.score).is_some_and(|n| (-RESIGN_MATE_MOVES..=0).contains(&n));
         self.mated = if deep_resign && mate_against {
             self.mated.saturating_add(1)
         } else {
@@ -186,6 +193,21 @@ mod tests {
         for _ in 0..10 {
             assert_eq!(v.decide(&facts(-5000, 3), true, true), Suffix::None);
         }
+    }
+
+    #[test]
+    fn a_long_mate_against_us_is_played_on() {
+        // A table's mate in 30 moves: the opponent may not find it before the natural limit.
+        let mut v = DrawResign::default();
+        let far = mated_in(60);
+        assert_eq!(mate_in_moves(far), Some(-30));
+        for _ in 0..6 {
+            assert_eq!(v.decide(&facts(far, 12), true, true), Suffix::None);
+        }
+        let near = mated_in(20);
+        assert_eq!(mate_in_moves(near), Some(-RESIGN_MATE_MOVES));
+        assert_eq!(v.decide(&facts(near, 12), true, true), Suffix::None);
+        assert_eq!(v.decide(&facts(near, 12), true, true), Suffix::Resign);
     }
 
     #[test]
