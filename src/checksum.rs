@@ -23,7 +23,11 @@ pub fn fnv1a32_from(mut h: u32, bytes: &[u8]) -> u32 {
 
 /// 64-bit FNV-1a of `bytes`.
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut h = OFFSET_64;
+    fnv1a64_from(OFFSET_64, bytes)
+}
+
+/// [`fnv1a64`] continued from an earlier result `h` over more bytes (a file read in chunks).
+pub fn fnv1a64_from(mut h: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
         h ^= u64::from(b);
         h = h.wrapping_mul(PRIME_64);
@@ -45,6 +49,10 @@ mod tests {
         assert_eq!(
             fnv1a32_from(fnv1a32(b"head"), b"body"),
             fnv1a32(b"headbody")
+        );
+        assert_eq!(
+            fnv1a64_from(fnv1a64(b"head"), b"body"),
+            fnv1a64(b"headbody")
         );
     }
 }
