@@ -18,7 +18,8 @@
 //!    [`weighted`], one for a random draw in proportion to weights (the book's and a limited
 //!    strength's).
 //!    [`tablebase`], endgame tables (their generator, files and lookup), is beside the book:
-//!    it knows the board, not the search or the rules' referee.
+//!    it knows the board and reads its files through [`input`], not the search or the rules'
+//!    referee.
 //! 4. [`eval`]: the evaluations — the hand-written one and the network ([`eval::nnue`], the
 //!    built-in network [`eval::nnue::embedded`] compiled in) — on the board and [`checksum`]
 //!    alone. The search calls them; the tuner and the trainer fit them.

@@ -112,7 +112,8 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<i32> {
     };
     let tables = match &args.tbpath {
         Some(dir) => {
-            let (set, problems) = TableSet::load_dir(dir)?;
+            let mut set = TableSet::new();
+            let problems = set.load_dir(dir)?;
             for p in problems {
                 eprintln!("jiangjun analyse: {p}");
             }

@@ -174,20 +174,27 @@ impl Configuration {
     }
 }
 
-/// The tables option: reads every table in the folder (none for an empty value). A folder
-/// that cannot be read is reported and the tables in use stay; a file that cannot be used is
-/// reported and the others are used.
+/// The tables option: reads every table in the folder (none for an empty value), the smallest
+/// held in memory up to [`crate::tablebase::set::DEFAULT_MEMORY`], the rest read on demand.
+/// A folder that cannot be read is reported and the tables in use stay; a file that cannot be
+/// used is reported and the others are used.
 fn load_tablebases(engine: &mut Engine, dir: &str, messages: &mut Vec<String>) {
     if dir.is_empty() {
         engine.set_tablebases(None);
         return;
     }
-    match TableSet::load_dir(Path::new(dir)) {
-        Ok((set, problems)) => {
+    let mut set = TableSet::new();
+    match set.load_dir(Path::new(dir)) {
+        Ok(problems) => {
             for p in problems {
                 messages.push(format!("tbpath: {p}"));
             }
-            messages.push(format!("tbpath: {} endgame tables from {dir}", set.len()));
+            let mut loaded = format!("tbpath: {} endgame tables from {dir}", set.len());
+            if set.on_demand() > 0 {
+                // Beyond the memory budget: slower probes, said so.
+                loaded += &format!(", {} read from their files at each probe", set.on_demand());
+            }
+            messages.push(loaded);
             engine.set_tablebases((!set.is_empty()).then(|| Arc::new(set)));
         }
         Err(e) => messages.push(format!("tbpath: {e}; tables unchanged")),

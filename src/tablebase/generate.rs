@@ -24,7 +24,9 @@ use crate::board::{Color, PieceKind, Position, Square};
 
 use super::index::{Board, Layout, Placement};
 use super::material::Material;
-use super::table::{Table, TableSet};
+use super::set::TableSet;
+use super::stored::StoredTable;
+use super::table::Table;
 use super::value::{Value, DRAW, ILLEGAL};
 
 /// No candidate: a distance no table reaches.
@@ -683,7 +685,7 @@ impl State<'_> {
 /// than the least of its moves into losses by mate; a loss by mate is 0 without a move, else
 /// one more than the most of its moves (a capture counting 0); a result by the rules has its
 /// distance, a draw 0. Returns the first entry that breaks this, as `(side, index, why)`.
-pub fn verify(table: &Table, others: &TableSet) -> Option<(Color, u64, String)> {
+pub fn verify(table: &StoredTable, others: &TableSet) -> Option<(Color, u64, String)> {
     let layout = &table.layout;
     (0..layout.size()).into_par_iter().find_map_any(|idx| {
         let placement = layout.decode(idx);
@@ -697,7 +699,11 @@ pub fn verify(table: &Table, others: &TableSet) -> Option<(Color, u64, String)> 
                 continue;
             };
             let Some(stored) = stored else {
-                return Some((side, idx, "a legal position is marked illegal".into()));
+                return Some((
+                    side,
+                    idx,
+                    "a legal position is marked illegal (or cannot be read)".into(),
+                ));
             };
             let mut best: Option<Value> = None;
             // Held to perpetual check: every move a loss, each that stays in the table a check.
@@ -716,9 +722,9 @@ pub fn verify(table: &Table, others: &TableSet) -> Option<(Color, u64, String)> 
                     let Some(ci) = layout.index_of(&entry.board) else {
                         return Some((side, idx, "a move leaves the table".into()));
                     };
-                    match table.value(entry.side, ci) {
-                        Some(v) => (v, table.dtc(entry.side, ci).saturating_add(1)),
-                        None => return Some((side, idx, "a move reaches an illegal entry".into())),
+                    match (table.value(entry.side, ci), table.dtc(entry.side, ci)) {
+                        (Some(v), Some(d)) => (v, d.saturating_add(1)),
+                        _ => return Some((side, idx, "a move reaches an illegal entry".into())),
                     }
                 };
                 let v = v.before();
@@ -732,7 +738,9 @@ pub fn verify(table: &Table, others: &TableSet) -> Option<(Color, u64, String)> 
                     best = Some(v);
                 }
             }
-            let dtc = table.dtc(side, idx);
+            let Some(dtc) = table.dtc(side, idx) else {
+                return Some((side, idx, "its conversion distance cannot be read".into()));
+            };
             if stored == Value::RuleLoss(0) {
                 if !held {
                     return Some((side, idx, "lost by rule, but not held to checks".into()));

@@ -15,7 +15,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "book",
         &["board", "checksum", "input", "output", "weighted"],
     ),
-    ("tablebase", &["board", "checksum", "output"]),
+    ("tablebase", &["board", "checksum", "input", "output"]),
     ("eval", &["board", "checksum"]),
     (
         "search",

@@ -2,6 +2,7 @@ use std::collections::HashMap;
 
 use super::*;
 use crate::board::Position;
+use crate::tablebase::StoredTable;
 
 fn material(s: &str) -> Material {
     Material::parse(s).unwrap()
@@ -92,7 +93,10 @@ fn generation_is_deterministic() {
     let a = tables("KN-KA");
     let b = tables("KN-KA");
     let m = material("KN-KA");
-    assert_eq!(a.get(m).unwrap().to_bytes(), b.get(m).unwrap().to_bytes());
+    assert_eq!(
+        a.get(m).unwrap().every_entry(),
+        b.get(m).unwrap().every_entry()
+    );
 }
 
 /// `[red, black]` to move of `[wins, draws, losses]` over a table.
@@ -164,7 +168,7 @@ fn conversion_distances() {
         let t = set.get(material(name)).unwrap();
         for side in Color::ALL {
             for idx in 0..t.layout.size() {
-                let (v, d) = (t.value(side, idx), t.dtc(side, idx));
+                let (v, d) = (t.value(side, idx), t.dtc(side, idx).unwrap());
                 match v {
                     Some(Value::Win(n) | Value::Loss(n)) => {
                         assert!(d <= n && (d > 0) == (n > 0), "{name} {idx}: {v:?} dtc {d}");
@@ -212,17 +216,30 @@ fn files_round_trip_and_damage_is_caught() {
     assert_eq!(read, generated.len());
     for m in &generated {
         assert_eq!(
-            made.get(*m).unwrap().to_bytes(),
-            again.get(*m).unwrap().to_bytes()
+            made.get(*m).unwrap().every_entry(),
+            again.get(*m).unwrap().every_entry()
         );
+    }
+    // Held in memory or read from the files at each probe, every entry is the one made.
+    for memory in [u64::MAX, 0] {
+        let mut read = TableSet::with_memory(memory);
+        assert!(read.load_dir(&dir).unwrap().is_empty());
+        assert_eq!(read.on_demand(), if memory == 0 { read.len() } else { 0 });
+        for m in &generated {
+            let (a, b) = (made.get(*m).unwrap(), read.get(*m).unwrap());
+            assert_eq!(a.every_entry(), b.every_entry(), "{m}");
+        }
     }
     let path = dir.join(crate::tablebase::table::file_name(material("KR-KA")));
     let mut bytes = std::fs::read(&path).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
-    let err = Table::from_bytes(&path, &bytes).err().unwrap().to_string();
+    let err = StoredTable::from_bytes(&path, &bytes)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(err.contains("checksum"), "{err}");
-    let err = Table::from_bytes(&path, &bytes[..40])
+    let err = StoredTable::from_bytes(&path, &bytes[..40])
         .err()
         .unwrap()
         .to_string();
@@ -231,7 +248,10 @@ fn files_round_trip_and_damage_is_caught() {
     // makes it again.
     bytes[4] = 1;
     std::fs::write(&path, &bytes).unwrap();
-    let err = Table::from_bytes(&path, &bytes).err().unwrap().to_string();
+    let err = StoredTable::from_bytes(&path, &bytes)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(
         err.contains("format version 1") && err.contains("generate it again"),
         "{err}"
@@ -239,13 +259,11 @@ fn files_round_trip_and_damage_is_caught() {
     let mut again = TableSet::new();
     generate_with_captures(material("KR-KA"), Some(&dir), &mut again, &Quiet, |_, _| {}).unwrap();
     let m = material("KR-KA");
+    let written = StoredTable::from_bytes(&path, &std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(written.every_entry(), made.get(m).unwrap().every_entry());
     assert_eq!(
-        again.get(m).unwrap().to_bytes(),
-        std::fs::read(&path).unwrap()
-    );
-    assert_eq!(
-        again.get(m).unwrap().to_bytes(),
-        made.get(m).unwrap().to_bytes()
+        again.get(m).unwrap().every_entry(),
+        made.get(m).unwrap().every_entry()
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
