@@ -10,6 +10,7 @@ use anyhow::{bail, Context};
 use crate::board::{Color, Position};
 use crate::tablebase::generate::{self, Done, Quiet};
 use crate::tablebase::material::MAX_TABLE_PIECES;
+use crate::tablebase::set::DEFAULT_MEMORY;
 use crate::tablebase::table::file_name;
 use crate::tablebase::{Material, TableSet, Value};
 
@@ -65,14 +66,32 @@ pub struct GenerateArgs {
     pub threads: Option<usize>,
 }
 
+/// Where the tables are read from, and the memory they may take.
+#[derive(clap::Args, Debug)]
+pub struct Folder {
+    /// The folder of the tables.
+    #[arg(long, value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Memory for the tables' entries, in MiB: the smallest tables are held in memory, the
+    /// rest read from their files at each probe (slower; 0: every table).
+    #[arg(long, value_name = "MIB", default_value_t = DEFAULT_MEMORY >> 20)]
+    pub memory: u64,
+}
+
+impl Folder {
+    /// An empty set with this memory budget.
+    fn set(&self) -> TableSet {
+        TableSet::with_memory(self.memory.saturating_mul(1 << 20))
+    }
+}
+
 #[derive(clap::Args, Debug)]
 pub struct ProbeArgs {
     /// The position.
     #[arg(long, value_name = "FEN")]
     pub fen: String,
-    /// The folder of the tables.
-    #[arg(long, value_name = "DIR")]
-    pub dir: PathBuf,
+    #[command(flatten)]
+    pub tables: Folder,
 }
 
 #[derive(clap::Args, Debug)]
@@ -80,9 +99,8 @@ pub struct VerifyArgs {
     /// Material signatures to check (with the tables their captures reach).
     #[arg(value_name = "MATERIAL", required = true)]
     pub materials: Vec<String>,
-    /// The folder of the tables.
-    #[arg(long, value_name = "DIR")]
-    pub dir: PathBuf,
+    #[command(flatten)]
+    pub tables: Folder,
 }
 
 #[derive(clap::Args, Debug)]
@@ -90,9 +108,8 @@ pub struct SampleArgs {
     /// The material signature, e.g. KR-KABB.
     #[arg(value_name = "MATERIAL")]
     pub material: String,
-    /// The folder of the tables.
-    #[arg(long, value_name = "DIR")]
-    pub dir: PathBuf,
+    #[command(flatten)]
+    pub tables: Folder,
     /// How many positions.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub count: usize,
@@ -224,8 +241,8 @@ fn probe_main(a: ProbeArgs) -> anyhow::Result<i32> {
             m.piece_count()
         );
     }
-    let mut set = TableSet::new();
-    load_with_captures(&a.dir, m, &mut set)?;
+    let mut set = a.tables.set();
+    load_with_captures(&a.tables.dir, m, &mut set)?;
     let (value, dtc) = set
         .probe_dtc(&pos)
         .with_context(|| format!("{m}: the position is not in the table"))?;
@@ -262,13 +279,13 @@ fn probe_main(a: ProbeArgs) -> anyhow::Result<i32> {
 
 fn verify_main(a: VerifyArgs) -> anyhow::Result<i32> {
     let materials = parse_all(&a.materials)?;
-    let mut set = TableSet::new();
+    let mut set = a.tables.set();
     let mut bad = 0;
     for m in materials {
         if m.is_dead_draw() {
             continue;
         }
-        load_with_captures(&a.dir, m, &mut set)?;
+        load_with_captures(&a.tables.dir, m, &mut set)?;
         for need in m.closure() {
             let Some(t) = set.get(need) else { continue };
             match generate::verify(t, &set) {
@@ -291,8 +308,8 @@ fn sample_main(a: SampleArgs) -> anyhow::Result<i32> {
     if m.is_dead_draw() {
         bail!("{m}: neither side can mate; there is no table (2011 rules 4.2.2)");
     }
-    let mut set = TableSet::new();
-    load_with_captures(&a.dir, m, &mut set)?;
+    let mut set = a.tables.set();
+    load_with_captures(&a.tables.dir, m, &mut set)?;
     let Some(t) = set.get(m) else {
         bail!("{m}: no table");
     };

@@ -68,7 +68,7 @@ fn unknown_flags_exit_2_with_the_usage() {
         // A group's subcommand has its own usage.
         let line = match sub {
             "book" => "usage: jiangjun book probe [OPTIONS]",
-            "tb" => "usage: jiangjun tb probe --fen <FEN> --dir <DIR>",
+            "tb" => "usage: jiangjun tb probe [OPTIONS] --fen <FEN> --dir <DIR>",
             _ => line,
         };
         let (code, out, err) = run(&args);
