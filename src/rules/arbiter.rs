@@ -278,18 +278,11 @@ impl Arbiter {
     }
 }
 
-/// The [`referee`]'s ruling on the repetition that `moves` from `start_fen` end in: a draw
+/// The [`referee`]'s ruling on the repetition that `moves` from `start` end in: a draw
 /// (4.2.3) or a loss for the side that must vary (4.1.4, 4.1.5); `None` when it makes no
 /// ruling. A game it cannot replay is drawn.
-pub fn repetition(start_fen: &str, moves: &[Move], rules: RuleSet) -> Option<Ending> {
-    let start = match start_fen.trim() {
-        "" | "startpos" => Ok(Position::startpos()),
-        f => Position::from_fen(f).map_err(ReplayError::Fen),
-    };
-    ruling(
-        start.and_then(|start| Replay::of_moves(start, moves)),
-        rules,
-    )
+pub fn repetition(start: &Position, moves: &[Move], rules: RuleSet) -> Option<Ending> {
+    ruling(Replay::of_moves(start.clone(), moves), rules)
 }
 
 /// [`repetition`] on the game replayed (or refused: then a draw).

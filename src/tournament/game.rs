@@ -200,19 +200,14 @@ fn position_for<'a>(
 
 /// How the game ends before the side to move moves, if it does: by the arbiter's rules
 /// (the plugged-in referee ruling on repetitions) or by the runner's length cap.
-fn ending_by_rule(
-    track: &Track,
-    opening: &Opening,
-    cfg: &GameConfig,
-    referee: &dyn Referee,
-) -> Option<Ending> {
+fn ending_by_rule(track: &Track, cfg: &GameConfig, referee: &dyn Referee) -> Option<Ending> {
     let arbiter = Arbiter {
         rules: cfg.rules,
         natural_limit: cfg.natural_limit,
         material_draw: cfg.material_draw,
     };
     let judge = |log: &GameLog| {
-        let ruling = referee.repetition(&opening.fen, log.moves(), cfg.rules);
+        let ruling = referee.repetition(log.start(), log.moves(), cfg.rules);
         ruling.outcome.map(|result| Ending {
             termination: Termination::Repetition,
             result,
@@ -497,7 +492,7 @@ pub fn play_game(
     let mut sides = Sides::new(red, black, cfg);
     let ending = loop {
         let stm = track.position().side_to_move();
-        if let Some(ending) = ending_by_rule(&track, opening, cfg, referee) {
+        if let Some(ending) = ending_by_rule(&track, cfg, referee) {
             break ending;
         }
         let (mover, other) = match stm {

@@ -9,10 +9,10 @@
 //! [`RulesReferee`] asks the board-level judge of 长将/长捉 ([`crate::rules::referee::judge`],
 //! through [`crate::rules::arbiter::repetition`], as data generation does) under the match's
 //! rule set; it is the runner's default. [`DrawReferee`] (every repetition
-//! a draw) remains for tests, and any `Fn(&str, &[Move], RuleSet) -> Ruling` is a [`Referee`].
+//! a draw) remains for tests, and any `Fn(&Position, &[Move], RuleSet) -> Ruling` is a
+//! [`Referee`].
 
-use crate::board::GameResult;
-use crate::board::Move;
+use crate::board::{GameResult, Move, Position};
 use crate::rules::RuleSet;
 
 /// A referee's answer.
@@ -34,18 +34,18 @@ impl Ruling {
     }
 }
 
-/// Judges a repeated position. `start_fen` is the game's initial position and `moves` every
-/// move since, ending at the position just repeated.
+/// Judges a repeated position. `start` is the game's initial position and `moves` every move
+/// since, ending at the position just repeated.
 pub trait Referee: Send + Sync {
-    fn repetition(&self, start_fen: &str, moves: &[Move], rules: RuleSet) -> Ruling;
+    fn repetition(&self, start: &Position, moves: &[Move], rules: RuleSet) -> Ruling;
 }
 
 impl<F> Referee for F
 where
-    F: Fn(&str, &[Move], RuleSet) -> Ruling + Send + Sync,
+    F: Fn(&Position, &[Move], RuleSet) -> Ruling + Send + Sync,
 {
-    fn repetition(&self, start_fen: &str, moves: &[Move], rules: RuleSet) -> Ruling {
-        self(start_fen, moves, rules)
+    fn repetition(&self, start: &Position, moves: &[Move], rules: RuleSet) -> Ruling {
+        self(start, moves, rules)
     }
 }
 
@@ -54,7 +54,7 @@ where
 pub struct DrawReferee;
 
 impl Referee for DrawReferee {
-    fn repetition(&self, _start_fen: &str, _moves: &[Move], _rules: RuleSet) -> Ruling {
+    fn repetition(&self, _start: &Position, _moves: &[Move], _rules: RuleSet) -> Ruling {
         Ruling::draw("threefold repetition (perpetual check/chase not judged yet)")
     }
 }
@@ -64,8 +64,8 @@ impl Referee for DrawReferee {
 pub struct RulesReferee;
 
 impl Referee for RulesReferee {
-    fn repetition(&self, start_fen: &str, moves: &[Move], rules: RuleSet) -> Ruling {
-        match crate::rules::arbiter::repetition(start_fen, moves, rules) {
+    fn repetition(&self, start: &Position, moves: &[Move], rules: RuleSet) -> Ruling {
+        match crate::rules::arbiter::repetition(start, moves, rules) {
             Some(e) => Ruling {
                 outcome: Some(e.result),
                 reason: e.reason,
@@ -79,7 +79,6 @@ impl Referee for RulesReferee {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Position;
 
     #[test]
     fn perpetual_check_loses_under_the_rules_referee() {
@@ -89,7 +88,8 @@ mod tests {
             .split(' ')
             .map(|m| pos.play(m).unwrap())
             .collect();
-        let r = RulesReferee.repetition(fen, &moves, RuleSet::Cxa2011);
+        let start = Position::from_fen(fen).unwrap();
+        let r = RulesReferee.repetition(&start, &moves, RuleSet::Cxa2011);
         assert_eq!(r.outcome, Some(GameResult::BlackWins), "{r:?}");
     }
 }

@@ -435,8 +435,10 @@ fn repetition_goes_to_the_referee() {
     // A plugged-in referee decides instead: here it rules against Red.
     let g = kings_only(|c| {
         c.referee = std::sync::Arc::new(
-            |fen: &str, moves: &[jiangjun::board::Move], _rules: jiangjun::rules::RuleSet| {
-                let mut pos = Position::from_fen(fen).unwrap();
+            |start: &Position,
+             moves: &[jiangjun::board::Move],
+             _rules: jiangjun::rules::RuleSet| {
+                let mut pos = start.clone();
                 for &m in moves {
                     pos.make_move(m);
                 }
@@ -457,7 +459,7 @@ fn natural_limit_and_dead_material() {
     // A referee that lets repetitions go on leaves the natural limit to end the game.
     let g = kings_only(|c| {
         c.referee = std::sync::Arc::new(
-            |_: &str, _: &[jiangjun::board::Move], _: jiangjun::rules::RuleSet| {
+            |_: &Position, _: &[jiangjun::board::Move], _: jiangjun::rules::RuleSet| {
                 jiangjun::tournament::repetition_referee::Ruling {
                     outcome: None,
                     reason: String::new(),
@@ -494,7 +496,7 @@ fn a_panicking_referee_costs_one_game_not_the_match() {
         moves: Vec::new(),
     }];
     c.referee = std::sync::Arc::new(
-        |_: &str,
+        |_: &Position,
          _: &[jiangjun::board::Move],
          _: jiangjun::rules::RuleSet|
          -> jiangjun::tournament::repetition_referee::Ruling {
