@@ -416,6 +416,7 @@ impl<W: Write> Session<W> {
             (cmd, Some(dialect)) => (cmd, dialect),
         };
         match cmd {
+            // Answered above, in either state.
             Command::Ucci | Command::Uci | Command::UciCyclone => {}
             Command::IsReady => {
                 // Allocate the table now rather than at `go` (ucci.md §4.1); a session that

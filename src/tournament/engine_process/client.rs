@@ -853,16 +853,28 @@ impl EngineProcess {
             return;
         }
         self.send("stop");
-        if self
+        let unanswered = if self
             .wait_for(&["bestmove", "nobestmove"], self.timeouts.stop_grace)
             .is_err()
-            || self.sync().is_err()
         {
+            Some((
+                "stop (a search on the opponent's time)",
+                self.timeouts.stop_grace,
+            ))
+        } else if self.sync().is_err() {
+            Some((
+                "isready after stopping a search on the opponent's time",
+                self.timeouts.ready,
+            ))
+        } else {
+            None
+        };
+        if let Some((what, within)) = unanswered {
+            // An engine that died by itself crashed; one that hangs is killed here.
             if !self.eof {
                 self.killed_for = Some(format!(
-                    "killed by the runner: no answer to stop (a search on the opponent's time) \
-                     within {} ms",
-                    self.timeouts.stop_grace.as_millis()
+                    "killed by the runner: no answer to {what} within {} ms",
+                    within.as_millis()
                 ));
             }
             self.kill();
