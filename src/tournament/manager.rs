@@ -6,14 +6,14 @@ use super::crosstable::{self, Crosstable};
 use super::options::{CommonOptions, MatchOptions, TournamentOptions};
 use super::pairing::multi_round_robin;
 use super::ranking::{standings, ScoredGame, Scoring, System};
+use super::replays::{reuse_note, PairGame, PairLedger, Paired};
 use super::report::{
     self, describe, pgn_for, terminations, write_notes, MatchReport, TimeUse, TournamentReport,
 };
 use super::runner::{match_schedule, probe_engines, round_robin_schedule, run_games};
 use super::stats::{Pentanomial, SprtDecision, WdlCounts};
-use crate::board::{Color, Wdl};
+use crate::board::Color;
 use anyhow::Context;
-use std::collections::HashMap;
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
@@ -50,14 +50,17 @@ pub fn run_match(opts: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<Mat
         let _ = writeln!(out, "  {}: {}", e.name, describe(info));
         write_notes(out, info);
     }
+    if let Some(note) = reuse_note(opts.games, c.openings.len()) {
+        let _ = writeln!(out, "{note}");
+    }
     let mut pgn_file = open_pgn(c)?;
     let date = report::today();
     let start = Instant::now();
     let mut wdl = WdlCounts::default();
     // Games 2k + 1 and 2k + 2 play one opening with colours exchanged
-    // (`match_schedule`): the first of a pair to finish waits here.
+    // (`match_schedule`): the first of a pair to finish waits in the ledger.
     let mut pairs = Pentanomial::default();
-    let mut unpaired: HashMap<u32, Wdl> = HashMap::new();
+    let mut ledger = PairLedger::default();
     let mut stop: Option<SprtDecision> = None;
     let total = opts.games;
     let schedule = match_schedule(opts.games, c.openings.len());
@@ -75,11 +78,15 @@ pub fn run_match(opts: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<Mat
             let first = if first_red { Color::Red } else { Color::Black };
             let first_scored = g.record.outcome.for_side(first);
             wdl.add(first_scored);
-            let pair = (g.game.number - 1) / 2;
-            if let Some(other) = unpaired.remove(&pair) {
-                pairs.add(other, first_scored);
-            } else {
-                unpaired.insert(pair, first_scored);
+            let finished_game = PairGame {
+                pair: (g.game.number - 1) / 2,
+                opening: g.game.opening,
+                first_red,
+                moves: &g.record.moves,
+                first_scored,
+            };
+            if let Paired::New(x, y) = ledger.finish(finished_game) {
+                pairs.add(x, y);
             }
             let score = wdl.score().unwrap_or(0.5) * 100.0;
             let mut line = format!(
@@ -123,7 +130,11 @@ pub fn run_match(opts: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<Mat
     );
     let sprt = opts.sprt.as_ref().and_then(|s| s.test_pairs(&pairs));
     let elapsed = start.elapsed();
-    let counts = report::MatchCounts { wdl, pairs };
+    let counts = report::MatchCounts {
+        wdl,
+        pairs,
+        replayed: ledger.replayed,
+    };
     report::write_match_summary(out, opts, &games, counts, sprt, stop, elapsed);
     if let Some(p) = &c.pgn {
         let _ = writeln!(out, "PGN appended to {}", p.display());

@@ -63,6 +63,7 @@ pub mod options;
 pub mod pairing;
 pub mod ranking;
 pub mod repetition_referee;
+pub mod replays;
 pub mod report;
 pub mod runner;
 pub mod stats;

@@ -289,7 +289,10 @@ fn fmt_elo(x: f64) -> String {
 #[derive(Debug, Clone, Copy)]
 pub struct MatchCounts {
     pub wdl: WdlCounts,
+    /// The new pairs (`replays`).
     pub pairs: Pentanomial,
+    /// Pairs that repeated an earlier pair move for move, left out of `pairs`.
+    pub replayed: u32,
 }
 
 /// "Elo +12.3 ± 4.5 (95%: ...)" for an estimate.
@@ -322,7 +325,11 @@ pub fn write_match_summary(
     elapsed: Duration,
 ) {
     let c = &opts.common;
-    let MatchCounts { wdl, pairs } = counts;
+    let MatchCounts {
+        wdl,
+        pairs,
+        replayed,
+    } = counts;
     let (a, b) = (&c.engines[0].name, &c.engines[1].name);
     let _ = writeln!(out, "{}", "-".repeat(72));
     let _ = writeln!(
@@ -351,6 +358,12 @@ pub fn write_match_summary(
             out,
             "Pairs (both colours of an opening, {a}'s points 0, ½, 1, 1½, 2): {p0} {p1} {p2} {p3} {p4}   {}",
             elo_text(elo_estimate_pairs(&pairs))
+        );
+    }
+    if replayed > 0 {
+        let _ = writeln!(
+            out,
+            "Replays: {replayed} pairs repeated an earlier pair move for move and are left out of the pairs and the SPRT (more openings give more evidence)"
         );
     }
     if let Some(s) = &opts.sprt {

@@ -155,6 +155,36 @@ fn uci_match_of_jiangjun_against_itself() {
     }
 }
 
+/// Six games from the one start position at a node limit: the engine plays the first pair
+/// again twice, and those copies are counted as games but not as pairs.
+#[test]
+fn pairs_that_replay_an_earlier_pair_are_left_out_of_the_pairs() {
+    let me = env!("CARGO_BIN_EXE_jiangjun");
+    let (code, out, err) = run(&[
+        "match",
+        "--engine",
+        &format!("cmd={me},name=a,option.usebook=false"),
+        "--engine",
+        &format!("cmd={me},name=b,option.usebook=false"),
+        "--games",
+        "6",
+        "--tc",
+        "nodes=300",
+        "--max-plies",
+        "24",
+        "--sprt",
+        "0,5",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains("Note: 6 games from 1 opening: each is played up to 3 times"),
+        "{out}"
+    );
+    assert!(out.contains("(6 games"), "{out}");
+    assert!(out.contains("Replays: 2 pairs repeated"), "{out}");
+    assert!(out.contains("on 1 pairs"), "{out}");
+}
+
 /// An engine that offers `UCI_Variant` but answers with ranks 0–9 and announces no rank
 /// option: the runner guesses ranks 1–10, and its first answer (legal only with ranks from 0)
 /// corrects the guess, as Red and as Black.
