@@ -156,10 +156,41 @@ impl Position {
         halfmove: u32,
         fullmove: u32,
     ) -> Result<Position, PlacementError> {
+        // One pass over the board builds the position and notes what the checks below need
+        // (the tablebase generator builds one for every entry of a table).
+        let mut pos = Position {
+            board,
+            by_kind: [[0; 7]; 2],
+            by_color: [0; 2],
+            occ: 0,
+            occ_t: 0,
+            side,
+            kings: [Square::from_index_unchecked(0); 2],
+            key: if side == Color::Black {
+                zobrist::SIDE
+            } else {
+                0
+            },
+            halfmove,
+            fullmove: fullmove.max(1),
+            history: Vec::new(),
+        };
         let mut counts = [[0u32; 7]; 2];
+        let mut off_its_points = None;
         for sq in Square::all() {
-            if let Some(p) = board[sq.index()] {
-                counts[p.color().index()][p.kind().index()] += 1;
+            let Some(p) = board[sq.index()] else { continue };
+            let (c, k) = (p.color().index(), p.kind().index());
+            counts[c][k] += 1;
+            if off_its_points.is_none() && !reachable(p, sq) {
+                off_its_points = Some((p, sq));
+            }
+            pos.by_kind[c][k] |= bit(sq);
+            pos.by_color[c] |= bit(sq);
+            pos.occ |= bit(sq);
+            pos.occ_t |= tbit(sq);
+            pos.key ^= zobrist::piece_key(p, sq);
+            if p.kind() == PieceKind::King {
+                pos.kings[c] = sq;
             }
         }
         for color in Color::ALL {
@@ -182,38 +213,10 @@ impl Position {
                 }
             }
         }
-        for sq in Square::all() {
-            if let Some(piece) = board[sq.index()] {
-                if !reachable(piece, sq) {
-                    return Err(PlacementError::BadSquare { piece, square: sq });
-                }
-            }
+        if let Some((piece, square)) = off_its_points {
+            return Err(PlacementError::BadSquare { piece, square });
         }
-        let mut pos = Position {
-            board,
-            by_kind: [[0; 7]; 2],
-            by_color: [0; 2],
-            occ: 0,
-            occ_t: 0,
-            side,
-            kings: [Square::from_index_unchecked(0); 2],
-            key: 0,
-            halfmove,
-            fullmove: fullmove.max(1),
-            history: Vec::with_capacity(256),
-        };
-        for sq in Square::all() {
-            if let Some(p) = board[sq.index()] {
-                pos.by_kind[p.color().index()][p.kind().index()] |= bit(sq);
-                pos.by_color[p.color().index()] |= bit(sq);
-                pos.occ |= bit(sq);
-                pos.occ_t |= tbit(sq);
-                if p.kind() == PieceKind::King {
-                    pos.kings[p.color().index()] = sq;
-                }
-            }
-        }
-        pos.key = pos.compute_key();
+        debug_assert_eq!(pos.key, pos.compute_key());
         if pos.kings_facing() {
             return Err(PlacementError::KingsFacing);
         }

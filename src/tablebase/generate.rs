@@ -70,7 +70,7 @@ impl Start {
 }
 
 /// What a position's captures lead to, for step 1 and for checks of a finished table.
-fn start(pos: &Position, others: &TableSet) -> Start {
+fn start(pos: &mut Position, others: &TableSet) -> Start {
     let mut s = Start {
         code: DRAW,
         ..Start::ILLEGAL
@@ -81,9 +81,12 @@ fn start(pos: &Position, others: &TableSet) -> Start {
             s.quiet += 1;
             continue;
         }
-        let mut child = pos.clone();
-        child.make_move(m);
-        match others.probe(&child).unwrap_or(Value::Draw) {
+        // Made and taken back in place: a copy of the position for each capture would cost an
+        // allocation for its history.
+        pos.make_move(m);
+        let value = others.probe(pos).unwrap_or(Value::Draw);
+        pos.unmake_move();
+        match value {
             // A capture into a lost position: a win, so never a loss (counted open for good).
             Value::Loss(n) => {
                 s.win_at = s.win_at.min(n + 1);
@@ -290,8 +293,8 @@ pub fn generate(material: Material, others: &TableSet, progress: &dyn Progress) 
                 let mut out = [Start::ILLEGAL; 2];
                 if let Some(board) = layout.board(&placement) {
                     for side in Color::ALL {
-                        if let Some(pos) = position(board, side) {
-                            out[side.index()] = start(&pos, others);
+                        if let Some(mut pos) = position(board, side) {
+                            out[side.index()] = start(&mut pos, others);
                         }
                     }
                 }
@@ -614,6 +617,7 @@ impl State<'_> {
             let entry = super::table::entry_of(child);
             layout.index_of(&entry.board).map(|i| i as usize)
         };
+        let mut left = held[x.index()].iter().filter(|&&h| h).count();
         loop {
             let mut changed = false;
             for side in [x, y] {
@@ -621,7 +625,7 @@ impl State<'_> {
                     .into_par_iter()
                     .filter(|&idx| held[side.index()][idx])
                     .filter(|&idx| {
-                        let Some(pos) = layout
+                        let Some(mut pos) = layout
                             .board(&layout.decode(idx as u64))
                             .and_then(|b| position(b, side))
                         else {
@@ -630,14 +634,14 @@ impl State<'_> {
                         let mut keep = side == x;
                         for m in pos.legal_moves() {
                             let capture = pos.piece_at(m.to()).is_some();
-                            let mut child = pos.clone();
-                            child.make_move(m);
-                            let check = child.in_check();
-                            if side == x {
+                            // Made and taken back in place, as in `start`.
+                            pos.make_move(m);
+                            let check = pos.in_check();
+                            let decided = if side == x {
                                 let ok = if capture {
-                                    others.probe(&child).is_some_and(|v| v.outcome() == 1)
+                                    others.probe(&pos).is_some_and(|v| v.outcome() == 1)
                                 } else {
-                                    match child_entry(&child) {
+                                    match child_entry(&pos) {
                                         Some(ci) if self.codes[y.index()][ci] == DRAW => {
                                             check && held[y.index()][ci]
                                         }
@@ -646,15 +650,16 @@ impl State<'_> {
                                         None => false,
                                     }
                                 };
-                                if !ok {
-                                    keep = false;
-                                    break;
-                                }
-                            } else if !capture
-                                && !check
-                                && child_entry(&child).is_some_and(|ci| held[x.index()][ci])
-                            {
-                                keep = true;
+                                keep = ok;
+                                !ok
+                            } else {
+                                keep = !capture
+                                    && !check
+                                    && child_entry(&pos).is_some_and(|ci| held[x.index()][ci]);
+                                keep
+                            };
+                            pos.unmake_move();
+                            if decided {
                                 break;
                             }
                         }
@@ -662,8 +667,15 @@ impl State<'_> {
                     })
                     .collect();
                 changed |= !drop.is_empty();
+                if side == x {
+                    left -= drop.len();
+                }
                 for idx in drop {
                     held[side.index()][idx] = false;
+                }
+                // No position of the checking side held: nothing for the other side to keep.
+                if left == 0 {
+                    return Vec::new();
                 }
             }
             if !changed {
@@ -692,7 +704,7 @@ pub fn verify(table: &StoredTable, others: &TableSet) -> Option<(Color, u64, Str
         for side in Color::ALL {
             let stored = table.value(side, idx);
             let pos = layout.board(&placement).and_then(|b| position(b, side));
-            let Some(pos) = pos else {
+            let Some(mut pos) = pos else {
                 if stored.is_some() {
                     return Some((side, idx, "an illegal position has a value".into()));
                 }
@@ -713,12 +725,13 @@ pub fn verify(table: &StoredTable, others: &TableSet) -> Option<(Color, u64, Str
             let (mut win_dtc, mut loss_dtc) = (u16::MAX, 0u16);
             for m in pos.legal_moves() {
                 let capture = pos.piece_at(m.to()).is_some();
-                let mut child = pos.clone();
-                child.make_move(m);
+                // Made in place (a return below leaves the position behind), taken back below.
+                pos.make_move(m);
+                let child = &pos;
                 let (v, through) = if capture {
-                    (others.probe(&child).unwrap_or(Value::Draw), 1)
+                    (others.probe(child).unwrap_or(Value::Draw), 1)
                 } else {
-                    let entry = super::table::entry_of(&child);
+                    let entry = super::table::entry_of(child);
                     let Some(ci) = layout.index_of(&entry.board) else {
                         return Some((side, idx, "a move leaves the table".into()));
                     };
@@ -734,6 +747,7 @@ pub fn verify(table: &StoredTable, others: &TableSet) -> Option<(Color, u64, Str
                     _ => {}
                 }
                 held &= v.outcome() == -1 && (capture || child.in_check() || !v.by_rule());
+                pos.unmake_move();
                 if best.is_none_or(|b| v.for_mover() > b.for_mover()) {
                     best = Some(v);
                 }

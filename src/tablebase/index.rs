@@ -35,6 +35,29 @@ const fn binomial(n: u64, k: u64) -> u64 {
     r
 }
 
+/// `C(n, k)` for every `n <= 90` (a group's points) and `k <= MAX_PIECES`, built at compile
+/// time: the index is computed for every move the generator looks at, and the loop above
+/// divides once for each of `k` factors.
+static BINOMIALS: [[u64; MAX_PIECES + 1]; SQUARES + 1] = {
+    let mut t = [[0u64; MAX_PIECES + 1]; SQUARES + 1];
+    let mut n = 0;
+    while n <= SQUARES {
+        let mut k = 0;
+        while k <= MAX_PIECES {
+            t[n][k] = binomial(n as u64, k as u64);
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// `C(n, k)` from the table.
+#[inline(always)]
+fn choose(n: usize, k: usize) -> u64 {
+    BINOMIALS[n][k]
+}
+
 /// One kind of piece of one side and the points it can stand on.
 #[derive(Clone, Debug)]
 struct Group {
@@ -143,14 +166,20 @@ impl Layout {
         for g in &self.groups {
             let mut digit = idx / g.stride;
             idx %= g.stride;
+            if g.count == 1 {
+                // C(c, 1) = c: the digit is the point's place in the domain.
+                out[at] = g.domain[digit as usize];
+                at += 1;
+                continue;
+            }
             // The combinatorial number system, largest element first.
-            for k in (1..=g.count as u64).rev() {
+            for k in (1..=g.count).rev() {
                 let mut c = k - 1;
-                while binomial(c + 1, k) <= digit {
+                while choose(c + 1, k) <= digit {
                     c += 1;
                 }
-                digit -= binomial(c, k);
-                out[at + k as usize - 1] = g.domain[c as usize];
+                digit -= choose(c, k);
+                out[at + k - 1] = g.domain[c];
             }
             at += g.count;
         }
@@ -163,24 +192,31 @@ impl Layout {
         let mirror = placement[0] % 9 > 4;
         let mut idx = 0u64;
         let mut at = 0;
+        let slot_of = |g: &Group, sq: u8| {
+            let sq = if mirror {
+                sq - sq % 9 + (8 - sq % 9)
+            } else {
+                sq
+            };
+            g.slot.get(sq as usize).copied().filter(|&s| s != u8::MAX)
+        };
         for g in &self.groups {
+            if g.count == 1 {
+                // C(c, 1) = c.
+                idx += u64::from(slot_of(g, placement[at])?) * g.stride;
+                at += 1;
+                continue;
+            }
             let mut slots = [0u8; MAX_PIECES];
             for (j, s) in slots.iter_mut().enumerate().take(g.count) {
-                let mut sq = placement[at + j];
-                if mirror {
-                    sq = sq - sq % 9 + (8 - sq % 9);
-                }
-                *s = *g.slot.get(sq as usize)?;
-                if *s == u8::MAX {
-                    return None;
-                }
+                *s = slot_of(g, placement[at + j])?;
             }
             let slots = &mut slots[..g.count];
             slots.sort_unstable();
             let digit: u64 = slots
                 .iter()
                 .enumerate()
-                .map(|(j, &c)| binomial(c as u64, j as u64 + 1))
+                .map(|(j, &c)| choose(c as usize, j + 1))
                 .sum();
             idx += digit * g.stride;
             at += g.count;
