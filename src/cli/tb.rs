@@ -64,6 +64,11 @@ pub struct GenerateArgs {
     /// Threads (default: every core).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+    /// Memory for the finished tables that later ones read, in MiB: the smallest are held in
+    /// memory, the rest read from their files at each probe (slower). The table being made
+    /// takes its own memory beside this.
+    #[arg(long, value_name = "MIB", default_value_t = DEFAULT_MEMORY >> 20)]
+    pub memory: u64,
 }
 
 /// Where the tables are read from, and the memory they may take.
@@ -177,7 +182,7 @@ fn generate_main(a: GenerateArgs) -> anyhow::Result<i32> {
     std::fs::create_dir_all(&a.dir)
         .with_context(|| format!("cannot make the folder {}", a.dir.display()))?;
     with_threads(a.threads, || -> anyhow::Result<i32> {
-        let mut set = TableSet::new();
+        let mut set = TableSet::with_memory(a.memory.saturating_mul(1 << 20));
         let out = std::io::stdout();
         for m in materials {
             if m.is_dead_draw() {

@@ -830,8 +830,10 @@ pub fn generate_with_captures(
             let path = dir.join(super::table::file_name(m));
             crate::output::write_whole(&path, &table.to_bytes())
                 .map_err(|e| super::table::TableError::Io(path, e))?;
+            set.keep(table, dir)?;
+        } else {
+            set.insert(table);
         }
-        set.insert(table);
         done(&Done::Generated(m), set);
     }
     Ok(())

@@ -20,8 +20,8 @@ pub const DEFAULT_MEMORY: u64 = 256 << 20;
 ///
 /// Its tables' entries are held in memory up to its budget; a table loaded when what is left
 /// of the budget cannot take it is read from its file at each probe (a few microseconds,
-/// docs/tablebases.md). Generated tables are always held (they are in memory already) and
-/// count against the budget.
+/// docs/tablebases.md). Tables generated in memory are held and count against the budget;
+/// those written to a folder are held while the budget takes them ([`TableSet::keep`]).
 pub struct TableSet {
     tables: HashMap<Material, StoredTable>,
     /// The budget: the most bytes of entries [`TableSet::load`] holds in memory.
@@ -54,6 +54,26 @@ impl TableSet {
     /// Adds (or replaces) a table, held in memory.
     pub fn insert(&mut self, table: Table) {
         self.hold(StoredTable::from(table));
+    }
+
+    /// Adds a table just generated and written to `dir`: held in memory while what is left of
+    /// the budget takes it, else dropped and read from its file at each probe, so that a run
+    /// that generates many tables stays within its budget.
+    pub fn keep(&mut self, table: Table, dir: &Path) -> Result<(), TableError> {
+        let m = table.layout.material;
+        let stored = StoredTable::from(table);
+        if stored.memory() <= self.memory.saturating_sub(self.held) {
+            self.hold(stored);
+            return Ok(());
+        }
+        drop(stored);
+        match self.load(dir, m)? {
+            true => Ok(()),
+            false => Err(TableError::Io(
+                dir.join(file_name(m)),
+                std::io::Error::from(std::io::ErrorKind::NotFound),
+            )),
+        }
     }
 
     fn hold(&mut self, table: StoredTable) {

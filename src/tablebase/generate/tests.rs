@@ -267,3 +267,25 @@ fn files_round_trip_and_damage_is_caught() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A run whose budget holds no finished table leaves each one in its file and reads it from
+/// there while making the next: the same tables as a run that holds them all.
+#[test]
+fn a_run_past_its_budget_reads_finished_tables_from_their_files() {
+    let dir = std::env::temp_dir().join(format!("jiangjun-tb-budget-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut lean = TableSet::with_memory(0);
+    generate_with_captures(material("KR-KA"), Some(&dir), &mut lean, &Quiet, |_, _| {}).unwrap();
+    assert_eq!(lean.memory_held(), 0);
+    assert_eq!(lean.on_demand(), 2, "KR-K and KR-KA, both from their files");
+    let held = tables("KR-KA");
+    for m in ["KR-K", "KR-KA"].map(material) {
+        assert_eq!(
+            lean.get(m).unwrap().every_entry(),
+            held.get(m).unwrap().every_entry(),
+            "{m}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
