@@ -29,8 +29,11 @@ pub const ATTACKERS: [PieceKind; 4] = [
 ];
 
 /// The most pieces (generals included) a table can hold: the index is a `u64` and the
-/// placements fixed arrays, and nothing larger could be generated on one machine anyway.
-pub const MAX_TABLE_PIECES: u32 = 8;
+/// placements fixed arrays. Eleven is a rook, horse, cannon or pawn with both advisors and
+/// both elephants against both advisors and both elephants (`KRAABB-KAABB`, 429 million
+/// entries), the largest table of the one-attacker set; more than that could not be generated
+/// on one machine anyway.
+pub const MAX_TABLE_PIECES: u32 = 11;
 
 /// One side's pieces besides its general: a count per kind, indexed by [`PieceKind::index`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, PartialOrd, Ord)]
