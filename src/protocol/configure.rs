@@ -25,6 +25,9 @@ pub struct Configuration {
     /// The network the engine holds, as debug messages name it: the built-in one, the file
     /// the network option loaded, or `none`.
     pub network_name: String,
+    /// The folder the tables option last named (empty: none), read again when the tables'
+    /// memory changes.
+    pub tb_path: String,
 }
 
 impl Default for Configuration {
@@ -33,6 +36,7 @@ impl Default for Configuration {
             settings: Settings::default(),
             book_chosen: false,
             network_name: nnue::BUILT_IN_NAME.to_string(),
+            tb_path: String::new(),
         }
     }
 }
@@ -75,7 +79,17 @@ impl Configuration {
             }
             Effect::EvalFile(value) => self.load_network(engine, value, &mut messages),
             Effect::BookFile(path) => self.load_book_file(engine, path, &mut messages),
-            Effect::TablebasePath(dir) => load_tablebases(engine, dir, &mut messages),
+            Effect::TablebasePath(dir) => {
+                let memory = self.settings.tb_memory_mb << 20;
+                if load_tablebases(engine, dir, memory, &mut messages) {
+                    self.tb_path = dir.clone();
+                }
+            }
+            Effect::TablebaseMemory if !self.tb_path.is_empty() => {
+                let memory = self.settings.tb_memory_mb << 20;
+                load_tablebases(engine, &self.tb_path, memory, &mut messages);
+            }
+            Effect::TablebaseMemory => {}
             Effect::UseTablebases(on) => engine.set_use_tablebases(*on),
             // Chosen again at the next search (UCCI, UCI: or `isready`), as at the start.
             Effect::DefaultBook => self.book_chosen = false,
@@ -175,15 +189,20 @@ impl Configuration {
 }
 
 /// The tables option: reads every table in the folder (none for an empty value), the smallest
-/// held in memory up to [`crate::tablebase::set::DEFAULT_MEMORY`], the rest read on demand.
-/// A folder that cannot be read is reported and the tables in use stay; a file that cannot be
-/// used is reported and the others are used.
-fn load_tablebases(engine: &mut Engine, dir: &str, messages: &mut Vec<String>) {
+/// held in `memory` bytes (`tbmemory`), the rest read on demand. A folder that cannot be read
+/// is reported and the tables in use stay (`false`); a file that cannot be used is reported
+/// and the others are used.
+fn load_tablebases(
+    engine: &mut Engine,
+    dir: &str,
+    memory: u64,
+    messages: &mut Vec<String>,
+) -> bool {
     if dir.is_empty() {
         engine.set_tablebases(None);
-        return;
+        return true;
     }
-    let mut set = TableSet::new();
+    let mut set = TableSet::with_memory(memory);
     match set.load_dir(Path::new(dir)) {
         Ok(problems) => {
             for p in problems {
@@ -196,8 +215,12 @@ fn load_tablebases(engine: &mut Engine, dir: &str, messages: &mut Vec<String>) {
             }
             messages.push(loaded);
             engine.set_tablebases((!set.is_empty()).then(|| Arc::new(set)));
+            true
         }
-        Err(e) => messages.push(format!("tbpath: {e}; tables unchanged")),
+        Err(e) => {
+            messages.push(format!("tbpath: {e}; tables unchanged"));
+            false
+        }
     }
 }
 

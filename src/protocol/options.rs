@@ -67,6 +67,9 @@ pub const MAX_MULTIPV: usize = 128;
 /// Largest move overhead a user may set, in ms.
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 
+/// Largest memory for endgame tables a user may set, in MiB (1 TiB).
+pub const MAX_TB_MEMORY_MB: u64 = 1 << 20;
+
 /// The session's settings (the engine keeps hash and threads itself).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
@@ -106,6 +109,9 @@ pub struct Settings {
     pub limit_strength: bool,
     /// UCI `UCI_Elo` / UCCI `elo`: the strength asked for (see [`crate::search::strength`]).
     pub elo: u32,
+    /// UCCI `tbmemory` / UCI `TablebaseMemory`: MiB of table entries held in memory, the rest
+    /// read from their files at each probe.
+    pub tb_memory_mb: u64,
 }
 
 impl Settings {
@@ -131,6 +137,7 @@ impl Settings {
         params: Parameters::DEFAULT,
         limit_strength: false,
         elo: MIN_ELO,
+        tb_memory_mb: crate::tablebase::set::DEFAULT_MEMORY >> 20,
     };
 }
 
@@ -169,6 +176,8 @@ pub enum Effect {
     UseNnue(bool),
     /// Read the endgame tables of this folder (empty: no tables).
     TablebasePath(String),
+    /// The tables' memory changed: tables already read are read again under it.
+    TablebaseMemory,
     /// Let the search read the endgame tables (UCCI `useegtb`).
     UseTablebases(bool),
     /// New search parameters (a hidden `tune_<name>` option).
@@ -629,6 +638,21 @@ const OPTIONS: &[Def] = &[
         set: |_, v| {
             let dir = v.text().trim();
             Effect::TablebasePath(if dir == "<empty>" { "" } else { dir }.to_string())
+        },
+    },
+    Def {
+        ucci: Some("tbmemory"),
+        uci: Some("TablebaseMemory"),
+        cecp: Some("TablebaseMemory"),
+        aliases: &[],
+        kind: Kind::Spin {
+            min: [0, 0],
+            max: MAX_TB_MEMORY_MB,
+            default: Settings::DEFAULT.tb_memory_mb,
+        },
+        set: |s, v| {
+            s.tb_memory_mb = v.number();
+            Effect::TablebaseMemory
         },
     },
     Def {
@@ -1293,6 +1317,11 @@ mod tests {
             ("elo", s.elo.to_string()),
             ("showwdl", s.show_wdl.to_string()),
             ("useegtb", e.use_tablebases().to_string()),
+            // What the `tb` commands and a table set take unless told otherwise.
+            (
+                "tbmemory",
+                (crate::tablebase::set::DEFAULT_MEMORY >> 20).to_string(),
+            ),
             ("usennue", e.use_network().to_string()),
         ];
         // UCCI puts the default last: `option NAME type ... default VALUE`.

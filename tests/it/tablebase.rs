@@ -308,6 +308,45 @@ fn the_engine_plays_and_scores_by_the_tables() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `tbmemory` (UCI `TablebaseMemory`) is the memory the tables' entries may take: set after
+/// `tbpath`, the tables are read again under it; with 0 every table is read from its file at
+/// each probe, and the search still plays by them. A folder that could not be read is not
+/// read again.
+#[test]
+fn the_tables_memory_option_reads_them_again_under_its_budget() {
+    let dir = temp_folder("tb", "memory");
+    let d = dir.to_string_lossy().into_owned();
+    let (code, _, err) = run(&["tb", "generate", "KR-KA", "--dir", &d]);
+    assert_eq!(code, 0, "{err}");
+    let won = "3k5/4a4/9/9/R8/9/9/9/9/4K4 w - - 0 1";
+    let out = engine_says(&format!(
+        "ucci\nsetoption tbpath {d}\nsetoption tbmemory 0\nsetoption usebook false\n\
+         position fen {won}\ngo depth 3\n"
+    ));
+    let said: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("info string tbpath"))
+        .collect();
+    assert_eq!(said.len(), 2, "{out}");
+    assert!(!said[0].contains("read from their files"), "{out}");
+    assert!(
+        said[1].ends_with(&format!(
+            "2 endgame tables from {d}, 2 read from their files at each probe"
+        )),
+        "{out}"
+    );
+    let last_info = out.lines().rfind(|l| l.starts_with("info depth")).unwrap();
+    assert!(last_info.contains(" score mate "), "{out}");
+    // Without tables, or after a folder that could not be read, the option reads nothing.
+    let out = engine_says(&format!(
+        "uci\nsetoption name TablebaseMemory value 0\n\
+         setoption name TablebasePath value {d}/no-such-folder\n\
+         setoption name TablebaseMemory value 64\nisready\n"
+    ));
+    assert_eq!(out.matches("tbpath").count(), 1, "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Where the only way to hold is perpetual check, the tables say the checking side loses
 /// (2011 rules 25.1), and the referee rules the same cycle the same way. In this rook against
 /// horse ending the horse can only check 帅 back and forth (b1, c3) while the general steps
