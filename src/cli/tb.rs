@@ -1,4 +1,4 @@
-//! `jiangjun tb generate|probe|verify`: endgame tablebases (残局库), made by retrograde analysis
+//! `jiangjun tb generate|probe|verify|sample|list`: endgame tablebases (残局库), made by retrograde analysis
 //! and read back (docs/tablebases.md).
 
 use std::io::Write;
@@ -9,6 +9,7 @@ use anyhow::{bail, Context};
 
 use crate::board::{Color, Position};
 use crate::tablebase::generate::{self, Done, Quiet};
+use crate::tablebase::index::{Layout, MAX_ENTRIES};
 use crate::tablebase::material::MAX_TABLE_PIECES;
 use crate::tablebase::set::DEFAULT_MEMORY;
 use crate::tablebase::table::file_name;
@@ -51,6 +52,22 @@ pub enum TbCommand {
     /// The same seed gives the same positions.
     #[command(verbatim_doc_comment)]
     Sample(SampleArgs),
+    /// The tables the materials need, in the order they are made: one line a table.
+    ///
+    /// `NAME PIECES ENTRIES`, fewest pieces first (a table reads only tables with fewer
+    /// pieces, so the tables of one count can be made at once, as by
+    /// scripts/tb_slurm.sh), then `total: T tables, E entries`. Entries count both sides to
+    /// move; a file takes 1 or 2 bytes an entry for the value and as many for the conversion
+    /// distance. Signatures that are dead draws (no attacking piece) need no table.
+    #[command(verbatim_doc_comment)]
+    List(ListArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ListArgs {
+    /// Material signatures, e.g. KRAABB-KAABB.
+    #[arg(value_name = "MATERIAL", required = true)]
+    pub materials: Vec<String>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -135,13 +152,42 @@ pub fn run(args: TbArgs) -> anyhow::Result<i32> {
         TbCommand::Probe(a) => probe_main(a),
         TbCommand::Verify(a) => verify_main(a),
         TbCommand::Sample(a) => sample_main(a),
+        TbCommand::List(a) => list_main(a),
     }
+}
+
+fn list_main(a: ListArgs) -> anyhow::Result<i32> {
+    let mut all: Vec<Material> = Vec::new();
+    for m in parse_all(&a.materials)? {
+        for need in m.closure() {
+            if !need.is_dead_draw() && !all.contains(&need) {
+                all.push(need);
+            }
+        }
+    }
+    all.sort_by_key(|m| (m.piece_count(), *m));
+    let mut out = std::io::stdout().lock();
+    let mut entries = 0u64;
+    for m in &all {
+        let n = 2 * Layout::new(*m).size();
+        entries += n;
+        writeln!(out, "{m} {} {n}", m.piece_count())?;
+    }
+    writeln!(out, "total: {} tables, {entries} entries", all.len())?;
+    Ok(0)
 }
 
 fn parse_all(names: &[String]) -> anyhow::Result<Vec<Material>> {
     names
         .iter()
-        .map(|n| Ok(Material::parse(n)?.canonical()))
+        .map(|n| {
+            let m = Material::parse(n)?.canonical();
+            let size = Layout::new(m).size();
+            if size > MAX_ENTRIES {
+                bail!("{m}: {size} entries a side to move; tables hold at most {MAX_ENTRIES}");
+            }
+            Ok(m)
+        })
         .collect()
 }
 

@@ -18,6 +18,10 @@ use super::material::{Material, KINDS};
 /// The most pieces a table holds (both generals included).
 pub const MAX_PIECES: usize = super::material::MAX_TABLE_PIECES as usize;
 
+/// The most entries a side to move a table may have: 16 times the largest table of the
+/// one-attacker set (`KRAABB-KAABB`, 214 million), and more than one machine could generate.
+pub const MAX_ENTRIES: u64 = 1 << 32;
+
 /// A board in the table's frame: what stands on each point.
 pub type Board = [Option<Piece>; SQUARES];
 
@@ -122,10 +126,12 @@ impl Layout {
                 }
             }
         }
+        // Saturating: a signature of eleven pieces can name more entries than a u64 holds;
+        // such a layout is refused by its size (`MAX_ENTRIES`), never used.
         let mut size = 1u64;
         for g in groups.iter_mut().rev() {
             g.stride = size;
-            size *= binomial(g.domain.len() as u64, g.count as u64);
+            size = size.saturating_mul(binomial(g.domain.len() as u64, g.count as u64));
         }
         let pieces = groups.iter().map(|g| g.count).sum();
         Layout {

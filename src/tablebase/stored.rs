@@ -24,7 +24,7 @@ use crate::board::Color;
 use crate::checksum::{fnv1a64, fnv1a64_from};
 use crate::input::{self, InputError};
 
-use super::index::Layout;
+use super::index::{Layout, MAX_ENTRIES};
 use super::material::Material;
 use super::table::{Table, TableError, FORMAT_VERSION, MAGIC};
 use super::value::Value;
@@ -119,6 +119,9 @@ impl Header {
         let max_dtc = u16_at(take(2)?);
         let sum = u64::from_le_bytes(take(8)?.try_into().unwrap_or_default());
         let layout = Layout::new(material);
+        if layout.size() > MAX_ENTRIES {
+            return Err(bad(format!("{name}: more entries than a table holds")));
+        }
         if size != layout.size() {
             return Err(bad(format!("{size} entries, {name} has {}", layout.size())));
         }
@@ -183,7 +186,8 @@ impl StoredTable {
     /// from the file at each probe. A missing file is an I/O error of kind `NotFound`.
     pub fn open(path: &Path, material: Material, memory: u64) -> Result<StoredTable, TableError> {
         // No more than the table can take: a file that is not a table is not read through.
-        let most = (MAX_HEADER as u64).saturating_add(8 * Layout::new(material).size());
+        let most =
+            (MAX_HEADER as u64).saturating_add(Layout::new(material).size().saturating_mul(8));
         let (file, len) = input::open_regular(path, most).map_err(|e| match e {
             InputError::Io(e) => TableError::Io(path.to_path_buf(), e),
             InputError::TooLarge { .. } => {

@@ -6,6 +6,40 @@ use jiangjun::board::{Color, Position};
 use jiangjun::tablebase::generate::generate_in_memory;
 use jiangjun::tablebase::{Material, Value};
 
+/// `tb list` names the tables a set needs in the order they are made, with their sizes: the
+/// one-attacker set with defenders on both sides is 324 tables of 3 to 11 pieces.
+#[test]
+fn list_names_the_tables_fewest_pieces_first() {
+    let (code, out, err) = run(&["tb", "list", "kr-ka", "KC-K", "KA-KB"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "KC-K 3 9720\nKR-K 3 9720\nKR-KA 4 48600\ntotal: 3 tables, 68040 entries\n"
+    );
+    let set = [
+        "KRAABB-KAABB",
+        "KNAABB-KAABB",
+        "KCAABB-KAABB",
+        "KPAABB-KAABB",
+    ];
+    let (code, out, _) = run(&[&["tb", "list"][..], &set[..]].concat());
+    assert_eq!(code, 0);
+    assert_eq!(
+        out.lines().last(),
+        Some("total: 324 tables, 7556889600 entries")
+    );
+    let pieces: Vec<u32> = out
+        .lines()
+        .filter(|l| !l.starts_with("total:"))
+        .filter_map(|l| l.split(' ').nth(1)?.parse().ok())
+        .collect();
+    assert!(pieces.windows(2).all(|w| w[0] <= w[1]), "{out}");
+    assert_eq!((pieces[0], pieces[pieces.len() - 1]), (3, 11));
+    let (code, _, err) = run(&["tb", "list", "KRRNNC-KPPPP"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("tables hold at most"), "{err}");
+}
+
 #[test]
 fn generate_then_probe() {
     let dir = temp_folder("tb", "probe");
