@@ -18,7 +18,7 @@ use super::material::{Material, KINDS};
 /// The most pieces a table holds (both generals included).
 pub const MAX_PIECES: usize = super::material::MAX_TABLE_PIECES as usize;
 
-/// The most entries a side to move a table may have: 16 times the largest table of the
+/// The most entries a side to move a table may have: 20 times the largest table of the
 /// one-attacker set (`KRAABB-KAABB`, 214 million), and more than one machine could generate.
 pub const MAX_ENTRIES: u64 = 1 << 32;
 
