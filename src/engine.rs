@@ -657,7 +657,9 @@ impl Engine {
         let Some(tables) = self.tablebases.as_ref().filter(|_| self.use_tablebases) else {
             return (None, banned, false);
         };
-        let Some(root) = tables.probe(&self.pos) else {
+        let rules = self.config.rules;
+        let probe = |pos: &Position| tables.probe(pos).filter(|v| v.holds_under(rules));
+        let Some(root) = probe(&self.pos) else {
             return (Some(tables.clone()), banned, false);
         };
         let mut worse = Vec::new();
@@ -668,7 +670,7 @@ impl Engine {
             }
             let mut child = self.pos.clone();
             child.make_move(m);
-            match tables.probe(&child).map(|v| v.before()) {
+            match probe(&child).map(|v| v.before()) {
                 Some(v) if v.outcome() != root.outcome() => worse.push(m),
                 _ => kept += 1,
             }

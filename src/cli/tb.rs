@@ -30,7 +30,7 @@ pub enum TbCommand {
     /// advisors and two elephants), KC-K, KP-K, KNP-KAABB. Tables already in the folder are
     /// read, not made again, so a stopped run resumes; each new table is written whole when
     /// it is done. One line a table: `NAME: N positions, W wins D draws L losses (side to
-    /// move; R decided by the perpetual check rule), longest mate P plies, longest conversion
+    /// move; R decided by the repetition rules), longest mate P plies, longest conversion
     /// C plies, S s`.
     #[command(verbatim_doc_comment)]
     Generate(GenerateArgs),
@@ -201,7 +201,7 @@ fn summary(set: &TableSet, m: Material) -> String {
     let rule = c.by_rule;
     format!(
         "{m}: {} positions, {w} wins {d} draws {l} losses (side to move; {rule} decided by the \
-         perpetual check rule), longest mate {} plies, longest conversion {} plies",
+         repetition rules), longest mate {} plies, longest conversion {} plies",
         w + d + l,
         t.max_plies(),
         t.max_dtc()

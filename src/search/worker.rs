@@ -252,17 +252,20 @@ impl Worker {
     }
 
     /// The score of the position from the endgame tables, if they hold it: a table's mate in
-    /// `n` plies is a mate `ply + n` plies from the root (a result by the perpetual check rule
-    /// a rule verdict there) when its conversion distance fits in the plies left before the
-    /// natural limit: the winner then reaches a capture or the mate first, and the clock starts
-    /// again. Otherwise the loser holds out until the limit: a draw. `None` without tables,
+    /// `n` plies is a mate `ply + n` plies from the root (a result by the repetition rules a
+    /// rule verdict there, under the 2011 rules only: [`Value::holds_under`]) when its
+    /// conversion distance fits in the plies left before the natural limit: the winner then
+    /// reaches a capture or the mate first, and the clock starts again. Otherwise the loser
+    /// holds out until the limit: a draw. `None` without tables,
     /// with more pieces than any table holds, or for a material no table has.
     pub(super) fn probe_tables(&mut self, ply: usize) -> Option<i32> {
         let tables = self.shared.tablebases.as_ref()?;
         if self.pos.occupied().count() > tables.max_pieces() {
             return None;
         }
-        let (value, dtc) = tables.probe_dtc(&self.pos)?;
+        let (value, dtc) = tables
+            .probe_dtc(&self.pos)
+            .filter(|(v, _)| v.holds_under(self.config.rules))?;
         self.shared.tb_hits.fetch_add(1, Ordering::Relaxed);
         if dtc as u32 > self.plies_to_limit() {
             return Some(self.draw_score(ply));

@@ -10,8 +10,9 @@
 //!    takes one from each predecessor's count of open moves, and a predecessor left with none
 //!    has lost one ply after its slowest child.
 //! 3. What no level reached is a draw: neither side can force mate. In these drawn positions
-//!    the perpetual check rule (2011 rules 25.1) decides where one side can only hold by
-//!    checking; other repetitions stay draws (see docs/tablebases.md).
+//!    the repetition rules decide where one side can only hold by checking (2011 rules 25.1),
+//!    or by checks, mate threats and chases against idle answers (24.13, 25.3); other
+//!    repetitions stay draws (see docs/tablebases.md).
 //! 4. Conversion distances, by levels again: plies to the next capture or the mate, the
 //!    winner hastening it and the loser delaying it (`State::conversion`), for the natural
 //!    limit (2011 rules 4.2.4).
@@ -20,7 +21,9 @@
 
 use rayon::prelude::*;
 
-use crate::board::{Color, PieceKind, Position, Square};
+use crate::board::{Color, Move, PieceKind, Position, Square};
+use crate::rules::classify::{classify_move, IdBoard, Options};
+use crate::rules::nature::NatureClass;
 
 use super::index::{Board, Layout, Placement};
 use super::material::Material;
@@ -446,10 +449,12 @@ impl State<'_> {
 
     /// The repetition rules in the positions still drawn: a side that can only keep the game
     /// going by checking on every move, while the other side never checks, loses (2011 rules
-    /// 4.1.4, 25.1; both sides checking perpetually stays a draw). Captures into results of
-    /// the rules in smaller tables are taken first; then, for each side that can check, the
-    /// largest set of drawn positions in which it is held this way ([`State::check_trap`]) is
-    /// lost by rule at 0 and propagated, until no side is held any more.
+    /// 4.1.4, 25.1; both sides checking perpetually stays a draw); so does a side that can
+    /// only keep it going by checks, mate threats and chases, while the other side answers
+    /// with idle moves (24.13, 25.3). Captures into results of the rules in smaller tables are
+    /// taken first; then, for each side and each of the two [`Trap`]s, the largest set of
+    /// drawn positions in which the side is held this way ([`State::trap`]) is lost by rule at
+    /// 0 and propagated, until no side is held any more.
     fn rules(
         &mut self,
         material: Material,
@@ -487,23 +492,88 @@ impl State<'_> {
         loop {
             let mut found = false;
             for x in Color::ALL {
-                if !material.sides[x.index()].has_attacker() {
-                    continue; // advisors, elephants and the general never give check
+                let side = &material.sides[x.index()];
+                for rule in [Trap::Check, Trap::Forbidden] {
+                    // Advisors, elephants and the general never check; with neither, a side
+                    // chases nothing its king alone could not (26.1).
+                    let able = match rule {
+                        Trap::Check => side.has_attacker(),
+                        Trap::Forbidden => side.has_pieces(),
+                    };
+                    if !able {
+                        continue;
+                    }
+                    let trap = self.trap(x, rule, others);
+                    if trap.is_empty() {
+                        continue;
+                    }
+                    found = true;
+                    let mut levels = Vec::new();
+                    for idx in trap {
+                        self.codes[x.index()][idx] = Value::RuleLoss(0).code();
+                        push(&mut levels, 0, idx as u64 * 2 + x.index() as u64);
+                    }
+                    self.propagate(levels, Vec::new(), true, progress);
                 }
-                let trap = self.check_trap(x, others);
-                if trap.is_empty() {
-                    continue;
-                }
-                found = true;
-                let mut levels = Vec::new();
-                for idx in trap {
-                    self.codes[x.index()][idx] = Value::RuleLoss(0).code();
-                    push(&mut levels, 0, idx as u64 * 2 + x.index() as u64);
-                }
-                self.propagate(levels, Vec::new(), true, progress);
             }
             if !found {
                 break;
+            }
+        }
+        self.settle_rule_distances(others);
+    }
+
+    /// The distances of the results by the rules, made what their moves say. A cycle found in
+    /// a later round (another side's, or another rule's) can give a position decided in an
+    /// earlier one a quicker way into a cycle; each such result (not the cycles' own positions,
+    /// lost at 0) takes the best of its moves' values, again and again until none changes.
+    /// Wins only shorten and losses follow, so this ends; mates and draws are not touched (a
+    /// mate outranks every result by the rules, and a draw with a move into a result by the
+    /// rules was decided when that result was).
+    fn settle_rule_distances(&mut self, others: &TableSet) {
+        let layout = self.layout;
+        let ruled: Vec<(usize, usize)> = (0..2)
+            .flat_map(|side| {
+                let codes = &self.codes[side];
+                (0..codes.len()).filter_map(move |idx| {
+                    let v = Value::from_code(codes[idx])?;
+                    (v.by_rule() && v != Value::RuleLoss(0)).then_some((side, idx))
+                })
+            })
+            .collect();
+        loop {
+            let changes: Vec<(usize, usize, u16)> = ruled
+                .par_iter()
+                .filter_map(|&(side, idx)| {
+                    let board = layout.board(&layout.decode(idx as u64))?;
+                    let mut pos = position(board, Color::ALL[side])?;
+                    let mut best: Option<Value> = None;
+                    for m in pos.legal_moves() {
+                        let capture = pos.piece_at(m.to()).is_some();
+                        pos.make_move(m);
+                        let child = if capture {
+                            others.probe(&pos).unwrap_or(Value::Draw)
+                        } else {
+                            layout
+                                .index_of_position(&pos, false)
+                                .and_then(|ci| Value::from_code(self.codes[1 - side][ci as usize]))
+                                .unwrap_or(Value::Draw)
+                        };
+                        pos.unmake_move();
+                        let v = child.before();
+                        if best.is_none_or(|b| v.for_mover() > b.for_mover()) {
+                            best = Some(v);
+                        }
+                    }
+                    let code = best?.code();
+                    (code != self.codes[side][idx]).then_some((side, idx, code))
+                })
+                .collect();
+            if changes.is_empty() {
+                break;
+            }
+            for (side, idx, code) in changes {
+                self.codes[side][idx] = code;
             }
         }
     }
@@ -595,12 +665,13 @@ impl State<'_> {
         dtc
     }
 
-    /// The drawn positions with `x` to move in which `x` is held to perpetual check: the
-    /// largest set of drawn positions where every move of `x` is a check into the set or a
-    /// move into a loss, and where the other side always has a move that is not a check back
-    /// into the set. (A side held in a cycle only by the other side's checks is not caught
+    /// The drawn positions with `x` to move in which `x` is held to moves the rules forbid
+    /// (`rule`): the largest set of drawn positions where every move of `x` is such a move
+    /// into the set or a move into a loss, and where the other side always has a move into
+    /// the set that the same rule allows (no check; under [`Trap::Forbidden`] no chase or mate
+    /// threat either). (A cycle where the other side makes forbidden moves too is not caught
     /// here: that stays a draw, the sound side of the rule.)
-    fn check_trap(&self, x: Color, others: &TableSet) -> Vec<usize> {
+    fn trap(&self, x: Color, rule: Trap, others: &TableSet) -> Vec<usize> {
         let layout = self.layout;
         let y = !x;
         let mut held = [
@@ -613,72 +684,50 @@ impl State<'_> {
                 .map(|&c| c == DRAW)
                 .collect::<Vec<bool>>(),
         ];
-        let child_entry = |child: &Position| -> Option<usize> {
-            let entry = super::table::entry_of(child);
-            layout.index_of(&entry.board).map(|i| i as usize)
-        };
         let mut left = held[x.index()].iter().filter(|&&h| h).count();
+        // Worklists: every held entry at first, then only the predecessors of entries just
+        // dropped (a move into a dropped entry is the only thing that can change).
+        let mut work: [Vec<usize>; 2] = [
+            (0..held[0].len()).filter(|&i| held[0][i]).collect(),
+            (0..held[1].len()).filter(|&i| held[1][i]).collect(),
+        ];
+        // How many entries each side holds at the start: the scale for a large drop.
+        let work_size = [work[0].len(), work[1].len()];
         loop {
-            let mut changed = false;
             for side in [x, y] {
-                let drop: Vec<usize> = (0..held[side.index()].len())
+                let list = std::mem::take(&mut work[side.index()]);
+                let drop: Vec<usize> = list
                     .into_par_iter()
                     .filter(|&idx| held[side.index()][idx])
-                    .filter(|&idx| {
-                        let Some(mut pos) = layout
-                            .board(&layout.decode(idx as u64))
-                            .and_then(|b| position(b, side))
-                        else {
-                            return true;
-                        };
-                        let mut keep = side == x;
-                        for m in pos.legal_moves() {
-                            let capture = pos.piece_at(m.to()).is_some();
-                            // Made and taken back in place, as in `start`.
-                            pos.make_move(m);
-                            let check = pos.in_check();
-                            let decided = if side == x {
-                                let ok = if capture {
-                                    others.probe(&pos).is_some_and(|v| v.outcome() == 1)
-                                } else {
-                                    match child_entry(&pos) {
-                                        Some(ci) if self.codes[y.index()][ci] == DRAW => {
-                                            check && held[y.index()][ci]
-                                        }
-                                        Some(ci) => Value::from_code(self.codes[y.index()][ci])
-                                            .is_some_and(|v| v.outcome() == 1),
-                                        None => false,
-                                    }
-                                };
-                                keep = ok;
-                                !ok
-                            } else {
-                                keep = !capture
-                                    && !check
-                                    && child_entry(&pos).is_some_and(|ci| held[x.index()][ci]);
-                                keep
-                            };
-                            pos.unmake_move();
-                            if decided {
-                                break;
-                            }
-                        }
-                        !keep
-                    })
+                    .filter(|&idx| !self.stays(&held, x, side, idx, rule, others))
                     .collect();
-                changed |= !drop.is_empty();
                 if side == x {
                     left -= drop.len();
                 }
-                for idx in drop {
+                for &idx in &drop {
                     held[side.index()][idx] = false;
                 }
-                // No position of the checking side held: nothing for the other side to keep.
+                // No position of the trapped side held: nothing for the other side to keep.
                 if left == 0 {
                     return Vec::new();
                 }
+                // The other side's entries with a move into a dropped one, still held; after
+                // a large drop (the first round drops most), all of them, as a scan is then
+                // cheaper than the un-moves.
+                let other = !side;
+                let held_other = &held[other.index()];
+                if drop.len() * 4 > work_size[other.index()] {
+                    work[other.index()] =
+                        (0..held_other.len()).filter(|&i| held_other[i]).collect();
+                    continue;
+                }
+                let mut next = held_predecessors(layout, &drop, other, held_other);
+                next.append(&mut work[other.index()]);
+                next.par_sort_unstable();
+                next.dedup();
+                work[other.index()] = next;
             }
-            if !changed {
+            if work.iter().all(Vec::is_empty) {
                 break;
             }
         }
@@ -686,13 +735,196 @@ impl State<'_> {
             .filter(|&i| held[x.index()][i])
             .collect()
     }
+
+    /// Whether entry `idx` with `side` to move stays in the trap of `x` under `rule`: for `x`,
+    /// every move leads into a loss or, by a move the rule forbids, into the set (`held`); for
+    /// the other side, some move the rule allows leads into the set.
+    fn stays(
+        &self,
+        held: &[Vec<bool>; 2],
+        x: Color,
+        side: Color,
+        idx: usize,
+        rule: Trap,
+        others: &TableSet,
+    ) -> bool {
+        let layout = self.layout;
+        let y = !x;
+        let Some(mut pos) = layout
+            .board(&layout.decode(idx as u64))
+            .and_then(|b| position(b, side))
+        else {
+            return false;
+        };
+        // A move without capture keeps the table's material in its colours: no flip.
+        let child_entry = |child: &Position| -> Option<usize> {
+            layout.index_of_position(child, false).map(|i| i as usize)
+        };
+        let mut classifier = Classifier::new(rule);
+        for m in pos.legal_moves() {
+            let capture = pos.piece_at(m.to()).is_some();
+            // Made and taken back in place, as in `start`.
+            pos.make_move(m);
+            let check = pos.in_check();
+            if side == x {
+                // Into a loss (fine), into the set (fine if forbidden), or into a draw outside
+                // it (`x` holds there: out).
+                let into = if capture {
+                    Lead::from(others.probe(&pos).is_some_and(|v| v.outcome() == 1))
+                } else {
+                    match child_entry(&pos) {
+                        Some(ci) if self.codes[y.index()][ci] == DRAW => {
+                            if held[y.index()][ci] {
+                                Lead::Set
+                            } else {
+                                Lead::Out
+                            }
+                        }
+                        Some(ci) => Lead::from(
+                            Value::from_code(self.codes[y.index()][ci])
+                                .is_some_and(|v| v.outcome() == 1),
+                        ),
+                        None => Lead::Out,
+                    }
+                };
+                pos.unmake_move();
+                let ok = match into {
+                    Lead::Loss => true,
+                    Lead::Out => false,
+                    Lead::Set => check || classifier.forbidden(&mut pos, m),
+                };
+                if !ok {
+                    return false;
+                }
+            } else {
+                let into_set =
+                    !capture && !check && child_entry(&pos).is_some_and(|ci| held[x.index()][ci]);
+                pos.unmake_move();
+                if into_set && !classifier.forbidden(&mut pos, m) {
+                    return true;
+                }
+            }
+        }
+        side == x
+    }
+}
+
+/// The entries with `mover` to move and a move without capture into one of `dropped` that
+/// `held` still holds, sorted, each once.
+fn held_predecessors(
+    layout: &Layout,
+    dropped: &[usize],
+    mover: Color,
+    held: &[bool],
+) -> Vec<usize> {
+    let mut found: Vec<usize> = dropped
+        .par_iter()
+        .flat_map_iter(|&idx| {
+            let placement = layout.decode(idx as u64);
+            let mut found = Vec::new();
+            if let Some(board) = layout.board(&placement) {
+                predecessors(layout, &placement, &board, mover, |q| {
+                    if let Some(qi) = layout.encode(q) {
+                        if held[qi as usize] {
+                            found.push(qi as usize);
+                        }
+                    }
+                });
+            }
+            found
+        })
+        .collect();
+    found.par_sort_unstable();
+    found.dedup();
+    found
+}
+
+/// Where a move of the trapped side leads, for [`State::trap`].
+enum Lead {
+    /// A position the trapped side has lost.
+    Loss,
+    /// A drawn position still in the set.
+    Set,
+    /// A drawn position outside the set: the trapped side holds there.
+    Out,
+}
+
+impl From<bool> for Lead {
+    fn from(loss: bool) -> Lead {
+        if loss {
+            Lead::Loss
+        } else {
+            Lead::Out
+        }
+    }
+}
+
+/// Whether, after the legal move `m` (not a check), the mover could capture anything or
+/// give check if the opponent passed. Without either the move is idle: a chase wins a piece by
+/// a capture, directly, after an exchange or after a series of checks, and a mate threat is a
+/// mate by checks (24.2, 24.3).
+fn threatens_anything(pos: &mut Position, m: Move) -> bool {
+    pos.make_move(m);
+    pos.make_null_move();
+    let any = pos
+        .legal_moves()
+        .iter()
+        .any(|&n| pos.piece_at(n.to()).is_some() || pos.gives_check(n));
+    pos.unmake_move();
+    pos.unmake_move();
+    any
+}
+
+/// Which moves a trap holds a side to, and so which side the rules make vary.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Trap {
+    /// 长将: checks only, against any answers but checks (2011 rules 25.1: one-sided
+    /// perpetual check loses whatever the other side does).
+    Check,
+    /// Checks, mate threats and chases in any mix (2011 rules 24.9–24.13: 长将, 长杀, 长捉,
+    /// 一将一杀, 一将一捉, 一杀一捉), against idle answers only (25.3: the forbidden side
+    /// varies against an allowed one). Chases of the king's and pawns' own (26.1), of the
+    /// lone defender (26.2) and other idle cases are the referee's classifier's.
+    Forbidden,
+}
+
+/// A move's nature under a trap's rule, the piece numbering made once a position.
+struct Classifier {
+    rule: Trap,
+    ids: Option<IdBoard>,
+}
+
+impl Classifier {
+    fn new(rule: Trap) -> Classifier {
+        Classifier { rule, ids: None }
+    }
+
+    /// Whether the legal move `m` of the side to move is one the rule forbids in a cycle.
+    fn forbidden(&mut self, pos: &mut Position, m: Move) -> bool {
+        if pos.gives_check(m) {
+            return true;
+        }
+        match self.rule {
+            Trap::Check => false,
+            Trap::Forbidden => {
+                if !threatens_anything(pos, m) {
+                    // The classifier's answer, without its work.
+                    return false;
+                }
+                let ids = self.ids.get_or_insert_with(|| IdBoard::new(pos));
+                let classified = classify_move(pos, m, ids, &Options::REFEREE);
+                classified.natures.heaviest() != NatureClass::Idle
+            }
+        }
+    }
 }
 
 /// Checks a finished table against its positions' moves, forward, without un-moves: a win in
 /// `n` has a move into a loss in `n - 1` and none faster, a loss in `n` has only moves into
 /// wins and the slowest is `n - 1`, a draw has no move into a loss and one into a draw (mates
 /// ranked above results by rule, [`Value::for_mover`]); a position lost by rule at 0 has only
-/// moves into losses, and each of its moves into a rule's result is a check. The conversion
+/// moves into losses, one of them a check, a mate threat or a chase (the 2011 rules,
+/// [`Trap::Forbidden`]) into a position the other side wins by rule at once. The conversion
 /// distances likewise: a win by mate is 1 with a capture into a loss by mate, else one more
 /// than the least of its moves into losses by mate; a loss by mate is 0 without a move, else
 /// one more than the most of its moves (a capture counting 0); a result by the rules has its
@@ -718,8 +950,12 @@ pub fn verify(table: &StoredTable, others: &TableSet) -> Option<(Color, u64, Str
                 ));
             };
             let mut best: Option<Value> = None;
-            // Held to perpetual check: every move a loss, each that stays in the table a check.
-            let mut held = true;
+            // Held by the rules: every move a loss, and one of them a move the rules forbid in
+            // a cycle (a check, a mate threat or a chase) into the cycle, where the other side
+            // wins by rule at once. (Moves into positions decided before the cycle was found
+            // may be of any kind: the trap takes any loss.)
+            let (mut loses, mut forbidden) = (true, false);
+            let mut classifier = Classifier::new(Trap::Forbidden);
             // Conversion distances through the moves that keep a win by mate (the least) and
             // through the moves of a loss by mate (the most).
             let (mut win_dtc, mut loss_dtc) = (u16::MAX, 0u16);
@@ -731,11 +967,10 @@ pub fn verify(table: &StoredTable, others: &TableSet) -> Option<(Color, u64, Str
                 let (v, through) = if capture {
                     (others.probe(child).unwrap_or(Value::Draw), 1)
                 } else {
-                    let entry = super::table::entry_of(child);
-                    let Some(ci) = layout.index_of(&entry.board) else {
+                    let Some(ci) = layout.index_of_position(child, false) else {
                         return Some((side, idx, "a move leaves the table".into()));
                     };
-                    match (table.value(entry.side, ci), table.dtc(entry.side, ci)) {
+                    match (table.value(!side, ci), table.dtc(!side, ci)) {
                         (Some(v), Some(d)) => (v, d.saturating_add(1)),
                         _ => return Some((side, idx, "a move reaches an illegal entry".into())),
                     }
@@ -746,8 +981,13 @@ pub fn verify(table: &StoredTable, others: &TableSet) -> Option<(Color, u64, Str
                     Value::Loss(_) => loss_dtc = loss_dtc.max(through),
                     _ => {}
                 }
-                held &= v.outcome() == -1 && (capture || child.in_check() || !v.by_rule());
+                // A move into the cycle's other side: lost by rule two plies on.
+                let into_cycle = !capture && v == Value::RuleLoss(2);
                 pos.unmake_move();
+                loses &= v.outcome() == -1;
+                if into_cycle && !forbidden && loses {
+                    forbidden = classifier.forbidden(&mut pos, m);
+                }
                 if best.is_none_or(|b| v.for_mover() > b.for_mover()) {
                     best = Some(v);
                 }
@@ -756,8 +996,12 @@ pub fn verify(table: &StoredTable, others: &TableSet) -> Option<(Color, u64, Str
                 return Some((side, idx, "its conversion distance cannot be read".into()));
             };
             if stored == Value::RuleLoss(0) {
-                if !held {
-                    return Some((side, idx, "lost by rule, but not held to checks".into()));
+                if !(loses && forbidden) {
+                    return Some((
+                        side,
+                        idx,
+                        "lost by rule, but not held to forbidden moves".into(),
+                    ));
                 }
                 if dtc != 0 {
                     return Some((side, idx, format!("lost by rule at 0, dtc {dtc}")));

@@ -11,6 +11,7 @@
 
 use crate::board::position::reachable;
 use crate::board::square::SQUARES;
+use crate::board::Position;
 use crate::board::{Color, Piece, PieceKind, Square};
 
 use super::material::{Material, KINDS};
@@ -249,6 +250,35 @@ impl Layout {
         self.encode(&self.placement_of(board)?)
     }
 
+    /// The entry of a position holding exactly this table's pieces, its colours swapped (and
+    /// the board turned over) with `flip`: [`Layout::index_of`] of the board
+    /// [`super::table::in_table_frame`] makes, read from the position's piece sets instead of
+    /// a scan of its 90 points for each group (the generator and every probe do this).
+    pub fn index_of_position(&self, pos: &Position, flip: bool) -> Option<u64> {
+        let mut out = [0u8; MAX_PIECES];
+        let mut at = 0;
+        for g in &self.groups {
+            let color = if flip {
+                !g.piece.color()
+            } else {
+                g.piece.color()
+            };
+            let set = pos.pieces(color, g.piece.kind());
+            if set.count() as usize != g.count {
+                return None;
+            }
+            for sq in set {
+                let sq = if flip { sq.flip_rank() } else { sq };
+                out[at] = sq.index() as u8;
+                at += 1;
+            }
+        }
+        if pos.occupied().count() as usize != at {
+            return None;
+        }
+        self.encode(&out)
+    }
+
     /// The placement of a board holding exactly this table's pieces (in the table's colours).
     pub fn placement_of(&self, board: &Board) -> Option<Placement> {
         let mut out = [0u8; MAX_PIECES];
@@ -321,5 +351,53 @@ mod tests {
         let mut off = p;
         off[3] = 0; // the black advisor on a1
         assert_eq!(layout.encode(&off), None);
+    }
+
+    /// The entry read from a position's piece sets is the one of its board turned into the
+    /// table's frame, for both sides holding the table's first side (a flip), and `None` for
+    /// a position with other pieces.
+    #[test]
+    fn a_position_has_the_entry_of_its_board() {
+        use crate::board::Position;
+        use crate::tablebase::table::entry_of;
+        for name in ["KR-KA", "KP-KAB", "KNP-KB", "KC-KC"] {
+            let layout = Layout::new(Material::parse(name).unwrap().canonical());
+            for idx in (0..layout.size()).step_by(97) {
+                let Some(board) = layout.board(&layout.decode(idx)) else {
+                    continue;
+                };
+                for side in Color::ALL {
+                    let Ok(pos) = Position::from_placement(board, side, 0, 1) else {
+                        continue;
+                    };
+                    let e = entry_of(&pos);
+                    assert_eq!(
+                        layout.index_of_position(&pos, false),
+                        layout.index_of(&e.board)
+                    );
+                    // The same position with the colours swapped and the board turned over.
+                    let mut turned = [None; SQUARES];
+                    for (s, p) in board.iter().enumerate() {
+                        if let Some(p) = p {
+                            let sq = Square::new(s as u8).unwrap().flip_rank();
+                            turned[sq.index()] = Some(Piece::new(!p.color(), p.kind()));
+                        }
+                    }
+                    let Ok(flipped) = Position::from_placement(turned, !side, 0, 1) else {
+                        continue;
+                    };
+                    let e = entry_of(&flipped);
+                    let flip = Material::of(&flipped) != layout.material;
+                    assert_eq!(flip, name != "KC-KC", "{name}");
+                    assert_eq!(
+                        layout.index_of_position(&flipped, flip),
+                        layout.index_of(&e.board)
+                    );
+                    assert_eq!(e.side, if flip { side } else { !side });
+                }
+            }
+            let other = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1").unwrap();
+            assert_eq!(layout.index_of_position(&other, false), None);
+        }
     }
 }

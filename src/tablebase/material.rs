@@ -63,6 +63,11 @@ impl Side {
         ATTACKERS.iter().any(|&k| self.count(k) > 0)
     }
 
+    /// Whether the side has any piece besides its general.
+    pub fn has_pieces(&self) -> bool {
+        KINDS.iter().any(|&k| self.count(k) > 0)
+    }
+
     /// A rough material value, only to decide which side is written first.
     fn weight(&self) -> u32 {
         let value = |k: PieceKind| match k {

@@ -8,7 +8,7 @@ use crate::board::{Color, Position};
 
 use super::material::Material;
 use super::stored::StoredTable;
-use super::table::{file_name, in_table_frame, Table, TableError};
+use super::table::{file_name, Table, TableError};
 use super::value::Value;
 
 /// The memory a [`TableSet`] gives the entries of the tables it holds, unless told otherwise:
@@ -193,9 +193,14 @@ impl TableSet {
             return Some(dead_draw);
         }
         let table = self.tables.get(&canonical)?;
-        let entry = in_table_frame(pos, canonical, canonical != material);
-        let idx = table.layout.index_of(&entry.board)?;
-        read(table, entry.side, idx)
+        let flip = canonical != material;
+        let idx = table.layout.index_of_position(pos, flip)?;
+        let side = if flip {
+            !pos.side_to_move()
+        } else {
+            pos.side_to_move()
+        };
+        read(table, side, idx)
     }
 }
 

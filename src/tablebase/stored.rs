@@ -97,7 +97,7 @@ impl Header {
         }
         let u16_at = |s: &[u8]| u16::from_le_bytes(s.try_into().unwrap_or_default());
         let version = u16_at(take(2)?);
-        if version == 1 {
+        if version == 1 || version == 2 {
             return Err(TableError::OldVersion(path.to_path_buf(), version));
         }
         if version != FORMAT_VERSION {

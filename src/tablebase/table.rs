@@ -23,8 +23,10 @@ use super::material::Material;
 use super::value::Value;
 
 /// The file format's version; a file of another version is refused. Version 1 (before
-/// 2026-12-07) had no conversion distances.
-pub const FORMAT_VERSION: u16 = 2;
+/// 2026-12-07) had no conversion distances; version 2 (2026-12-07) the same layout as 3, but
+/// values made without the rule against perpetual chases and mate threats (only perpetual
+/// check), so its draws may be losses by rule.
+pub const FORMAT_VERSION: u16 = 3;
 pub(super) const MAGIC: &[u8; 4] = b"JJTB";
 
 /// One material signature's values, both sides to move, as the generator makes them.
@@ -55,9 +57,14 @@ impl fmt::Display for TableError {
             TableError::Format(p, why) => write!(f, "{}: {why}", p.display()),
             TableError::OldVersion(p, v) => write!(
                 f,
-                "{}: format version {v}, without conversion distances; this engine reads \
-                 {FORMAT_VERSION}: generate it again",
-                p.display()
+                "{}: format version {v}, {}; this engine reads {FORMAT_VERSION}: generate it \
+                 again",
+                p.display(),
+                if *v == 1 {
+                    "without conversion distances"
+                } else {
+                    "made without the rules on perpetual chases and mate threats"
+                }
             ),
         }
     }

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::rules::RuleSet;
+
 /// A table's value for the side to move.
 ///
 /// Mates are decided first; a result by the repetition rules is only claimed in a position
@@ -98,6 +100,14 @@ impl Value {
         matches!(self, Value::RuleWin(_) | Value::RuleLoss(_))
     }
 
+    /// Whether the value holds under `rules`. The tables apply the 2011 rules (perpetual
+    /// check, and perpetual chases and mate threats against idle answers); the AXF profile
+    /// judges chases otherwise and has no mate threats, so there a result by the rules is left
+    /// to the search and the referee.
+    pub fn holds_under(self, rules: RuleSet) -> bool {
+        !self.by_rule() || rules == RuleSet::Cxa2011
+    }
+
     /// Plies to the mate, or to the cycle the rules decide, if the game is decided.
     pub fn plies(self) -> Option<u16> {
         match self {
@@ -133,6 +143,18 @@ impl fmt::Display for Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Mates and draws hold under every rule set; results by the rules only under the 2011
+    /// rules the tables apply.
+    #[test]
+    fn results_by_the_rules_hold_under_the_2011_rules_only() {
+        for v in [Value::Win(3), Value::Loss(0), Value::Draw] {
+            assert!(v.holds_under(RuleSet::Cxa2011) && v.holds_under(RuleSet::Axf));
+        }
+        for v in [Value::RuleWin(1), Value::RuleLoss(0)] {
+            assert!(v.holds_under(RuleSet::Cxa2011) && !v.holds_under(RuleSet::Axf));
+        }
+    }
 
     #[test]
     fn codes_round_trip() {

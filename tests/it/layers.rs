@@ -15,7 +15,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "book",
         &["board", "checksum", "input", "output", "weighted"],
     ),
-    ("tablebase", &["board", "checksum", "input", "output"]),
+    // The tables' generator applies the repetition rules (the referee's move classifier).
+    (
+        "tablebase",
+        &["board", "rules", "checksum", "input", "output"],
+    ),
     ("eval", &["board", "checksum"]),
     (
         "search",

@@ -155,17 +155,22 @@ fn bad_input_is_answered_with_status_2() {
         "{err}"
     );
     // A damaged file is refused by name, and so is one of format version 1 (before conversion
-    // distances), with what to do; `tb generate` makes that one again.
+    // distances) or 2 (before the chase rules), with what to do; `tb generate` makes that one
+    // again.
     let refused = |file: &[u8], says: &[&str]| {
         std::fs::write(dir.join("KR-K.jjtb"), file).unwrap();
         let (code, _, err) = run(&rook_probe);
         assert_eq!(code, 2);
         assert!(says.iter().all(|s| err.contains(s)), "{err}");
     };
-    refused(b"JJTB\x02\x00", &["KR-K.jjtb", "cut short"]);
+    refused(b"JJTB\x03\x00", &["KR-K.jjtb", "cut short"]);
     refused(
         b"JJTB\x01\x00\x01\x00",
         &["KR-K.jjtb: format version 1", "generate it again"],
+    );
+    refused(
+        b"JJTB\x02\x00\x01\x00",
+        &["KR-K.jjtb: format version 2", "perpetual chases"],
     );
     let (code, out, err) = run(&["tb", "generate", "KR-K", "--dir", &d]);
     assert_eq!(code, 0, "{err}");
@@ -472,4 +477,21 @@ fn a_table_win_counts_when_its_conversion_fits_before_the_limit() {
     };
     assert_eq!(score(112), mate_in(13));
     assert_eq!(score(118), 0);
+}
+
+/// The cycle the generator's unit test `a_side_that_can_only_chase_perpetually_is_held` holds
+/// the rook's side to (图4 of 第二十六条: the rook chases an unprotected elephant back and
+/// forth, the elephant escapes idly) is the one the referee makes the chasing side vary, and
+/// lose, under the 2011 rules (25.3).
+#[test]
+fn the_chase_cycle_the_tables_hold_is_one_the_referee_forbids() {
+    let (code, out, _) = run(&[
+        "judge",
+        "--fen",
+        "2bk5/9/9/9/9/9/9/9/4R4/5K3 w - - 0 1",
+        "--moves",
+        "e1c1 c9e7 c1e1 e7c9 e1c1 c9e7 c1e1 e7c9",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().next(), Some("verdict red_loses 25.3"));
 }

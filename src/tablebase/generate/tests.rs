@@ -244,18 +244,22 @@ fn files_round_trip_and_damage_is_caught() {
         .unwrap()
         .to_string();
     assert!(err.contains("cut short"), "{err}");
-    // A file of format version 1 (no conversion distances) is refused as such, and a run
-    // makes it again.
-    bytes[4] = 1;
+    // A file of format version 1 (no conversion distances) or 2 (no chase rules) is refused
+    // as such, and a run makes it again.
+    for (version, says) in [(1, "without conversion distances"), (2, "perpetual chases")] {
+        bytes[4] = version;
+        let err = StoredTable::from_bytes(&path, &bytes)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.contains(&format!("format version {version}"))
+                && err.contains(says)
+                && err.contains("generate it again"),
+            "{err}"
+        );
+    }
     std::fs::write(&path, &bytes).unwrap();
-    let err = StoredTable::from_bytes(&path, &bytes)
-        .err()
-        .unwrap()
-        .to_string();
-    assert!(
-        err.contains("format version 1") && err.contains("generate it again"),
-        "{err}"
-    );
     let mut again = TableSet::new();
     generate_with_captures(material("KR-KA"), Some(&dir), &mut again, &Quiet, |_, _| {}).unwrap();
     let m = material("KR-KA");
@@ -288,4 +292,91 @@ fn a_run_past_its_budget_reads_finished_tables_from_their_files() {
         );
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The rook's side of `KR-KB` in the cycle of 图4 of 第二十六条 (the chaser moving back and
+/// forth, the chased piece escaping each time): 1. Re1-c1 (捉, the elephant on c9 is
+/// unprotected) Ec9-e7 (闲) 2. Rc1-e1 (捉 again) Ee7-c9 (闲). Every position outside the cycle is
+/// made a win for the side to move, so that each other move of the rook's side loses and the
+/// cycle alone keeps the game going. Returns the layout and the cycle's entries: the two with
+/// Red to move, then the two with Black to move.
+fn chase_cycle() -> (Layout, [usize; 4]) {
+    let layout = Layout::new(material("KR-KB"));
+    let entry = |fen: &str| {
+        let pos = Position::from_fen(fen).unwrap();
+        layout.index_of_position(&pos, false).unwrap() as usize
+    };
+    let cycle = [
+        entry("2bk5/9/9/9/9/9/9/9/4R4/5K3 w - - 0 1"),
+        entry("3k5/9/4b4/9/9/9/9/9/2R6/5K3 w - - 0 1"),
+        entry("2bk5/9/9/9/9/9/9/9/2R6/5K3 b - - 0 1"),
+        entry("3k5/9/4b4/9/9/9/9/9/4R4/5K3 b - - 0 1"),
+    ];
+    (layout, cycle)
+}
+
+/// A state where the cycle's entries listed in `drawn` are draws and every other position a
+/// win for the side to move.
+fn cycle_state<'a>(layout: &'a Layout, cycle: [usize; 4], drawn: &[usize]) -> State<'a> {
+    let size = layout.size() as usize;
+    let win = Value::Win(1).code();
+    let mut codes = [vec![win; size], vec![win; size]];
+    for (i, &e) in cycle.iter().enumerate() {
+        if drawn.contains(&i) {
+            codes[i / 2][e] = DRAW;
+        }
+    }
+    State {
+        layout,
+        codes,
+        open: [Vec::new(), Vec::new()],
+        floor: [Vec::new(), Vec::new()],
+    }
+}
+
+/// A side that can keep the game going only by chasing, against idle answers, is held: it
+/// must vary and loses (2011 rules 24.11, 25.3; 图4 of 第二十六条). Its moves are chases, not
+/// checks, so the perpetual check rule alone does not hold it.
+#[test]
+fn a_side_that_can_only_chase_perpetually_is_held() {
+    let (layout, cycle) = chase_cycle();
+    let state = cycle_state(&layout, cycle, &[0, 1, 2, 3]);
+    let none = TableSet::new();
+    let mut held = state.trap(Color::Red, Trap::Forbidden, &none);
+    held.sort_unstable();
+    let mut expect = vec![cycle[0], cycle[1]];
+    expect.sort_unstable();
+    assert_eq!(held, expect);
+    assert!(state.trap(Color::Red, Trap::Check, &none).is_empty());
+    // The elephant's side makes no forbidden move: nothing holds it.
+    assert!(state.trap(Color::Black, Trap::Forbidden, &none).is_empty());
+}
+
+/// Where the chased side has no idle answer back into the cycle (here: the position after its
+/// escape is decided), the chasing side is not held: the rules say nothing of that cycle.
+#[test]
+fn a_chase_without_an_idle_answer_is_not_held() {
+    let (layout, cycle) = chase_cycle();
+    let state = cycle_state(&layout, cycle, &[0, 2, 3]);
+    assert!(state
+        .trap(Color::Red, Trap::Forbidden, &TableSet::new())
+        .is_empty());
+}
+
+/// A result by the rules found with a longer way into a cycle than its moves give (as when
+/// a later round finds a cycle nearer) is settled to what its moves say.
+#[test]
+fn results_by_the_rules_take_their_quickest_way_into_a_cycle() {
+    let (layout, cycle) = chase_cycle();
+    let mut state = cycle_state(&layout, cycle, &[]);
+    // The rook's side lost by rule in both positions of the cycle; the elephant's side to
+    // move, one move from it, recorded as winning only in 7.
+    state.codes[0][cycle[1]] = Value::RuleLoss(0).code();
+    state.codes[0][cycle[0]] = Value::RuleLoss(0).code();
+    state.codes[1][cycle[2]] = Value::RuleWin(7).code();
+    state.settle_rule_distances(&TableSet::new());
+    assert_eq!(
+        Value::from_code(state.codes[1][cycle[2]]),
+        Some(Value::RuleWin(1))
+    );
 }
