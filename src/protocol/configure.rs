@@ -202,7 +202,7 @@ fn load_tablebases(
         engine.set_tablebases(None);
         return true;
     }
-    let mut set = TableSet::with_memory(memory);
+    let mut set = TableSet::with_memory(memory).quick_load();
     match set.load_dir(Path::new(dir)) {
         Ok(problems) => {
             for p in problems {

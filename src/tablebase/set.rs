@@ -28,6 +28,9 @@ pub struct TableSet {
     memory: u64,
     /// Bytes of entries held in memory.
     held: u64,
+    /// Whether [`TableSet::load`] reads a table left in its file through to check its
+    /// checksum (see [`TableSet::quick_load`]).
+    check_on_demand: bool,
 }
 
 impl Default for TableSet {
@@ -48,7 +51,19 @@ impl TableSet {
             tables: HashMap::new(),
             memory,
             held: 0,
+            check_on_demand: true,
         }
+    }
+
+    /// Tables left in their files are then loaded by their header and length only, without
+    /// reading them through for the checksum, as the engine loads them: a set of gigabytes
+    /// would otherwise keep `tbpath` (and the GUI waiting on it) busy for seconds or minutes
+    /// (9 s for 5.3 GB already in the page cache). Tables held in memory are read whole and
+    /// checked either way; `jiangjun tb verify` checks the others. A damaged file then gives
+    /// wrong values or none, never a crash.
+    pub fn quick_load(mut self) -> TableSet {
+        self.check_on_demand = false;
+        self
     }
 
     /// Adds (or replaces) a table, held in memory.
@@ -153,7 +168,7 @@ impl TableSet {
     pub fn load(&mut self, dir: &Path, m: Material) -> Result<bool, TableError> {
         let path = dir.join(file_name(m));
         let left = self.memory.saturating_sub(self.held);
-        match StoredTable::open(&path, m, left) {
+        match StoredTable::open_with(&path, m, left, self.check_on_demand) {
             Ok(table) => {
                 self.hold(table);
                 Ok(true)
