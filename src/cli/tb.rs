@@ -332,12 +332,17 @@ fn verify_main(a: VerifyArgs) -> anyhow::Result<i32> {
     let materials = parse_all(&a.materials)?;
     let mut set = a.tables.set();
     let mut bad = 0;
+    // Each table once, though several materials need it.
+    let mut done = std::collections::HashSet::new();
     for m in materials {
         if m.is_dead_draw() {
             continue;
         }
         load_with_captures(&a.tables.dir, m, &mut set)?;
         for need in m.closure() {
+            if !done.insert(need) {
+                continue;
+            }
             let Some(t) = set.get(need) else { continue };
             match generate::verify(t, &set) {
                 None => println!("{need}: ok"),

@@ -121,6 +121,9 @@ fn generate_then_probe() {
 
     let (code, out, _) = run(&["tb", "verify", "KR-KA", "--dir", &d]);
     assert_eq!((code, out.as_str()), (0, "KR-K: ok\nKR-KA: ok\n"));
+    // A table several materials need is verified once.
+    let (code, out, _) = run(&["tb", "verify", "KR-K", "KR-KA", "KR-KA", "--dir", &d]);
+    assert_eq!((code, out.as_str()), (0, "KR-K: ok\nKR-KA: ok\n"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
