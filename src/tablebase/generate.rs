@@ -791,7 +791,7 @@ impl State<'_> {
                 let ok = match into {
                     Lead::Loss => true,
                     Lead::Out => false,
-                    Lead::Set => check || classifier.forbidden(&mut pos, m),
+                    Lead::Set => classifier.forbidden(&mut pos, m, check),
                 };
                 if !ok {
                     return false;
@@ -800,7 +800,7 @@ impl State<'_> {
                 let into_set =
                     !capture && !check && child_entry(&pos).is_some_and(|ci| held[x.index()][ci]);
                 pos.unmake_move();
-                if into_set && !classifier.forbidden(&mut pos, m) {
+                if into_set && !classifier.forbidden(&mut pos, m, check) {
                     return true;
                 }
             }
@@ -899,9 +899,10 @@ impl Classifier {
         Classifier { rule, ids: None }
     }
 
-    /// Whether the legal move `m` of the side to move is one the rule forbids in a cycle.
-    fn forbidden(&mut self, pos: &mut Position, m: Move) -> bool {
-        if pos.gives_check(m) {
+    /// Whether the legal move `m` of the side to move is one the rule forbids in a cycle;
+    /// `check`: whether it gives check (the callers have made it and know).
+    fn forbidden(&mut self, pos: &mut Position, m: Move, check: bool) -> bool {
+        if check {
             return true;
         }
         match self.rule {
@@ -983,10 +984,11 @@ pub fn verify(table: &StoredTable, others: &TableSet) -> Option<(Color, u64, Str
                 }
                 // A move into the cycle's other side: lost by rule two plies on.
                 let into_cycle = !capture && v == Value::RuleLoss(2);
+                let check = into_cycle && pos.in_check();
                 pos.unmake_move();
                 loses &= v.outcome() == -1;
                 if into_cycle && !forbidden && loses {
-                    forbidden = classifier.forbidden(&mut pos, m);
+                    forbidden = classifier.forbidden(&mut pos, m, check);
                 }
                 if best.is_none_or(|b| v.for_mover() > b.for_mover()) {
                     best = Some(v);

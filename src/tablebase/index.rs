@@ -245,15 +245,16 @@ impl Layout {
         Some(board)
     }
 
-    /// The entry of a board holding exactly this table's pieces (in the table's colours).
+    /// The entry of a board holding exactly this table's pieces (in the table's colours), by
+    /// scanning it: the tests' check of [`Layout::index_of_position`].
+    #[cfg(test)]
     pub fn index_of(&self, board: &Board) -> Option<u64> {
         self.encode(&self.placement_of(board)?)
     }
 
     /// The entry of a position holding exactly this table's pieces, its colours swapped (and
-    /// the board turned over) with `flip`: [`Layout::index_of`] of the board
-    /// [`super::table::in_table_frame`] makes, read from the position's piece sets instead of
-    /// a scan of its 90 points for each group (the generator and every probe do this).
+    /// the board turned over) with `flip`, read from the position's piece sets (the tests
+    /// hold it to a scan of the board in the table's frame, `index_of`).
     pub fn index_of_position(&self, pos: &Position, flip: bool) -> Option<u64> {
         let mut out = [0u8; MAX_PIECES];
         let mut at = 0;
@@ -280,7 +281,8 @@ impl Layout {
     }
 
     /// The placement of a board holding exactly this table's pieces (in the table's colours).
-    pub fn placement_of(&self, board: &Board) -> Option<Placement> {
+    #[cfg(test)]
+    fn placement_of(&self, board: &Board) -> Option<Placement> {
         let mut out = [0u8; MAX_PIECES];
         let mut at = 0;
         for g in &self.groups {

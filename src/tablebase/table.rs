@@ -1,5 +1,5 @@
-//! One table as the generator makes it and as its file is written, and where a position is
-//! in its table.
+//! One table as the generator makes it and as its file is written (and, for the tests, where
+//! a position is in its table by a scan of its board).
 //!
 //! File (`NAME.jjtb`, little-endian): `JJTB`, format version (u16), bytes per value entry (u8:
 //! 1 or 2), bytes per conversion distance (u8: 1 or 2), the name's length (u8) and the name,
@@ -14,11 +14,15 @@
 use std::fmt;
 use std::path::PathBuf;
 
+#[cfg(test)]
 use crate::board::square::SQUARES;
+#[cfg(test)]
 use crate::board::{Color, Piece, Position, Square};
 use crate::checksum::fnv1a64;
 
-use super::index::{Board, Layout};
+#[cfg(test)]
+use super::index::Board;
+use super::index::Layout;
 use super::material::Material;
 use super::value::Value;
 
@@ -148,7 +152,9 @@ impl Table {
     }
 }
 
-/// Where a position is in its table.
+/// Where a position is in its table, found by scanning its board: the tests' check of
+/// [`super::index::Layout::index_of_position`], which the generator and the probes use.
+#[cfg(test)]
 pub struct Entry {
     pub material: Material,
     pub side: Color,
@@ -157,13 +163,15 @@ pub struct Entry {
 
 /// The board a table stores `pos` as: its first side as Red (the position colour-flipped when
 /// Black holds those pieces), with the side to move in that frame.
+#[cfg(test)]
 pub fn entry_of(pos: &Position) -> Entry {
     let material = Material::of(pos);
     in_table_frame(pos, material.canonical(), material.canonical() != material)
 }
 
 /// `pos` as the table of `material` stores it, colour-flipped with `flip`.
-pub(super) fn in_table_frame(pos: &Position, material: Material, flip: bool) -> Entry {
+#[cfg(test)]
+fn in_table_frame(pos: &Position, material: Material, flip: bool) -> Entry {
     let mut board = [None; SQUARES];
     for sq in Square::all() {
         if let Some(p) = pos.piece_at(sq) {
